@@ -1,0 +1,17 @@
+"""statlearning: the statistical-learning canon, scikit-learn compatible, with R-grade inference.
+
+Subpackages are imported lazily by the user (``from statlearning.linear_model import
+LinearRegression``); importing :mod:`statlearning` itself stays cheap.
+"""
+
+__version__ = "0.1.0.dev0"
+
+__all__ = [
+    "__version__",
+    "base",
+    "cli",
+    "datasets",
+    "exceptions",
+    "inference",
+    "linear_model",
+]

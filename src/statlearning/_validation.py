@@ -1,0 +1,262 @@
+"""Declarative hyper-parameter constraints, checked once at the start of ``fit``.
+
+Each estimator declares a class attribute ``_parameter_constraints``: a mapping from parameter name
+to a list of accepted constraints. A value is valid when it satisfies at least one of them. The
+special entry ``None`` accepts ``None``. For example::
+
+    _parameter_constraints = {
+        "solver": [Options({"qr", "svd", "normal", "gd"})],
+        "tol": [Interval(Real, 0, None, closed="neither")],
+        "max_iter": [Interval(Integral, 1, None, closed="left")],
+        "fit_intercept": [Boolean()],
+        "random_state": [RandomState()],
+    }
+
+:func:`validate_params` raises :class:`~statlearning.exceptions.InvalidParameterError` (both a
+``ValueError`` and a ``TypeError``) with a message naming the estimator, the parameter, the accepted
+values and the value given.
+"""
+
+from __future__ import annotations
+
+import numbers
+from collections.abc import Callable as _CallableABC
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from numbers import Integral, Real
+
+import numpy as np
+
+from .exceptions import InvalidParameterError
+
+__all__ = [
+    "ArrayLike",
+    "Boolean",
+    "Callable",
+    "InstanceOf",
+    "Interval",
+    "Options",
+    "RandomState",
+    "check_sample_weight",
+    "validate_params",
+]
+
+
+class _Constraint:
+    """Base class: ``is_satisfied_by(value)`` and a human-readable ``__str__``."""
+
+    def is_satisfied_by(self, value) -> bool:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def is_type_match(self, value) -> bool:
+        """Whether the value has an acceptable *type* (used to choose TypeError wording)."""
+        return self.is_satisfied_by(value)
+
+
+def _is_bool(value) -> bool:
+    return isinstance(value, bool | np.bool_)
+
+
+@dataclass(frozen=True)
+class Interval(_Constraint):
+    """A number of type ``kind`` (``Integral`` or ``Real``) in an interval.
+
+    Parameters
+    ----------
+    kind : {numbers.Integral, numbers.Real}
+        ``Real`` accepts integers too; booleans are never accepted.
+    left, right : float or None
+        Bounds; ``None`` means unbounded on that side.
+    closed : {"left", "right", "both", "neither"}
+        Which bounds belong to the interval.
+    """
+
+    kind: type
+    left: float | None
+    right: float | None
+    closed: str = "both"
+
+    def __post_init__(self):
+        if self.kind not in (Integral, Real):
+            raise ValueError("Interval kind must be numbers.Integral or numbers.Real")
+        if self.closed not in ("left", "right", "both", "neither"):
+            raise ValueError("closed must be 'left', 'right', 'both' or 'neither'")
+
+    def is_type_match(self, value) -> bool:
+        return isinstance(value, self.kind) and not _is_bool(value)
+
+    def is_satisfied_by(self, value) -> bool:
+        if not self.is_type_match(value):
+            return False
+        if isinstance(value, Real) and np.isnan(value):
+            return False
+        if self.left is not None:
+            if value < self.left or (value == self.left and self.closed in ("right", "neither")):
+                return False
+        if self.right is not None:
+            if value > self.right or (value == self.right and self.closed in ("left", "neither")):
+                return False
+        return True
+
+    def __str__(self) -> str:
+        kind = "an int" if self.kind is Integral else "a float"
+        lo = "-inf" if self.left is None else repr(self.left)
+        hi = "inf" if self.right is None else repr(self.right)
+        lb = "[" if self.closed in ("left", "both") and self.left is not None else "("
+        rb = "]" if self.closed in ("right", "both") and self.right is not None else ")"
+        return f"{kind} in the range {lb}{lo}, {hi}{rb}"
+
+
+class Options(_Constraint):
+    """One of a fixed set of values (typically strings)."""
+
+    def __init__(self, options: Iterable):
+        self.options = frozenset(options)
+
+    def is_type_match(self, value) -> bool:
+        return any(isinstance(value, type(o)) for o in self.options)
+
+    def is_satisfied_by(self, value) -> bool:
+        try:
+            return value in self.options and not _is_bool(value)
+        except TypeError:  # unhashable value
+            return False
+
+    def __str__(self) -> str:
+        return "one of {" + ", ".join(repr(o) for o in sorted(self.options, key=repr)) + "}"
+
+
+class Boolean(_Constraint):
+    """``True`` or ``False`` (Python or NumPy booleans)."""
+
+    def is_satisfied_by(self, value) -> bool:
+        return _is_bool(value)
+
+    def __str__(self) -> str:
+        return "a bool"
+
+
+class RandomState(_Constraint):
+    """``None``, an int seed, or a :class:`numpy.random.RandomState` / ``Generator`` instance."""
+
+    def is_satisfied_by(self, value) -> bool:
+        return (
+            value is None
+            or (isinstance(value, Integral) and not _is_bool(value))
+            or isinstance(value, np.random.RandomState | np.random.Generator)
+        )
+
+    def __str__(self) -> str:
+        return "None, an int or a numpy random state"
+
+
+class Callable(_Constraint):
+    """Any callable."""
+
+    def is_satisfied_by(self, value) -> bool:
+        return isinstance(value, _CallableABC)
+
+    def __str__(self) -> str:
+        return "a callable"
+
+
+class ArrayLike(_Constraint):
+    """A list, tuple or ndarray (contents are validated by the estimator itself)."""
+
+    def is_satisfied_by(self, value) -> bool:
+        return isinstance(value, list | tuple | np.ndarray) or hasattr(value, "__array__")
+
+    def __str__(self) -> str:
+        return "an array-like"
+
+
+class InstanceOf(_Constraint):
+    """An instance of the given type(s)."""
+
+    def __init__(self, *types: type):
+        self.types = types
+
+    def is_satisfied_by(self, value) -> bool:
+        return isinstance(value, self.types)
+
+    def __str__(self) -> str:
+        names = " or ".join(t.__name__ for t in self.types)
+        return f"an instance of {names}"
+
+
+def _describe(constraints) -> str:
+    parts = ["None" if c is None else str(c) for c in constraints]
+    if len(parts) == 1:
+        return parts[0]
+    return ", ".join(parts[:-1]) + " or " + parts[-1]
+
+
+def validate_params(estimator, constraints: Mapping[str, list] | None = None) -> None:
+    """Check every hyper-parameter of ``estimator`` against its declared constraints.
+
+    Parameters
+    ----------
+    estimator : BaseEstimator
+        Its ``get_params(deep=False)`` values are checked.
+    constraints : mapping, optional
+        Defaults to ``type(estimator)._parameter_constraints``. Parameters without an entry are
+        not checked; an entry ``"no_validation"`` skips one explicitly.
+
+    Raises
+    ------
+    InvalidParameterError
+        Naming the estimator, the parameter, the accepted values and what was given.
+    """
+    if constraints is None:
+        constraints = getattr(type(estimator), "_parameter_constraints", {})
+    params = estimator.get_params(deep=False)
+    name = type(estimator).__name__
+    for param, accepted in constraints.items():
+        if accepted == "no_validation" or param not in params:
+            continue
+        value = params[param]
+        if any(c is None and value is None for c in accepted):
+            continue
+        real = [c for c in accepted if c is not None]
+        if any(c.is_satisfied_by(value) for c in real):
+            continue
+        raise InvalidParameterError(
+            f"{name}: parameter {param!r} must be {_describe(accepted)}; got {value!r}"
+            f" (of type {type(value).__name__})."
+        )
+
+
+def check_sample_weight(sample_weight, n_samples: int, *, estimator_name: str = "") -> np.ndarray:
+    """Validate ``sample_weight``: a 1-D array of ``n_samples`` finite, non-negative numbers.
+
+    ``None`` gives unit weights. At least one weight must be positive.
+
+    Returns
+    -------
+    ndarray of shape (n_samples,), float64
+        A new array (the caller's array is never modified).
+    """
+    prefix = f"{estimator_name}: " if estimator_name else ""
+    if sample_weight is None:
+        return np.ones(n_samples, dtype=np.float64)
+    if isinstance(sample_weight, numbers.Number):
+        return np.full(n_samples, float(sample_weight))
+    try:
+        w = np.array(sample_weight, dtype=np.float64)
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"{prefix}sample_weight must be numeric: {exc}") from None
+    if w.ndim != 1:
+        raise ValueError(
+            f"{prefix}sample_weight must be 1-D with shape ({n_samples},); got shape {w.shape}."
+        )
+    if w.shape[0] != n_samples:
+        raise ValueError(
+            f"{prefix}sample_weight has {w.shape[0]} entries but X has {n_samples} samples."
+        )
+    if not np.all(np.isfinite(w)):
+        raise ValueError(f"{prefix}sample_weight contains NaN or infinite values.")
+    if np.any(w < 0):
+        raise ValueError(f"{prefix}sample_weight must be non-negative; got negative values.")
+    if not np.any(w > 0):
+        raise ValueError(f"{prefix}sample_weight is zero for every sample.")
+    return w

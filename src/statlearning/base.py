@@ -1,0 +1,115 @@
+"""Base classes and mixins shared by every statlearning estimator.
+
+Our estimators follow scikit-learn's contract strictly (``class X(RegressorMixin, StatBase)``:
+mixins on the left, our base on the right). This module adds, over :mod:`sklearn.base`:
+
+* :class:`StatBase` — a :class:`~sklearn.base.BaseEstimator` whose declared
+  ``_parameter_constraints`` are checked by :func:`fit_context` at the start of ``fit``;
+* :func:`fit_context` — the decorator that every public ``fit`` wears;
+* :class:`LinearPredictorMixin` — ``predict``/``decision_function`` from ``coef_`` and
+  ``intercept_``, ignoring aliased (``NaN``) coefficients as R's ``predict.lm`` does;
+* :class:`InferenceMixin` — ``summary()`` and ``predict_interval`` plumbing for estimators that
+  compute classical inference at fit time.
+"""
+
+from __future__ import annotations
+
+import functools
+
+import numpy as np
+from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin, TransformerMixin
+from sklearn.utils.validation import check_is_fitted, validate_data
+
+from ._validation import validate_params
+
+__all__ = [
+    "ClassifierMixin",
+    "InferenceMixin",
+    "LinearPredictorMixin",
+    "RegressorMixin",
+    "StatBase",
+    "TransformerMixin",
+    "fit_context",
+]
+
+
+class StatBase(BaseEstimator):
+    """Base class of every statlearning estimator.
+
+    Subclasses declare ``_parameter_constraints`` (see :mod:`statlearning._validation`) and
+    decorate ``fit`` with :func:`fit_context`. ``__init__`` stores its keyword arguments verbatim.
+    """
+
+    _parameter_constraints: dict = {}
+
+    def _validate_params(self) -> None:
+        validate_params(self)
+
+
+def fit_context(fit_method):
+    """Decorate ``fit``: validate the hyper-parameters before anything else runs."""
+
+    @functools.wraps(fit_method)
+    def wrapper(estimator, *args, **kwargs):
+        estimator._validate_params()
+        return fit_method(estimator, *args, **kwargs)
+
+    return wrapper
+
+
+class LinearPredictorMixin:
+    """``predict`` for models whose prediction is ``X @ coef_ + intercept_``.
+
+    Coefficients that are ``NaN`` (aliased columns of a rank-deficient design, R's ``NA``) do not
+    contribute, exactly as in R's ``predict.lm``.
+    """
+
+    def _linear_predictor(self, X) -> np.ndarray:
+        check_is_fitted(self, "coef_")
+        X = validate_data(self, X, reset=False, dtype=[np.float64, np.float32])
+        coef = self.coef_
+        if self._has_aliased:
+            coef = np.where(np.isnan(coef), 0.0, coef)
+        return X @ coef + self.intercept_
+
+    def predict(self, X) -> np.ndarray:
+        """Predict with the fitted linear model.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+
+        Returns
+        -------
+        ndarray of shape (n_samples,)
+        """
+        return self._linear_predictor(X)
+
+    @property
+    def _has_aliased(self) -> bool:
+        return bool(np.isnan(self.coef_).any())
+
+
+class InferenceMixin:
+    """Shared pieces of estimators that expose ``summary()``.
+
+    The estimator stores, at fit time, everything the table needs (``coef_``, ``intercept_``,
+    ``bse_``, ``cov_params_``, ...) and implements ``_summary_stats()``; no training data is kept.
+    """
+
+    def _term_names(self) -> list[str]:
+        """Coefficient names in R's order: ``(Intercept)`` first, then the features."""
+        if hasattr(self, "feature_names_in_"):
+            names = [str(n) for n in self.feature_names_in_]
+        else:
+            names = [f"x{j}" for j in range(self.n_features_in_)]
+        if getattr(self, "fit_intercept", False):
+            names = ["(Intercept)", *names]
+        return names
+
+    def _full_coef(self) -> np.ndarray:
+        """Coefficients in R's order (intercept first when fitted)."""
+        coef = np.asarray(self.coef_, dtype=np.float64)
+        if getattr(self, "fit_intercept", False):
+            return np.concatenate([[self.intercept_], coef])
+        return coef.copy()

@@ -1,0 +1,277 @@
+"""Coefficient tables and model summaries printed like R's ``summary(lm)`` / ``summary(glm)``."""
+
+from __future__ import annotations
+
+import html
+from dataclasses import dataclass, field
+
+import numpy as np
+from scipy import stats as _stats
+
+from ._format import (
+    SIGNIF_LEGEND,
+    coef_columns,
+    format_g,
+    format_pval,
+    format_real,
+    render_table,
+    signif_stars,
+)
+
+FRAME_COLUMNS = ("estimate", "std_error", "statistic", "p_value", "conf_low", "conf_high")
+
+
+def _require_pandas():
+    try:
+        import pandas as pd
+    except ImportError:  # pragma: no cover - exercised only without pandas
+        raise ImportError(
+            "to_frame() needs pandas: pip install pandas (or statlearning[test])"
+        ) from None
+    return pd
+
+
+@dataclass
+class CoefTable:
+    """A table of coefficient estimates with standard errors, tests and confidence intervals.
+
+    Rows follow R's order (``(Intercept)`` first). Aliased coefficients are ``NaN`` throughout.
+
+    Attributes
+    ----------
+    names : list of str
+    estimate, std_error, statistic, p_value, conf_low, conf_high : ndarray
+    statistic_name : str
+        ``"t value"`` (t tests with ``df`` degrees of freedom) or ``"z value"``.
+    df : float or None
+        Degrees of freedom of the t reference distribution, ``None`` for z.
+    level : float
+        Confidence level of ``conf_low``/``conf_high``.
+    """
+
+    names: list
+    estimate: np.ndarray
+    std_error: np.ndarray
+    statistic: np.ndarray
+    p_value: np.ndarray
+    conf_low: np.ndarray
+    conf_high: np.ndarray
+    statistic_name: str = "t value"
+    df: float | None = None
+    level: float = 0.95
+
+    @classmethod
+    def from_estimates(cls, names, estimate, std_error, *, df=None, level=0.95):
+        """Build the table from estimates and standard errors.
+
+        With ``df`` the statistic is Student's t on ``df`` degrees of freedom (R's
+        ``summary.lm``), otherwise a standard normal z (R's ``summary.glm`` for known
+        dispersion). Intervals use the same reference distribution (R's ``confint.lm``).
+        """
+        est = np.asarray(estimate, dtype=np.float64)
+        se = np.asarray(std_error, dtype=np.float64)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            stat = est / se
+        dist = _stats.norm if df is None else _stats.t(df)
+        p = 2.0 * dist.sf(np.abs(stat))
+        q = dist.ppf(0.5 + level / 2.0)
+        return cls(
+            names=list(names),
+            estimate=est,
+            std_error=se,
+            statistic=stat,
+            p_value=p,
+            conf_low=est - q * se,
+            conf_high=est + q * se,
+            statistic_name="z value" if df is None else "t value",
+            df=None if df is None else float(df),
+            level=float(level),
+        )
+
+    @property
+    def p_name(self) -> str:
+        return "Pr(>|z|)" if self.statistic_name.startswith("z") else "Pr(>|t|)"
+
+    def to_frame(self):
+        """A pandas DataFrame indexed by term, with columns
+        ``estimate, std_error, statistic, p_value, conf_low, conf_high``."""
+        pd = _require_pandas()
+        data = {c: getattr(self, c) for c in FRAME_COLUMNS}
+        return pd.DataFrame(data, index=pd.Index(self.names, name="term"))
+
+    def __len__(self) -> int:
+        return len(self.names)
+
+    def to_text(self, digits: int = 4, signif_legend: bool = True) -> str:
+        """The table as R's ``printCoefmat`` prints it (significance stars included)."""
+        est, se, stat = coef_columns(self.estimate, self.std_error, self.statistic, digits)
+        dig_tst = max(1, min(5, digits - 1))
+        pv = format_pval(self.p_value, dig_tst)
+        stars = signif_stars(self.p_value)
+        star_w = max((len(s) for s in stars), default=0)
+        header = ["Estimate", "Std. Error", self.statistic_name, self.p_name]
+        rows = []
+        for i in range(len(self.names)):
+            row = [est[i], se[i], stat[i], pv[i]]
+            if np.isnan(self.estimate[i]):
+                row = ["NA"] * 4
+            rows.append(row)
+        text = render_table(header, rows, self.names).split("\n")
+        if star_w:
+            text = [text[0]] + [
+                line + " " + s.ljust(star_w) for line, s in zip(text[1:], stars, strict=True)
+            ]
+            text.append("---")
+            if signif_legend:
+                text.append(SIGNIF_LEGEND)
+        return "\n".join(line.rstrip() for line in text)
+
+    def __str__(self) -> str:
+        return self.to_text()
+
+    def __repr__(self) -> str:
+        return self.to_text(signif_legend=False)
+
+    def _html_rows(self) -> str:
+        cells = []
+        for i, name in enumerate(self.names):
+            vals = [getattr(self, c)[i] for c in FRAME_COLUMNS]
+            tds = "".join(f"<td>{'NA' if np.isnan(v) else f'{v:.6g}'}</td>" for v in vals)
+            cells.append(f"<tr><th>{html.escape(str(name))}</th>{tds}</tr>")
+        return "".join(cells)
+
+    def _repr_html_(self) -> str:
+        pct = f"{100 * self.level:g}%"
+        head = "".join(
+            f"<th>{h}</th>"
+            for h in (
+                "",
+                "Estimate",
+                "Std. Error",
+                html.escape(self.statistic_name),
+                html.escape(self.p_name),
+                f"{pct} low",
+                f"{pct} high",
+            )
+        )
+        return (
+            '<table class="statlearning-coeftable">'
+            f"<thead><tr>{head}</tr></thead><tbody>{self._html_rows()}</tbody></table>"
+        )
+
+
+@dataclass
+class Summary:
+    """A fitted model's summary: a :class:`CoefTable` and fit statistics, printed like R.
+
+    Attributes
+    ----------
+    coef_table : CoefTable
+    stats : dict
+        Fit statistics; keys where they apply: ``n_obs, df_model, df_resid, sigma, r_squared,
+        adj_r_squared, f_statistic, f_pvalue, loglik, aic, bic, deviance, null_deviance, df_null,
+        dispersion, n_iter``.
+    title : str
+        First line of the printed summary.
+    formula : str
+        The model in R's formula notation, e.g. ``"y ~ x0 + x1"``.
+    residual_quantiles : ndarray of shape (5,) or None
+        Min, 1Q, median, 3Q, max of the (weighted) residuals.
+    residual_label : str
+    kind : {"lm", "glm", "other"}
+        Chooses R's footer layout.
+    notes : list of str
+        Extra lines printed at the end (warnings such as aliased coefficients).
+    """
+
+    coef_table: CoefTable
+    stats: dict
+    title: str = ""
+    formula: str = ""
+    residual_quantiles: np.ndarray | None = None
+    residual_label: str = "Residuals"
+    kind: str = "lm"
+    notes: list = field(default_factory=list)
+
+    def to_frame(self):
+        """The coefficient table as a DataFrame (see :meth:`CoefTable.to_frame`)."""
+        return self.coef_table.to_frame()
+
+    def _footer_lm(self) -> list[str]:
+        s = self.stats
+        lines = [
+            f"Residual standard error: {format_real([s['sigma']], 4)[0]} on "
+            f"{s['df_resid']:g} degrees of freedom"
+        ]
+        if not np.isnan(s.get("r_squared", np.nan)):
+            lines.append(
+                f"Multiple R-squared:  {format_g(s['r_squared'])},\t"
+                f"Adjusted R-squared:  {format_g(s['adj_r_squared'])}"
+            )
+        if not np.isnan(s.get("f_statistic", np.nan)):
+            p = format_pval([s["f_pvalue"]], 4)[0]
+            lines.append(
+                f"F-statistic: {format_g(s['f_statistic'])} on {s['df_model']:g} and "
+                f"{s['df_resid']:g} DF,  p-value: {p}"
+            )
+        if "loglik" in s:
+            lines.append(
+                f"Log-likelihood: {format_g(s['loglik'], 6)} (df={s.get('loglik_df', np.nan):g}),"
+                f"  AIC: {format_g(s['aic'], 6)},  BIC: {format_g(s['bic'], 6)}"
+            )
+        return lines
+
+    def _footer_generic(self) -> list[str]:
+        return [
+            f"{k}: {format_g(v, 6) if isinstance(v, float) else v}" for k, v in self.stats.items()
+        ]
+
+    def to_text(self) -> str:
+        """The summary as text (what ``print(summary)`` shows)."""
+        out = []
+        if self.title:
+            out.append(self.title)
+        if self.formula:
+            out += ["", "Formula:", self.formula]
+        if self.residual_quantiles is not None:
+            vals = format_real(self.residual_quantiles, 4)
+            names = ["Min", "1Q", "Median", "3Q", "Max"]
+            w = [max(len(a), len(b)) for a, b in zip(names, vals, strict=True)]
+            out += [
+                "",
+                f"{self.residual_label}:",
+                " ".join(n.rjust(k) for n, k in zip(names, w, strict=True)),
+                " ".join(v.rjust(k) for v, k in zip(vals, w, strict=True)),
+            ]
+        n_na = int(np.isnan(self.coef_table.estimate).sum())
+        head = "Coefficients:"
+        if n_na:
+            head += f" ({n_na} not defined because of singularities)"
+        out += ["", head, self.coef_table.to_text()]
+        out.append("")
+        out += self._footer_lm() if self.kind == "lm" else self._footer_generic()
+        if self.notes:
+            out.append("")
+            out += [f"Note: {n}" for n in self.notes]
+        return "\n".join(out)
+
+    def __str__(self) -> str:
+        return self.to_text()
+
+    def __repr__(self) -> str:
+        return self.to_text()
+
+    def _repr_html_(self) -> str:
+        stats_rows = "".join(
+            f"<tr><th>{html.escape(k)}</th><td>{format_g(v, 6) if isinstance(v, float) else v}"
+            "</td></tr>"
+            for k, v in self.stats.items()
+        )
+        notes = "".join(f"<p><em>Note:</em> {html.escape(n)}</p>" for n in self.notes)
+        title = f"<h4>{html.escape(self.title)}</h4>" if self.title else ""
+        formula = f"<p><code>{html.escape(self.formula)}</code></p>" if self.formula else ""
+        return (
+            f'<div class="statlearning-summary">{title}{formula}'
+            f"{self.coef_table._repr_html_()}"
+            f'<table class="statlearning-stats"><tbody>{stats_rows}</tbody></table>{notes}</div>'
+        )

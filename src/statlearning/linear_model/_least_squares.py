@@ -1,0 +1,438 @@
+"""Ordinary and weighted least squares with R-grade inference: :class:`LinearRegression`."""
+
+from __future__ import annotations
+
+import warnings
+from numbers import Integral, Real
+
+import numpy as np
+from scipy import stats
+from sklearn.utils.validation import check_is_fitted, validate_data
+
+from .._core.linalg import (
+    R_TOL,
+    Factorisation,
+    cholesky_factor,
+    qr_least_squares,
+    svd_least_squares,
+    weighted_gram,
+)
+from .._core.ols import ols_statistics
+from .._solvers.gradient_descent import gradient_descent
+from .._validation import Boolean, Interval, Options, check_sample_weight
+from ..base import InferenceMixin, LinearPredictorMixin, RegressorMixin, StatBase, fit_context
+from ..exceptions import ConvergenceWarning, NumericalWarning, RankDeficientWarning
+from ..inference import CoefTable, Summary
+
+
+class LinearRegression(RegressorMixin, LinearPredictorMixin, InferenceMixin, StatBase):
+    """Ordinary (or weighted) least squares with the inference of R's ``lm``.
+
+    Everything ``summary(lm(...))`` reports — standard errors, t tests, R², the F test, the
+    log-likelihood, AIC and BIC — is computed at fit time from ``(p+1) × (p+1)`` quantities;
+    no training data is stored.
+
+    Parameters
+    ----------
+    fit_intercept : bool, default=True
+        Add an (unpenalised) intercept column, R's default ``y ~ x``; ``False`` is ``y ~ 0 + x``.
+    solver : {"qr", "svd", "normal", "gd"}, default="qr"
+        - ``"qr"``: Householder QR (LAPACK) with R's rule for aliased columns. Most accurate.
+        - ``"svd"``: minimum-norm solution through the SVD; works when ``p > n`` and for
+          rank-deficient designs, where every coefficient gets the minimum-norm value (no
+          ``NaN``) and the covariance is the pseudo-inverse.
+        - ``"normal"``: Cholesky factorisation of the normal equations ``AᵀWA β = AᵀWy``.
+          Fastest; squares the condition number, so prefer ``"qr"`` for ill-conditioned data.
+        - ``"gd"``: batch gradient descent (the notes' algorithm) on standardised columns,
+          with exact line search or a fixed ``learning_rate``.
+    tol : float, default=1e-10
+        ``"gd"`` only: stop when ``‖∇f‖ ≤ tol · max(1, ‖∇f(β₀)‖)``.
+    max_iter : int, default=10_000
+        ``"gd"`` only: iteration cap; reaching it raises a ``ConvergenceWarning``.
+    learning_rate : "exact" or float, default="exact"
+        ``"gd"`` only: ``"exact"`` uses the exact line search of a quadratic, a float a fixed
+        step η on the standardised problem (stable for ``η < 2 / λ_max(H)``).
+    rank_tol : float, default=1e-7
+        Tolerance for declaring a column aliased (R's ``lm(..., tol = 1e-7)``). The ``"svd"``
+        solver instead treats singular values below ``max(n, k) · eps · s_max`` as zero (the
+        LAPACK/NumPy convention for minimum-norm solutions).
+
+    Attributes
+    ----------
+    coef_ : ndarray of shape (n_features,)
+        Slopes; ``NaN`` for aliased columns (R's ``NA``), which ``predict`` ignores.
+    intercept_ : float
+        ``0.0`` when ``fit_intercept=False``.
+    bse_, tvalues_, pvalues_ : ndarray of shape (n_coef,)
+        Standard errors, t statistics and two-sided p-values in R's order (intercept first).
+    cov_params_ : ndarray of shape (n_coef, n_coef)
+        ``σ̂² (AᵀWA)⁻¹`` (R's ``vcov(fit, complete=TRUE)``): ``NaN`` rows/columns for aliased
+        terms.
+    aliased_ : ndarray of bool, shape (n_coef,)
+        Which coefficients are not estimable.
+    rank_ : int
+        Rank of the design (number of estimable coefficients).
+    df_model_, df_resid_ : int
+        Regression and residual degrees of freedom, ``rank − 1`` and ``n − rank``.
+    sigma_ : float
+        Residual standard error ``σ̂ = sqrt(RSS / (n − rank))``.
+    rss_ : float
+        (Weighted) residual sum of squares.
+    rsquared_, rsquared_adj_ : float
+    fvalue_, f_pvalue_ : float
+        Overall F test of all slopes being zero.
+    loglik_, aic_, bic_ : float
+        Gaussian log-likelihood at the MLE and information criteria with R's parameter count
+        (the variance counts: ``rank + 1``).
+    nobs_ : int
+        Observations with positive weight.
+    n_iter_ : int
+        Gradient-descent iterations (``solver="gd"`` only; the direct solvers do not iterate).
+    n_features_in_ : int
+    feature_names_in_ : ndarray of str
+        When ``X`` was a DataFrame with string column names.
+
+    See Also
+    --------
+    statlearning.inference.Summary : what :meth:`summary` returns.
+
+    Notes
+    -----
+    The estimator minimises the weighted residual sum of squares
+
+    .. math:: \\hat\\beta = \\arg\\min_\\beta \\sum_i w_i (y_i - \\beta_0 - x_i^\\top\\beta)^2
+
+    whose solution solves the normal equations :math:`A^\\top W A \\hat\\beta = A^\\top W y`
+    (seed 004 §2.1.1, with :math:`A = [1, X]`). Inference assumes
+    :math:`\\varepsilon \\sim N(0, \\sigma^2 W^{-1})`:
+    :math:`\\widehat{\\mathrm{Var}}(\\hat\\beta) = \\hat\\sigma^2 (A^\\top W A)^{-1}` with
+    :math:`\\hat\\sigma^2 = RSS/(n - \\mathrm{rank})`; t tests
+    use :math:`n - \\mathrm{rank}` degrees of freedom (the notes' :math:`T_{n-2}` is right only for
+    simple regression). ``sample_weight`` means R's prior ``weights``; ``fit_intercept=False`` is
+    R's ``y ~ 0 + x`` (R² then uses the uncentred total sum of squares, as R does).
+
+    Rank deficiency follows R's ``lm``: columns are taken in order and one whose residual norm
+    after projecting on the earlier kept columns falls below ``rank_tol`` times its norm is
+    aliased (R's limited-pivoting QR, ``dqrdc2``).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from statlearning.linear_model import LinearRegression
+    >>> X = np.array([[1.0], [2.0], [3.0], [4.0]])
+    >>> y = np.array([2.1, 3.9, 6.2, 7.8])
+    >>> model = LinearRegression().fit(X, y)
+    >>> round(model.coef_[0], 3), round(model.intercept_, 3)
+    (1.94, 0.15)
+    """
+
+    _parameter_constraints = {
+        "fit_intercept": [Boolean()],
+        "solver": [Options({"qr", "svd", "normal", "gd"})],
+        "tol": [Interval(Real, 0, None, closed="neither")],
+        "max_iter": [Interval(Integral, 1, None, closed="left")],
+        "learning_rate": [Options({"exact"}), Interval(Real, 0, None, closed="neither")],
+        "rank_tol": [Interval(Real, 0, 1, closed="left")],
+    }
+
+    def __init__(
+        self,
+        *,
+        fit_intercept=True,
+        solver="qr",
+        tol=1e-10,
+        max_iter=10_000,
+        learning_rate="exact",
+        rank_tol=R_TOL,
+    ):
+        self.fit_intercept = fit_intercept
+        self.solver = solver
+        self.tol = tol
+        self.max_iter = max_iter
+        self.learning_rate = learning_rate
+        self.rank_tol = rank_tol
+
+    @fit_context
+    def fit(self, X, y, sample_weight=None):
+        """Fit by least squares and compute the inference.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+        y : array-like of shape (n_samples,)
+        sample_weight : array-like of shape (n_samples,), default=None
+            Non-negative prior weights (R's ``weights``); zero-weight rows are ignored in every
+            count, as in R.
+
+        Returns
+        -------
+        self : LinearRegression
+        """
+        target_name = getattr(y, "name", None)
+        X, y = validate_data(self, X, y, dtype=np.float64, y_numeric=True)
+        w = None if sample_weight is None else check_sample_weight(
+            sample_weight, X.shape[0], estimator_name=type(self).__name__
+        )
+        sqrt_w = None if w is None else np.sqrt(w)
+        fac, n_iter = self._solve(X, y, sqrt_w)
+        if n_iter is not None:
+            self.n_iter_ = n_iter
+        elif hasattr(self, "n_iter_"):  # a previous fit used gradient descent
+            del self.n_iter_
+        self._store_fit(X, y, w, fac)
+        self._target_name = str(target_name) if target_name is not None else "y"
+        return self
+
+    def _solve(self, X, y, sqrt_w) -> tuple[Factorisation, int | None]:
+        if self.solver == "qr":
+            return qr_least_squares(X, y, sqrt_w, self.fit_intercept, self.rank_tol), None
+        if self.solver == "normal":
+            G, b = weighted_gram(X, y, sqrt_w, self.fit_intercept)
+            return cholesky_factor(G, b, self.rank_tol), None
+        if self.solver == "svd":
+            return _svd_solve(X, y, sqrt_w, self.fit_intercept), None
+        return self._gd_solve(X, y, sqrt_w)
+
+    def _gd_solve(self, X, y, sqrt_w):
+        """Gradient descent on the standardised quadratic; exact inference from its Gram."""
+        G, b = weighted_gram(X, y, sqrt_w, self.fit_intercept)
+        exact = cholesky_factor(G, b, self.rank_tol)  # aliasing decision and (AᵀWA)⁻¹
+        kept = exact.kept
+        total_w = G[0, 0] if self.fit_intercept else None
+        H, c, scale, shift = _standardised_quadratic(G[np.ix_(kept, kept)], b[kept], total_w)
+        lr = self.learning_rate
+        try:
+            res = gradient_descent(
+                lambda z: 0.5 * z @ H @ z - c @ z,
+                lambda z: H @ z - c,
+                np.zeros(c.size),
+                step="exact" if lr == "exact" else "fixed",
+                learning_rate=1.0 if lr == "exact" else float(lr),
+                hessp=lambda v: H @ v,
+                tol=self.tol,
+                max_iter=self.max_iter,
+            )
+        except FloatingPointError as exc:
+            lam = np.linalg.eigvalsh(H)[-1] if H.size else 0.0
+            raise ValueError(
+                f"{type(self).__name__}: {exc}: learning_rate={lr!r} exceeds 2/L = "
+                f"{2 / lam:.4g} for this standardised design; use a smaller learning_rate or "
+                "learning_rate='exact'."
+            ) from None
+        if not res.converged:
+            warnings.warn(
+                f"{type(self).__name__}: gradient descent did not converge in "
+                f"max_iter={self.max_iter} iterations (tol={self.tol}); increase max_iter or "
+                "use solver='qr'.",
+                ConvergenceWarning,
+            )
+        coef = np.full(kept.size, np.nan)
+        coef[kept] = res.x / scale
+        if shift is not None:  # undo centring: intercept = ȳ − x̄ᵀβ
+            coef[0] = shift[0] - shift[1:] @ coef[kept][1:]
+        return Factorisation(coef, kept, exact.unscaled_cov, exact.rank), res.n_iter
+
+    def _store_fit(self, X, y, w, fac: Factorisation) -> None:
+        k = fac.coef.size
+        off = 1 if self.fit_intercept else 0
+        self.intercept_ = float(fac.coef[0]) if off else 0.0
+        self.coef_ = fac.coef[off:].copy()
+        self.aliased_ = ~fac.kept
+        self.rank_ = fac.rank
+        fitted = self._linear_predictor_raw(X)
+        st = ols_statistics(y - fitted, fitted, w, fac.rank, self.fit_intercept)
+        self.nobs_, self.df_model_, self.df_resid_ = st["n_obs"], st["df_model"], st["df_resid"]
+        self.sigma_, self.rss_ = st["sigma"], st["rss"]
+        self.rsquared_, self.rsquared_adj_ = st["r_squared"], st["adj_r_squared"]
+        self.fvalue_, self.f_pvalue_ = st["f_statistic"], st["f_pvalue"]
+        self.loglik_, self.aic_, self.bic_ = st["loglik"], st["aic"], st["bic"]
+        cov = np.full((k, k), np.nan)
+        cov[np.ix_(fac.kept, fac.kept)] = self.sigma_**2 * fac.unscaled_cov
+        self.cov_params_ = cov
+        self.bse_ = np.sqrt(np.diag(cov))
+        full = self._full_coef()
+        with np.errstate(divide="ignore", invalid="ignore"):
+            self.tvalues_ = full / self.bse_
+        self.pvalues_ = 2.0 * stats.t.sf(np.abs(self.tvalues_), self.df_resid_)
+        self._residual_quantiles = st["residual_quantiles"]
+        self._weighted = w is not None and np.ptp(w[w > 0]) > 0
+        self._warn_about_fit(fac, st, fitted, w)
+
+    def _linear_predictor_raw(self, X):
+        coef = np.where(np.isnan(self.coef_), 0.0, self.coef_)
+        return X @ coef + self.intercept_
+
+    def _warn_about_fit(self, fac, st, fitted, w) -> None:
+        name = type(self).__name__
+        if self.solver == "svd" and fac.rank < fac.coef.size:
+            warnings.warn(
+                f"{name}: the design has rank {fac.rank} < {fac.coef.size} coefficients; the "
+                "minimum-norm solution is returned and individual coefficients are not "
+                "identifiable.",
+                RankDeficientWarning,
+            )
+        elif not fac.kept.all():
+            names = [n for n, a in zip(self._term_names(), self.aliased_, strict=True) if a]
+            warnings.warn(
+                f"{name}: {len(names)} coefficient(s) not defined because of singularities "
+                f"(aliased: {', '.join(names)}); their coef_ entries are NaN and predict "
+                "ignores them.",
+                RankDeficientWarning,
+            )
+        if st["df_resid"] <= 0:
+            warnings.warn(
+                f"{name}: no residual degrees of freedom (n = {st['n_obs']}, rank = {fac.rank});"
+                " standard errors, tests and intervals are NaN.",
+                NumericalWarning,
+            )
+        elif st["rss"] / st["df_resid"] < 1e-30 * (np.mean(fitted) ** 2 + np.var(fitted)):
+            warnings.warn(
+                f"{name}: essentially perfect fit: the summary may be unreliable.",
+                NumericalWarning,
+            )
+
+    def predict_interval(self, X, kind="confidence", level=0.95, sample_weight=None):
+        """Predictions with pointwise confidence or prediction intervals (R's ``predict.lm``).
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+        kind : {"confidence", "prediction"}, default="confidence"
+            ``"confidence"`` bounds the mean response ``x̃ᵀβ``:
+            ``se = σ̂ sqrt(x̃ᵀ(AᵀWA)⁻¹x̃)``; ``"prediction"`` bounds a new observation:
+            ``se = sqrt(se_fit² + σ̂²/w)``.
+        level : float, default=0.95
+            Coverage, in (0, 1).
+        sample_weight : array-like of shape (n_samples,), default=None
+            Prior weights of the new observations (prediction intervals only; R's ``weights``
+            in ``predict.lm``). Default: 1.
+
+        Returns
+        -------
+        fit, lower, upper : ndarray of shape (n_samples,)
+            Bounds use the t quantile with ``df_resid_`` degrees of freedom.
+        """
+        check_is_fitted(self, "coef_")
+        if kind not in ("confidence", "prediction"):
+            raise ValueError(
+                f"{type(self).__name__}.predict_interval: kind must be 'confidence' or "
+                f"'prediction'; got {kind!r}"
+            )
+        if not isinstance(level, Real) or not 0 < level < 1:
+            raise ValueError(
+                f"{type(self).__name__}.predict_interval: level must be in (0, 1); got {level!r}"
+            )
+        X = validate_data(self, X, reset=False, dtype=np.float64)
+        fit = self._linear_predictor_raw(X)
+        A = np.hstack([np.ones((X.shape[0], 1)), X]) if self.fit_intercept else X
+        kept = ~self.aliased_
+        A = A[:, kept]
+        V = self.cov_params_[np.ix_(kept, kept)]
+        var = np.einsum("ij,jk,ik->i", A, V, A)
+        if kind == "prediction":
+            w = check_sample_weight(sample_weight, X.shape[0], estimator_name="predict_interval")
+            with np.errstate(divide="ignore"):
+                var = var + self.sigma_**2 / w
+        q = stats.t.ppf(0.5 + level / 2.0, self.df_resid_) if self.df_resid_ > 0 else np.nan
+        half = q * np.sqrt(var)
+        return fit, fit - half, fit + half
+
+    def summary(self, level=0.95) -> Summary:
+        """The fitted model as R's ``summary(lm)`` reports it.
+
+        Parameters
+        ----------
+        level : float, default=0.95
+            Confidence level of the ``conf_low``/``conf_high`` columns (t intervals, R's
+            ``confint``).
+
+        Returns
+        -------
+        Summary
+        """
+        check_is_fitted(self, "coef_")
+        names = self._term_names()
+        table = CoefTable.from_estimates(
+            names, self._full_coef(), self.bse_, df=self.df_resid_, level=level
+        )
+        stats_ = {
+            "n_obs": self.nobs_,
+            "df_model": self.df_model_,
+            "df_resid": self.df_resid_,
+            "sigma": self.sigma_,
+            "r_squared": self.rsquared_,
+            "adj_r_squared": self.rsquared_adj_,
+            "f_statistic": self.fvalue_,
+            "f_pvalue": self.f_pvalue_,
+            "loglik": self.loglik_,
+            "loglik_df": self.rank_ + 1,
+            "aic": self.aic_,
+            "bic": self.bic_,
+            "deviance": self.rss_,
+        }
+        if hasattr(self, "n_iter_"):
+            stats_["n_iter"] = self.n_iter_
+        features = [n for n in names if n != "(Intercept)"]
+        rhs = " + ".join(features) if features else "1"
+        if not self.fit_intercept:
+            rhs = "0 + " + rhs
+        notes = []
+        if self.solver == "svd" and self.rank_ < len(names):
+            notes.append("minimum-norm solution of a rank-deficient design (solver='svd').")
+        return Summary(
+            coef_table=table,
+            stats=stats_,
+            title=f"Linear regression by least squares (solver={self.solver!r})",
+            formula=f"{self._target_name} ~ {rhs}",
+            residual_quantiles=self._residual_quantiles,
+            residual_label="Weighted Residuals" if self._weighted else "Residuals",
+            kind="lm",
+            notes=notes,
+        )
+
+
+def _standardised_quadratic(G, b, total_w):
+    """Centre and scale the normal equations so that gradient descent is well conditioned.
+
+    Returns ``(H, c, scale, shift)``: gradient descent minimises ``½ zᵀHz − cᵀz`` with
+    ``z = scale · β`` (slopes only when an intercept is present); ``shift = (ȳ, x̄)`` undoes the
+    centring, ``None`` without an intercept.
+    """
+    if total_w is None:
+        scale = np.sqrt(np.diag(G))
+        scale[scale == 0] = 1.0
+        return G / np.outer(scale, scale), b / scale, scale, None
+    means = G[0] / total_w  # (1, x̄) weighted means
+    ybar = b[0] / total_w
+    C = G[1:, 1:] - total_w * np.outer(means[1:], means[1:])  # centred cross-products
+    cb = b[1:] - total_w * means[1:] * ybar
+    s = np.sqrt(np.clip(np.diag(C), 0, None))
+    s[s == 0] = 1.0
+    H = C / np.outer(s, s)
+    scale = np.concatenate([[1.0], s])
+    H_full = np.zeros((H.shape[0] + 1,) * 2)
+    H_full[0, 0] = 1.0
+    H_full[1:, 1:] = H
+    c = np.concatenate([[0.0], cb / s])  # the intercept coordinate is solved by the centring
+    return H_full, c, scale, np.concatenate([[ybar], means[1:]])
+
+
+def _svd_solve(X, y, sqrt_w, fit_intercept) -> Factorisation:
+    """Minimum-norm least squares; with an intercept, on (weighted) centred data."""
+    if sqrt_w is None:
+        sqrt_w = np.ones(X.shape[0])
+    w = sqrt_w**2
+    if not fit_intercept:
+        return svd_least_squares(X * sqrt_w[:, None], y * sqrt_w)
+    total = w.sum()
+    xbar = (w @ X) / total
+    ybar = float(w @ y) / total
+    fac = svd_least_squares((X - xbar) * sqrt_w[:, None], (y - ybar) * sqrt_w)
+    V = fac.unscaled_cov
+    p = X.shape[1]
+    cov = np.empty((p + 1, p + 1))
+    cov[1:, 1:] = V
+    cov[0, 1:] = cov[1:, 0] = -V @ xbar
+    cov[0, 0] = 1.0 / total + xbar @ V @ xbar
+    coef = np.concatenate([[ybar - xbar @ fac.coef], fac.coef])
+    return Factorisation(coef, np.ones(p + 1, bool), cov, fac.rank + 1)

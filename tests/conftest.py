@@ -1,0 +1,28 @@
+"""Shared fixtures: reference data locations and the optional shared data folder."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+TESTS = Path(__file__).resolve().parent
+REFERENCE = TESTS / "reference"
+REPO = TESTS.parent
+SHARED_DATA = REPO.parent / "shared" / "data"
+
+
+@pytest.fixture(scope="session")
+def lm_reference() -> dict:
+    """R's ``lm`` results (tests/reference/lm, produced by make_lm_reference.R)."""
+    return json.loads((REFERENCE / "lm" / "lm_reference.json").read_text())
+
+
+def as_float_array(values) -> np.ndarray:
+    """JSON lists with ``null`` for R's NA → float arrays with NaN."""
+    return np.array(
+        [np.nan if v is None else v for v in np.ravel(np.array(values, dtype=object))],
+        dtype=np.float64,
+    ).reshape(np.shape(np.array(values, dtype=object)))
