@@ -87,7 +87,8 @@ class LinearRegression(RegressorMixin, LinearPredictorMixin, InferenceMixin, Sta
     nobs_ : int
         Observations with positive weight.
     n_iter_ : int
-        Gradient-descent iterations (``solver="gd"`` only; the direct solvers do not iterate).
+        Gradient-descent iterations for ``solver="gd"``; ``1`` for the direct solvers (one
+        factorisation).
     n_features_in_ : int
     feature_names_in_ : ndarray of str
         When ``X`` was a DataFrame with string column names.
@@ -174,23 +175,19 @@ class LinearRegression(RegressorMixin, LinearPredictorMixin, InferenceMixin, Sta
             sample_weight, X.shape[0], estimator_name=type(self).__name__
         )
         sqrt_w = None if w is None else np.sqrt(w)
-        fac, n_iter = self._solve(X, y, sqrt_w)
-        if n_iter is not None:
-            self.n_iter_ = n_iter
-        elif hasattr(self, "n_iter_"):  # a previous fit used gradient descent
-            del self.n_iter_
+        fac, self.n_iter_ = self._solve(X, y, sqrt_w)
         self._store_fit(X, y, w, fac)
         self._target_name = str(target_name) if target_name is not None else "y"
         return self
 
-    def _solve(self, X, y, sqrt_w) -> tuple[Factorisation, int | None]:
+    def _solve(self, X, y, sqrt_w) -> tuple[Factorisation, int]:
         if self.solver == "qr":
-            return qr_least_squares(X, y, sqrt_w, self.fit_intercept, self.rank_tol), None
+            return qr_least_squares(X, y, sqrt_w, self.fit_intercept, self.rank_tol), 1
         if self.solver == "normal":
             G, b = weighted_gram(X, y, sqrt_w, self.fit_intercept)
-            return cholesky_factor(G, b, self.rank_tol), None
+            return cholesky_factor(G, b, self.rank_tol), 1
         if self.solver == "svd":
-            return _svd_solve(X, y, sqrt_w, self.fit_intercept), None
+            return _svd_solve(X, y, sqrt_w, self.fit_intercept), 1
         return self._gd_solve(X, y, sqrt_w)
 
     def _gd_solve(self, X, y, sqrt_w):
@@ -370,7 +367,7 @@ class LinearRegression(RegressorMixin, LinearPredictorMixin, InferenceMixin, Sta
             "bic": self.bic_,
             "deviance": self.rss_,
         }
-        if hasattr(self, "n_iter_"):
+        if self.solver == "gd":
             stats_["n_iter"] = self.n_iter_
         features = [n for n in names if n != "(Intercept)"]
         rhs = " + ".join(features) if features else "1"

@@ -1,0 +1,410 @@
+"""Compare our estimators with their peers: same data, same process, ratios ours/peer.
+
+Usage::
+
+    python benchmarks/run.py WORKLOAD [WORKLOAD ...] [--repeats N] [--quick] [--no-record]
+    python benchmarks/run.py --list
+    python benchmarks/run.py all
+
+For each workload the data are generated once (``numpy.random.default_rng(seed)``). Each
+estimator is fitted and used to predict once untimed (warm-up: imports, caches, numba
+compilation); the warm-up predictions give the accuracy check. Then ``fit`` and ``predict`` are
+timed separately with :func:`time.perf_counter`, ``--repeats`` times each, ours and the peer
+interleaved, and the median and minimum are reported. Peak memory is measured in a further,
+untimed fit under :mod:`tracemalloc`.
+
+Unless ``--quick`` or ``--no-record`` is given, the table is appended to
+``benchmarks/RESULTS.md`` with the date, the machine and the exact command.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import os
+import platform
+import shlex
+import statistics
+import subprocess
+import sys
+import time
+import tracemalloc
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+
+import numpy as np
+
+import workloads as wl
+
+HERE = Path(__file__).resolve().parent
+RESULTS = HERE / "RESULTS.md"
+QUICK_SHRINK = 10
+MEMORY_NOTE = (
+    "Peak MiB: peak of the allocations traced by tracemalloc during one untimed fit "
+    "(Python and NumPy buffers); workspace that BLAS/LAPACK allocate internally is not traced."
+)
+RATIO_NOTE = "Ratios are ours/peer: below 1 means statlearning is faster (or smaller)."
+
+
+@dataclass
+class Measurement:
+    label: str
+    fit: list[float] = field(default_factory=list)
+    predict: list[float] = field(default_factory=list)
+    peak_bytes: int = 0
+
+
+@dataclass
+class Result:
+    workload: wl.Workload
+    n_samples: int
+    ours: Measurement
+    peer: Measurement
+    rel_diff: float
+
+    @property
+    def mismatch(self) -> bool:
+        return not self.rel_diff <= self.workload.rtol  # NaN counts as a mismatch
+
+
+# ------------------------------------------------------------------------------------ timing
+
+
+def _timed(call) -> float:
+    """Seconds taken by ``call()``, with the cyclic GC off as :mod:`timeit` does."""
+    gc.collect()
+    gc.disable()
+    try:
+        start = time.perf_counter()
+        call()
+        return time.perf_counter() - start
+    finally:
+        gc.enable()
+
+
+def _peak_fit_bytes(factory, X, y) -> int:
+    """Peak of traced allocations during one fit of a fresh adapter."""
+    adapter = factory()
+    gc.collect()
+    tracemalloc.start()
+    try:
+        adapter.fit(X, y)
+        return tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+        del adapter
+        gc.collect()
+
+
+def _log(msg: str) -> None:
+    print(msg, file=sys.stderr, flush=True)
+
+
+_DATA_CACHE: dict[tuple, tuple[np.ndarray, np.ndarray]] = {}
+
+
+def _data(workload: wl.Workload, n_samples: int):
+    """Generate the workload's data, reusing the previous workload's when they are identical.
+
+    Only one dataset is kept alive at a time, so that two 800 MB designs never coexist.
+    """
+    key = workload.data_key(n_samples)
+    if key not in _DATA_CACHE:
+        _DATA_CACHE.clear()
+        gc.collect()
+        start = time.perf_counter()
+        rng = np.random.default_rng(workload.seed)
+        _DATA_CACHE[key] = workload.make_data(rng, n_samples)
+        X, _ = _DATA_CACHE[key]
+        _log(
+            f"  data {X.shape[0]:,} × {X.shape[1]:,} ({X.nbytes / 2**20:,.0f} MiB) generated in "
+            f"{time.perf_counter() - start:.1f} s"
+        )
+    return _DATA_CACHE[key]
+
+
+def run_workload(workload: wl.Workload, *, repeats: int, quick: bool) -> Result:
+    n_samples = workload.n_samples // QUICK_SHRINK if quick else workload.n_samples
+    _log(f"{workload.name}: {workload.description}")
+    X, y = _data(workload, n_samples)
+
+    factories = {"ours": workload.ours, "peer": workload.peer}
+    fitted = {side: make() for side, make in factories.items()}
+    meas = {side: Measurement(a.label) for side, a in fitted.items()}
+
+    # Warm-up (untimed): first fit and predict of each; the predictions feed the accuracy check.
+    preds = {}
+    for side, adapter in fitted.items():
+        _log(f"  warm-up {adapter.label}")
+        adapter.fit(X, y)
+        preds[side] = np.asarray(adapter.predict(X), dtype=np.float64).ravel()
+    scale = float(np.std(y)) or 1.0
+    rel_diff = float(np.max(np.abs(preds["ours"] - preds["peer"]))) / scale
+    del preds
+
+    _log(f"  timing fit × {repeats}")
+    for _ in range(repeats):
+        for side, make in factories.items():
+            adapter = make()
+            meas[side].fit.append(_timed(lambda a=adapter: a.fit(X, y)))
+            del adapter
+
+    _log(f"  timing predict × {repeats}")
+    for _ in range(repeats):
+        for side, adapter in fitted.items():
+            meas[side].predict.append(_timed(lambda a=adapter: a.predict(X)))
+    del fitted
+    gc.collect()
+
+    _log("  peak memory of one fit (tracemalloc, untimed)")
+    for side, make in factories.items():
+        meas[side].peak_bytes = _peak_fit_bytes(make, X, y)
+
+    return Result(workload, n_samples, meas["ours"], meas["peer"], rel_diff)
+
+
+# ----------------------------------------------------------------------------------- reports
+
+
+def _s(seconds: float) -> str:
+    return f"{seconds:.4g}"
+
+
+def _ratio(a: float, b: float) -> str:
+    return f"{a / b:.2f}" if b > 0 else "n/a"
+
+
+def markdown_table(results: list[Result]) -> str:
+    header = [
+        "workload",
+        "n × p",
+        "estimator",
+        "fit median (s)",
+        "fit min (s)",
+        "predict median (s)",
+        "predict min (s)",
+        "peak MiB",
+        "fit ours/peer",
+        "predict ours/peer",
+        "peak ours/peer",
+        "max rel diff",
+        "accuracy",
+    ]
+    rows = []
+    for r in results:
+        shape = f"{r.n_samples:,} × {r.workload.n_features:,}"
+        med = {
+            side: (statistics.median(m.fit), statistics.median(m.predict))
+            for side, m in (("ours", r.ours), ("peer", r.peer))
+        }
+        for side, m in (("ours", r.ours), ("peer", r.peer)):
+            fit_med, pred_med = med[side]
+            row = [
+                r.workload.name,
+                shape,
+                f"{side}: {m.label}",
+                _s(fit_med),
+                _s(min(m.fit)),
+                _s(pred_med),
+                _s(min(m.predict)),
+                f"{m.peak_bytes / 2**20:,.1f}",
+            ]
+            if side == "ours":
+                flag = f"ACCURACY MISMATCH (rtol {r.workload.rtol:.0e})" if r.mismatch else "ok"
+                row += [
+                    _ratio(fit_med, med["peer"][0]),
+                    _ratio(pred_med, med["peer"][1]),
+                    _ratio(r.ours.peak_bytes, r.peer.peak_bytes),
+                    f"{r.rel_diff:.2e}",
+                    flag,
+                ]
+            else:
+                row += [""] * 5
+            rows.append(row)
+    lines = ["| " + " | ".join(header) + " |", "|" + "|".join("---" for _ in header) + "|"]
+    lines += ["| " + " | ".join(row) + " |" for row in rows]
+    return "\n".join(lines)
+
+
+def _version(module: str, *, where: bool = False) -> str:
+    try:
+        mod = __import__(module)
+    except ImportError:
+        return "not importable"
+    version = getattr(mod, "__version__", "unknown")
+    if where and getattr(mod, "__file__", None):
+        version += f" ({Path(mod.__file__).resolve().parent})"
+    return version
+
+
+def _cpu_model() -> str:
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or "unknown"
+
+
+def _blas() -> list[str]:
+    out = []
+    try:
+        deps = np.show_config(mode="dicts")["Build Dependencies"]
+        for key in ("blas", "lapack"):
+            info = deps.get(key, {})
+            out.append(f"numpy {key} (build): {info.get('name', '?')} {info.get('version', '')}")
+    except Exception as exc:  # the layout of show_config differs between numpy versions
+        out.append(f"numpy build config unavailable ({type(exc).__name__})")
+    try:
+        from threadpoolctl import threadpool_info
+    except ImportError:
+        out.append("threadpoolctl not installed: runtime BLAS threads unknown")
+        return out
+    for pool in threadpool_info():
+        name = " ".join(str(pool[k]) for k in ("internal_api", "version") if pool.get(k))
+        extra = ", ".join(str(pool[k]) for k in ("architecture", "threading_layer") if pool.get(k))
+        out.append(
+            f"runtime {pool.get('user_api')}: {name}"
+            + (f" ({extra})" if extra else "")
+            + f", {pool.get('num_threads')} threads, {Path(pool.get('filepath', '?')).name}"
+        )
+    return out
+
+
+def _git_revision() -> str:
+    try:
+        rev = subprocess.run(
+            ["git", "-C", str(HERE), "rev-parse", "--short", "HEAD"],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.strip()
+        dirty = subprocess.run(
+            ["git", "-C", str(HERE), "status", "--porcelain", "--untracked-files=no"],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown"
+    return rev + (" (uncommitted changes)" if dirty else "")
+
+
+def machine_info() -> list[str]:
+    """Call after the runs, so that every BLAS loaded by the libraries is listed."""
+    uname = platform.uname()
+    return [
+        f"platform: {platform.platform()} ({uname.machine})",
+        f"CPU: {_cpu_model()}, {os.cpu_count()} logical CPUs",
+        f"python {platform.python_version()}; numpy {_version('numpy')}, "
+        f"scipy {_version('scipy')}, scikit-learn {_version('sklearn')}, "
+        f"statsmodels {_version('statsmodels')}, numba {_version('numba')}, "
+        f"statlearning {_version('statlearning', where=True)}",
+        f"statlearning git revision: {_git_revision()}",
+        *_blas(),
+    ]
+
+
+def command_line() -> str:
+    prefix = (
+        f"PYTHONPATH={shlex.quote(os.environ['PYTHONPATH'])} "
+        if os.environ.get("PYTHONPATH")
+        else ""
+    )
+    return prefix + shlex.join(["python", *sys.argv])
+
+
+def record(results: list[Result], *, repeats: int) -> None:
+    now = datetime.now(UTC).strftime("%Y-%m-%d %H:%M:%S UTC")
+    lines = [
+        "",
+        f"## {now} — {', '.join(r.workload.name for r in results)}",
+        "",
+        "```",
+        command_line(),
+        "```",
+        "",
+        *[f"- {item}" for item in machine_info()],
+        f"- repeats: {repeats} (medians and minima of the timed calls; warm-up excluded)",
+        "",
+        markdown_table(results),
+        "",
+        MEMORY_NOTE,
+        RATIO_NOTE,
+        "",
+    ]
+    if not RESULTS.exists():
+        RESULTS.write_text("# Benchmark results\n", encoding="utf-8")
+    with RESULTS.open("a", encoding="utf-8") as fh:
+        fh.write("\n".join(lines))
+    _log(f"appended to {RESULTS}")
+
+
+# -------------------------------------------------------------------------------------- main
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        description="Benchmark statlearning estimators against their peers.",
+    )
+    parser.add_argument(
+        "workloads", nargs="*", metavar="WORKLOAD", help="workload names (see --list), or 'all'"
+    )
+    parser.add_argument(
+        "--repeats",
+        type=int,
+        default=5,
+        help="timed calls of fit and of predict per estimator (default 5)",
+    )
+    parser.add_argument(
+        "--quick",
+        action="store_true",
+        help=f"smoke run: n_samples / {QUICK_SHRINK}; never recorded",
+    )
+    parser.add_argument(
+        "--no-record",
+        action="store_true",
+        help="do not append the results to benchmarks/RESULTS.md",
+    )
+    parser.add_argument("--list", action="store_true", help="list the workloads and exit")
+    args = parser.parse_args(argv)
+
+    if args.list:
+        width = max(len(w.name) for w in wl.WORKLOADS)
+        for w in wl.WORKLOADS:
+            print(f"{w.name:<{width}}  {w.description}")
+        return 0
+    if not args.workloads:
+        parser.error("name at least one WORKLOAD (or use --list)")
+    if args.repeats < 1:
+        parser.error("--repeats must be at least 1")
+    names = [w.name for w in wl.WORKLOADS] if args.workloads == ["all"] else args.workloads
+    try:
+        selected = [wl.get(name) for name in names]
+    except KeyError as exc:
+        parser.error(exc.args[0])
+
+    results = [run_workload(w, repeats=args.repeats, quick=args.quick) for w in selected]
+    _DATA_CACHE.clear()
+
+    print()
+    if args.quick:
+        print(f"QUICK RUN (n_samples / {QUICK_SHRINK}) — not recorded")
+        print()
+    print(markdown_table(results))
+    print()
+    print(MEMORY_NOTE)
+    print(RATIO_NOTE)
+    mismatches = [r.workload.name for r in results if r.mismatch]
+    if mismatches:
+        print(f"ACCURACY MISMATCH in: {', '.join(mismatches)}")
+
+    if not (args.quick or args.no_record):
+        record(results, repeats=args.repeats)
+    return 1 if mismatches else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

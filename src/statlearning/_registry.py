@@ -1,0 +1,240 @@
+"""The model registry: every estimator family registers its models here.
+
+A family subpackage (``statlearning.linear_model``, ...) calls :func:`register_model` once per
+estimator when it is imported. :func:`load_families` imports every family listed in
+:data:`FAMILIES`, so that the command line (``statlearning compare``, ``statlearning models``)
+sees every model the library offers without knowing them by name: the registry grows as the
+library grows.
+
+Examples
+--------
+>>> from statlearning._registry import registered_models
+>>> [spec.name for spec in registered_models(task="regression")]  # doctest: +SKIP
+['linear_regression']
+"""
+
+from __future__ import annotations
+
+import difflib
+import importlib
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+__all__ = [
+    "FAMILIES",
+    "TASKS",
+    "ModelSpec",
+    "get_model",
+    "load_families",
+    "register_model",
+    "registered_models",
+]
+
+#: Family subpackages imported by :func:`load_families`, so that their registrations run.
+#: A new family appends its subpackage name here.
+FAMILIES = ("linear_model",)
+
+#: The tasks a model can be registered for.
+TASKS = ("regression", "classification")
+
+#: Top-level packages the library depends on; a family that fails to import one of these is
+#: broken, whereas a missing package outside this set is an optional dependency.
+_REQUIRED_PACKAGES = frozenset({"statlearning", "numpy", "scipy", "sklearn", "numba"})
+
+_NAME_PATTERN = re.compile(r"[a-z][a-z0-9]*(?:_[a-z0-9]+)*")
+
+
+@dataclass(frozen=True)
+class ModelSpec:
+    """A registered model: how to build it and what it is for.
+
+    Parameters
+    ----------
+    name : str
+        Name used on the command line, in snake case (``"linear_regression"``).
+    factory : callable
+        Called without arguments, returns a fresh unfitted estimator.
+    task : {"regression", "classification"}
+        The task the estimator solves.
+    description : str
+        One-line description.
+    family : str
+        The subpackage the estimator belongs to (``"linear_model"``).
+    needs_scaling : bool, default=False
+        Whether the features should be standardised before fitting; ``statlearning compare``
+        then puts a :class:`~sklearn.preprocessing.StandardScaler` in front of the estimator.
+    """
+
+    name: str
+    factory: Callable[[], Any]
+    task: str
+    description: str
+    family: str
+    needs_scaling: bool = False
+
+
+_MODELS: dict[str, ModelSpec] = {}
+
+
+def _same_factory(a, b) -> bool:
+    """Whether two factories are the same object or the same importable name (module reloads)."""
+    if a is b:
+        return True
+    key_a = (getattr(a, "__module__", None), getattr(a, "__qualname__", None))
+    key_b = (getattr(b, "__module__", None), getattr(b, "__qualname__", None))
+    return None not in key_a and key_a == key_b and "<" not in key_a[1]
+
+
+def register_model(name, factory, *, task, description, family, needs_scaling=False):
+    """Register a model so that the command line and :func:`get_model` can find it.
+
+    Registering the same name again with the same factory and family replaces the entry (so
+    re-importing a family is harmless); registering a name already taken by another factory or
+    family is an error.
+
+    Parameters
+    ----------
+    name : str
+        Snake-case name (lower-case letters, digits and single underscores, starting with a
+        letter), e.g. ``"linear_regression"``.
+    factory : callable
+        Called without arguments, returns a fresh unfitted estimator (typically the class).
+    task : {"regression", "classification"}
+        The task the estimator solves.
+    description : str
+        One-line description.
+    family : str
+        Name of the family subpackage, e.g. ``"linear_model"``.
+    needs_scaling : bool, default=False
+        Whether the features should be standardised before fitting.
+
+    Returns
+    -------
+    spec : ModelSpec
+        The registered entry.
+
+    Raises
+    ------
+    TypeError
+        If ``factory`` is not callable or a text argument is not a string.
+    ValueError
+        If ``name`` is not snake case, ``task`` is not a known task, ``description`` is empty
+        or spans several lines, or ``name`` is already registered with another factory or
+        family.
+    """
+    for arg, value in (("name", name), ("description", description), ("family", family)):
+        if not isinstance(value, str):
+            raise TypeError(f"{arg} must be a string; got {value!r}")
+    if not _NAME_PATTERN.fullmatch(name):
+        raise ValueError(f"model name must be snake case (e.g. 'linear_regression'); got {name!r}")
+    if not callable(factory):
+        raise TypeError(f"factory must be callable; got {factory!r}")
+    if task not in TASKS:
+        raise ValueError(f"task must be one of {', '.join(map(repr, TASKS))}; got {task!r}")
+    description = description.strip()
+    if not description or "\n" in description:
+        raise ValueError(f"description must be a single non-empty line; got {description!r}")
+    if not family:
+        raise ValueError("family must be a non-empty string")
+    spec = ModelSpec(
+        name=name,
+        factory=factory,
+        task=task,
+        description=description,
+        family=family,
+        needs_scaling=bool(needs_scaling),
+    )
+    old = _MODELS.get(name)
+    if old is not None and (old.family != family or not _same_factory(old.factory, factory)):
+        raise ValueError(
+            f"a model named {name!r} is already registered by family {old.family!r} "
+            f"(factory {_describe(old.factory)}); choose another name"
+        )
+    _MODELS[name] = spec
+    return spec
+
+
+def _describe(factory) -> str:
+    module = getattr(factory, "__module__", None)
+    qualname = getattr(factory, "__qualname__", None)
+    return f"{module}.{qualname}" if module and qualname else repr(factory)
+
+
+def load_families() -> list[str]:
+    """Import every family subpackage in :data:`FAMILIES` so that its models are registered.
+
+    A family that cannot be imported because an optional dependency (a package outside
+    statlearning's required dependencies) is not installed is skipped silently; any other
+    import error propagates.
+
+    Returns
+    -------
+    loaded : list of str
+        The families that were imported.
+    """
+    loaded = []
+    for family in FAMILIES:
+        try:
+            importlib.import_module(f"statlearning.{family}")
+        except ModuleNotFoundError as exc:
+            missing = (exc.name or "").partition(".")[0]
+            if not missing or missing in _REQUIRED_PACKAGES:
+                raise
+            continue
+        loaded.append(family)
+    return loaded
+
+
+def registered_models(task=None) -> list[ModelSpec]:
+    """Return the registered models, sorted by name, after loading every family.
+
+    Parameters
+    ----------
+    task : {"regression", "classification"}, optional
+        Keep only the models for this task.
+
+    Returns
+    -------
+    specs : list of ModelSpec
+    """
+    if task is not None and task not in TASKS:
+        raise ValueError(f"task must be one of {', '.join(map(repr, TASKS))}; got {task!r}")
+    load_families()
+    return sorted(
+        (spec for spec in _MODELS.values() if task is None or spec.task == task),
+        key=lambda spec: spec.name,
+    )
+
+
+def get_model(name) -> ModelSpec:
+    """Return the registered model called ``name``, after loading every family.
+
+    Parameters
+    ----------
+    name : str
+        A registered model name.
+
+    Returns
+    -------
+    spec : ModelSpec
+
+    Raises
+    ------
+    ValueError
+        If no model is registered under ``name``; the message suggests the closest names and
+        lists the known ones.
+    """
+    load_families()
+    spec = _MODELS.get(name)
+    if spec is not None:
+        return spec
+    known = sorted(_MODELS)
+    hint = ""
+    if isinstance(name, str):
+        close = difflib.get_close_matches(name, known, n=3, cutoff=0.6)
+        if close:
+            hint = f"; did you mean {' or '.join(map(repr, close))}?"
+    listing = ", ".join(known) if known else "none registered"
+    raise ValueError(f"unknown model {name!r}{hint} (known models: {listing})")

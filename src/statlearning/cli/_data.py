@@ -1,0 +1,232 @@
+"""Load the data of a command: a CSV file, a bundled data set, or the embedded default."""
+
+from __future__ import annotations
+
+import re
+import warnings
+from dataclasses import dataclass, field
+
+import numpy as np
+
+__all__ = ["DATASETS", "DEFAULT_DATASET", "Data", "detect_task", "load_data"]
+
+DEFAULT_DATASET = "gapminder"
+
+#: Data sets available through ``--dataset`` and their task.
+DATASETS = {
+    "gapminder": "regression",
+    "diabetes": "regression",
+    "iris": "classification",
+    "wine": "classification",
+    "breast_cancer": "classification",
+    "biopsy": "classification",
+}
+
+#: At most this many distinct integer values make a numeric target a class label (auto task).
+MAX_CLASSES = 10
+#: ... provided there are more than this many rows.
+MIN_ROWS_FOR_CLASSES = 50
+
+
+@dataclass
+class Data:
+    """A design matrix and a target, with what the commands print about them."""
+
+    X: np.ndarray
+    y: np.ndarray
+    feature_names: list[str]
+    target_name: str
+    source: str
+    baselines: dict = field(default_factory=dict)
+    dropped_rows: int = 0
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def n(self) -> int:
+        return self.X.shape[0]
+
+    @property
+    def p(self) -> int:
+        return self.X.shape[1]
+
+    def frame(self):
+        """Return ``(X, y)`` as a pandas DataFrame and Series when pandas is installed."""
+        try:
+            import pandas as pd
+        except ImportError:
+            return self.X, self.y
+        X = pd.DataFrame(self.X, columns=self.feature_names)
+        return X, pd.Series(self.y, name=self.target_name)
+
+
+def _split_names(text):
+    return [name.strip() for name in text.split(",") if name.strip()] if text else []
+
+
+def _gapminder():
+    from .. import datasets
+
+    g = datasets.load_gapminder(year=2011)
+    col = {name: j for j, name in enumerate(g.feature_names)}
+    lgdppc = np.log(g.data[:, col["gdp"]] / g.data[:, col["population"]])
+    levels = sorted(set(g.continent))
+    dummies = [(g.continent == level).astype(float) for level in levels[1:]]
+    X = np.column_stack(
+        [g.data[:, col["infant_mortality"]], g.data[:, col["fertility"]], lgdppc, *dummies]
+    )
+    names = ["infant_mortality", "fertility", "lgdppc", *(f"continent{lv}" for lv in levels[1:])]
+    source = "gapminder 2011 (embedded default; lgdppc = log(gdp/population))"
+    return X, g.target, names, "life_expectancy", source, {"continent": levels[0]}
+
+
+def _sklearn(name, loader, target_name, labels=True):
+    b = loader()
+    y = np.asarray(b.target_names, dtype=object)[b.target] if labels else b.target
+    names = [str(f).replace(" ", "_") for f in b.feature_names]
+    return b.data, y, names, target_name, f"{name} (scikit-learn)", {}
+
+
+def _builtin(name):
+    from .. import datasets  # imported on use: ``statlearning --help`` stays fast
+
+    if name == "gapminder":
+        return _gapminder()
+    if name == "diabetes":
+        return _sklearn(name, datasets.load_diabetes, "progression", labels=False)
+    if name == "iris":
+        return _sklearn(name, datasets.load_iris, "species")
+    if name == "wine":
+        return _sklearn(name, datasets.load_wine, "cultivar")
+    if name == "breast_cancer":
+        return _sklearn(name, datasets.load_breast_cancer, "diagnosis")
+    b = datasets.load_biopsy(complete_cases=True)
+    source = "biopsy (MASS; complete cases, 16 rows with missing V6 left out)"
+    return b.data, b.target, list(b.feature_names), b.target_name, source, {}
+
+
+def _drop_builtin(X, names, baselines, drop, dataset):
+    """Remove the columns in ``drop`` (a feature, or a categorical column and its dummies)."""
+    keep = np.ones(len(names), dtype=bool)
+    for column in drop:
+        if column in baselines:
+            hits = [j for j, nm in enumerate(names) if nm.startswith(column)]
+        else:
+            hits = [j for j, nm in enumerate(names) if nm == column]
+        if not hits:
+            dummies = [nm for nm in names if any(map(nm.startswith, baselines))]
+            available = [*baselines, *(nm for nm in names if nm not in dummies)]
+            raise ValueError(
+                f"--drop column {column!r} not found in the {dataset} data; available columns: "
+                f"{', '.join(available)}"
+            )
+        keep[hits] = False
+    if not keep.any():
+        raise ValueError("no feature columns left to use")
+    baselines = {c: b for c, b in baselines.items() if c not in drop}
+    return X[:, keep], [nm for nm, k in zip(names, keep, strict=True) if k], baselines
+
+
+def load_data(path=None, *, dataset=None, target=None, drop=None, na="error"):
+    """Load the data a command works on.
+
+    Parameters
+    ----------
+    path : str, optional
+        A CSV file, read with :func:`statlearning.datasets.load_csv`; needs ``target``.
+    dataset : str, optional
+        One of :data:`DATASETS`. With neither ``path`` nor ``dataset`` the embedded default
+        (Gapminder 2011) is used.
+    target : str, optional
+        The response column of the CSV file. With a bundled data set it may only name that
+        data set's own target.
+    drop : str, optional
+        Comma-separated columns to leave out.
+    na : {"error", "drop"}, default="error"
+        Missing values in a CSV file: an error, or drop the incomplete rows.
+
+    Returns
+    -------
+    Data
+    """
+    drop = _split_names(drop)
+    if path is not None and dataset is not None:
+        raise ValueError("give either a data file or --dataset, not both")
+    if path is None:
+        name = dataset or DEFAULT_DATASET
+        if name not in DATASETS:
+            raise ValueError(f"unknown dataset {name!r}; choose from {', '.join(DATASETS)}")
+        X, y, names, target_name, source, baselines = _builtin(name)
+        if target is not None and target != target_name:
+            raise ValueError(
+                f"--target {target!r} does not apply to the {name} data, whose target is "
+                f"{target_name!r}; pass a CSV file to choose the target"
+            )
+        if drop:
+            X, names, baselines = _drop_builtin(X, names, baselines, drop, name)
+        return Data(X, y, names, target_name, source, baselines)
+
+    from .. import datasets
+
+    if target is None:
+        raise ValueError(f"a data file needs --target COL (the response column of {path!r})")
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            bunch = datasets.load_csv(path, target, drop=drop or None, na=na)
+        except ValueError as exc:  # speak of the command-line options, not the arguments
+            raise ValueError(_as_options(str(exc))) from None
+    notes = [str(w.message).splitlines()[0] for w in caught]
+    if bunch.data.shape[1] == 0:
+        raise ValueError("no feature columns left to use")
+    return Data(
+        bunch.data,
+        bunch.target,
+        list(bunch.feature_names),
+        bunch.target_name,
+        str(path),
+        dict(bunch.baselines),
+        int(bunch.dropped_rows),
+        notes,
+    )
+
+
+def _as_options(message):
+    message = message.replace("na='drop'", "--na drop")
+    message = re.sub(r"drop=\[([^\]]*)\]", lambda m: "--drop " + m[1].replace("'", ""), message)
+    return message.replace("drop entr", "--drop entr")
+
+
+def detect_task(y, task="auto"):
+    """Choose between regression and classification for the target ``y``.
+
+    Parameters
+    ----------
+    y : ndarray of shape (n_samples,)
+    task : {"auto", "regression", "classification"}, default="auto"
+
+    Returns
+    -------
+    task : str
+        ``"regression"`` or ``"classification"``.
+    reason : str
+        Why, for the header line.
+    """
+    numeric = y.dtype.kind in "biuf"
+    if numeric:
+        values = np.unique(y)
+        integer = bool(np.all(np.isfinite(values)) and np.all(values == np.round(values)))
+    if task == "regression":
+        if not numeric:
+            raise ValueError("regression needs a numeric target; the target has text labels")
+        return task, "chosen with --task"
+    if task == "classification":
+        if numeric and not integer:
+            raise ValueError(
+                "classification needs class labels; the target has non-integer numeric values"
+            )
+        return task, "chosen with --task"
+    if not numeric:
+        return "classification", f"auto: non-numeric target, {len(set(y))} classes"
+    if integer and len(values) <= MAX_CLASSES and len(y) > MIN_ROWS_FOR_CLASSES:
+        return "classification", f"auto: {len(values)} distinct integer values"
+    return "regression", "auto: numeric target"

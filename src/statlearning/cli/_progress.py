@@ -1,0 +1,126 @@
+"""A minimal progress bar for the command line, written to standard error.
+
+The bar stays silent for short jobs: it appears only once the work has been running for more
+than ``delay`` seconds. On a terminal it redraws a single line with a carriage return; when
+standard error is redirected (a log file, a CI job) it prints at most one line per 10 % step.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+
+__all__ = ["Progress"]
+
+_BAR_WIDTH = 24
+
+
+class Progress:
+    """Count completed steps of a job and show the progress on a stream.
+
+    Parameters
+    ----------
+    total : int
+        Number of steps of the whole job.
+    label : str, default=""
+        Text written in front of the bar.
+    stream : file-like, optional
+        Where to write; standard error by default.
+    enabled : bool, default=True
+        ``False`` disables all output (``--quiet``).
+    delay : float, default=1.0
+        Seconds of work before the bar first appears.
+    clock : callable, default=time.monotonic
+        Returns the current time in seconds (replaceable in tests).
+
+    Examples
+    --------
+    >>> with Progress(10, label="cv") as bar:  # doctest: +SKIP
+    ...     for _ in range(10):
+    ...         bar.update()
+    """
+
+    def __init__(self, total, *, label="", stream=None, enabled=True, delay=1.0, clock=None):
+        self.total = max(int(total), 0)
+        self.label = label
+        self.stream = sys.stderr if stream is None else stream
+        self.enabled = bool(enabled) and self.total > 0
+        self.delay = float(delay)
+        self.clock = time.monotonic if clock is None else clock
+        self.done = 0
+        self._start = self.clock()
+        self._tty = self.enabled and _isatty(self.stream)
+        self._shown = False  # has anything been written yet?
+        self._last_text = None  # TTY: the line on screen
+        self._last_step = -1  # non-TTY: the last 10 % step printed
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, exc_type, exc, tb):
+        self.close()
+        return False
+
+    def update(self, n=1):
+        """Record ``n`` more completed steps and redraw if the bar is showing.
+
+        Parameters
+        ----------
+        n : int, default=1
+            Number of steps just completed.
+        """
+        self.done = min(self.done + int(n), self.total)
+        if not self.enabled:
+            return
+        if not self._shown and self.clock() - self._start <= self.delay:
+            return
+        self._draw()
+
+    def close(self):
+        """Finish the display: clear the terminal line, or print the final step."""
+        if not (self.enabled and self._shown):
+            return
+        if self._tty:
+            width = len(self._last_text or "")
+            self._write("\r" + " " * width + "\r")
+        else:
+            self._draw()
+        self._shown = False
+        self.enabled = False
+
+    def _fraction(self):
+        return self.done / self.total if self.total else 1.0
+
+    def _draw(self):
+        fraction = self._fraction()
+        if self._tty:
+            filled = round(fraction * _BAR_WIDTH)
+            bar = "#" * filled + "-" * (_BAR_WIDTH - filled)
+            text = f"{self._prefix()}[{bar}] {fraction:4.0%} ({self.done}/{self.total})"
+            if text != self._last_text:
+                self._write("\r" + text)
+                self._last_text = text
+        else:
+            step = int(fraction * 10 + 1e-9)  # 0..10, one line per 10 % step
+            if step <= self._last_step:
+                return
+            self._write(f"{self._prefix()}{step * 10}% ({self.done}/{self.total})\n")
+            self._last_step = step
+        self._shown = True
+
+    def _prefix(self):
+        return f"{self.label}: " if self.label else ""
+
+    def _write(self, text):
+        try:
+            self.stream.write(text)
+            self.stream.flush()
+        except (OSError, ValueError):  # closed or broken stream: give up quietly
+            self.enabled = False
+
+
+def _isatty(stream) -> bool:
+    try:
+        return bool(stream.isatty())
+    except (AttributeError, OSError, ValueError):
+        return False
