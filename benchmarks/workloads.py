@@ -62,7 +62,8 @@ class StatlearningLinearRegression:
         self.params = params
         self.summary = summary
         args = ", ".join(f"{k}={v!r}" for k, v in params.items())
-        self.label = f"statlearning LinearRegression({args})" + (" + str(summary())" if summary else "")
+        suffix = " + str(summary())" if summary else ""
+        self.label = f"statlearning LinearRegression({args}){suffix}"
 
     def fit(self, X, y):
         from statlearning.linear_model import LinearRegression

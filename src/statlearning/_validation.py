@@ -88,7 +88,7 @@ class Interval(_Constraint):
     def is_satisfied_by(self, value) -> bool:
         if not self.is_type_match(value):
             return False
-        if isinstance(value, Real) and np.isnan(value):
+        if isinstance(value, Real) and value != value:  # NaN (np.isnan fails on big ints)
             return False
         if self.left is not None:
             if value < self.left or (value == self.left and self.closed in ("right", "neither")):
@@ -240,7 +240,7 @@ def check_sample_weight(sample_weight, n_samples: int, *, estimator_name: str = 
     if sample_weight is None:
         return np.ones(n_samples, dtype=np.float64)
     if isinstance(sample_weight, numbers.Number):
-        return np.full(n_samples, float(sample_weight))
+        sample_weight = np.full(n_samples, float(sample_weight))  # checked below
     try:
         w = np.array(sample_weight, dtype=np.float64)
     except (TypeError, ValueError) as exc:

@@ -7,8 +7,8 @@ import warnings
 
 import numpy as np
 import pytest
-from conftest import REFERENCE, as_float_array
 
+from conftest import REFERENCE, as_float_array
 from statlearning.exceptions import RankDeficientWarning
 from statlearning.linear_model import LinearRegression
 

@@ -32,7 +32,7 @@ def _printed(value, expected, decimals):
 
 def test_design_has_the_notes_size(data_2011):
     X, y = data_2011
-    assert X.shape == (166, 2)
+    assert X.shape == (166, 2) and y.shape == (166,)
 
 
 def test_e2_normal_equations(data_2011):

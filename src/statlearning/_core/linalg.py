@@ -231,24 +231,22 @@ def _sequential_kept(G, ref, tol) -> np.ndarray:
     return kept
 
 
-def svd_least_squares(A: np.ndarray, y: np.ndarray, rcond: float | None = None) -> Factorisation:
-    """Minimum-norm least squares through the SVD (LAPACK ``gesdd``).
+def svd_least_squares(M: np.ndarray, rcond: float | None = None) -> Factorisation:
+    """Minimum-norm least squares through the SVD (LAPACK ``gesdd``) of ``M = [A | y]``.
 
-    Tall inputs are first reduced by a QR factorisation so that the SVD is of a ``k × k``
-    matrix. Singular values below ``rcond · s_max`` (default ``max(n, k) · eps``) count as
-    zero; ``unscaled_cov`` is the pseudo-inverse ``V S⁻² Vᵀ``.
+    ``M`` (Fortran order, float64) may be overwritten. Tall inputs are first reduced by a QR
+    factorisation so that the SVD is of a ``k × k`` matrix. Singular values below
+    ``rcond · s_max`` (default ``max(n, k) · eps``) count as zero; ``unscaled_cov`` is the
+    pseudo-inverse ``V S⁻² Vᵀ``.
     """
-    n, k = A.shape
+    n, k = M.shape[0], M.shape[1] - 1
     if rcond is None:
         rcond = max(n, k) * np.finfo(np.float64).eps
     if n >= 2 * k and k > 0:
-        M = np.empty((n, k + 1), order="F")
-        M[:, :k] = A
-        M[:, k] = y
         Rfull = linalg.qr(M, mode="r", overwrite_a=True, check_finite=False)[0]
         B, rhs = np.triu(Rfull[:k, :k]), Rfull[:k, k]
     else:
-        B, rhs = A, y
+        B, rhs = M[:, :k], M[:, k]
     U, s, Vt = linalg.svd(B, full_matrices=False, check_finite=False, lapack_driver="gesdd")
     cutoff = rcond * (s[0] if s.size else 0.0)
     keep = s > cutoff

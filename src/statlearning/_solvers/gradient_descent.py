@@ -58,12 +58,9 @@ def gradient_descent(
                 return SolverResult(x, it - 1, True, history)
             t = gnorm2 / curv
         else:
-            t = learning_rate
-            while True:
-                f_new = fun(x - t * g)
-                if f_new <= f - armijo_c * t * gnorm2 or t < 1e-20:
-                    break
-                t *= shrink
+            t = _backtrack(fun, grad, x, f, g, gnorm2, learning_rate, armijo_c, shrink)
+            if t == 0.0:  # no step decreases f or ‖∇f‖ measurably: stop at machine precision
+                return SolverResult(x, it - 1, bool(np.sqrt(gnorm2) <= threshold), history)
         x = x - t * g
         f = fun(x)
         if not np.isfinite(f) or (step == "fixed" and abs(f) > 1e12 * max(1.0, abs(f0))):
@@ -76,3 +73,22 @@ def gradient_descent(
             history.append(f)
     converged = np.linalg.norm(g) <= threshold
     return SolverResult(x, max_iter, bool(converged), history)
+
+
+def _backtrack(fun, grad, x, f, g, gnorm2, t, c, shrink) -> float:
+    """Armijo backtracking; ``0.0`` when no acceptable step exists above 1e-20.
+
+    Near a minimiser the required decrease ``c t ‖g‖²`` falls below the rounding error of
+    ``f``; a step whose change in ``f`` is within that rounding is then accepted when it reduces
+    the gradient norm, so that tight tolerances remain reachable.
+    """
+    noise = 64 * np.finfo(np.float64).eps * max(1.0, abs(f))
+    while t >= 1e-20:
+        x_new = x - t * g
+        f_new = fun(x_new)
+        if f_new <= f - c * t * gnorm2:
+            return t
+        if abs(f_new - f) <= noise and float(np.linalg.norm(grad(x_new))) ** 2 < gnorm2:
+            return t
+        t *= shrink
+    return 0.0

@@ -46,15 +46,16 @@ def format_real(values, digits: int = 7, na: str = "NA") -> list[str]:
     -------
     list of str, right-aligned to a common width.
     """
-    x = np.asarray(values, dtype=np.float64).ravel()
+    x = np.asarray(values, dtype=np.float64).ravel() + 0.0  # + 0.0 turns -0.0 into 0.0
     finite = [v for v in x if np.isfinite(v)]
     nonzero = [v for v in finite if v != 0.0]
     neg = any(v < 0 for v in finite)
     if nonzero:
         parts = [_sci_parts(v, digits) for v in nonzero]
         rgt = max(max(0, nsig - kp - 1) for kp, nsig in parts)
-        left = max(max(1, kp + 1) for kp, _ in parts)
-        width_fixed = neg + left + (rgt + 1 if rgt else 0)
+        # fixed notation: the sign counts for the value that carries it (R's `sleft`)
+        sleft = max((v < 0) + max(1, kp + 1) for v, (kp, _) in zip(nonzero, parts, strict=True))
+        width_fixed = sleft + (rgt + 1 if rgt else 0)
         mxns = max(nsig for _, nsig in parts)
         big_exp = any(abs(kp) >= 100 for kp, _ in parts)
         width_sci = neg + mxns + (mxns > 1) + 4 + big_exp
@@ -129,18 +130,19 @@ def format_pval(pvalues, digits: int = 3, eps: float = DOUBLE_EPS) -> list[str]:
 
 
 def signif_stars(pvalues) -> list[str]:
-    """R's significance codes: ``***`` < 0.001 ≤ ``**`` < 0.01 ≤ ``*`` < 0.05 ≤ ``.`` < 0.1."""
+    """R's significance codes, intervals closed on the right as in R's ``symnum``:
+    ``***`` for p ≤ 0.001, ``**`` ≤ 0.01, ``*`` ≤ 0.05, ``.`` ≤ 0.1."""
     stars = []
     for p in np.asarray(pvalues, dtype=np.float64).ravel():
         if np.isnan(p):
             stars.append("")
-        elif p < 0.001:
+        elif p <= 0.001:
             stars.append("***")
-        elif p < 0.01:
+        elif p <= 0.01:
             stars.append("**")
-        elif p < 0.05:
+        elif p <= 0.05:
             stars.append("*")
-        elif p < 0.1:
+        elif p <= 0.1:
             stars.append(".")
         else:
             stars.append("")
@@ -168,6 +170,16 @@ def coef_columns(estimate, std_error, statistic, digits: int = 4) -> tuple[list,
     dig_tst = max(1, min(5, digits - 1))
     stat = format_real(np.round(np.asarray(statistic, dtype=np.float64), dig_tst), digits)
     return joint[: est.size], joint[est.size :], stat
+
+
+def zapsmall(values, digits: int) -> np.ndarray:
+    """R's ``zapsmall``: round to ``digits − log10(max |x|)`` decimals (rounded to an integer,
+    as R's ``round`` does with a fractional ``digits``)."""
+    x = np.asarray(values, dtype=np.float64)
+    finite = x[np.isfinite(x)]
+    mx = float(np.max(np.abs(finite))) if finite.size else 0.0
+    d = max(0.0, digits - math.log10(mx)) if mx > 0 else float(digits)
+    return np.round(x, math.floor(d + 0.5))
 
 
 def render_table(header: list[str], rows: list[list[str]], row_names: list[str]) -> str:

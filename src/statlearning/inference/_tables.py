@@ -16,6 +16,7 @@ from ._format import (
     format_real,
     render_table,
     signif_stars,
+    zapsmall,
 )
 
 FRAME_COLUMNS = ("estimate", "std_error", "statistic", "p_value", "conf_low", "conf_high")
@@ -234,7 +235,7 @@ class Summary:
         if self.formula:
             out += ["", "Formula:", self.formula]
         if self.residual_quantiles is not None:
-            vals = format_real(self.residual_quantiles, 4)
+            vals = format_real(zapsmall(self.residual_quantiles, 5), 4)  # R: digits + 1
             names = ["Min", "1Q", "Median", "3Q", "Max"]
             w = [max(len(a), len(b)) for a, b in zip(names, vals, strict=True)]
             out += [

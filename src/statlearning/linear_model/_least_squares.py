@@ -12,6 +12,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 from .._core.linalg import (
     R_TOL,
     Factorisation,
+    augmented_design,
     cholesky_factor,
     qr_least_squares,
     svd_least_squares,
@@ -104,13 +105,25 @@ class LinearRegression(RegressorMixin, LinearPredictorMixin, InferenceMixin, Sta
     .. math:: \\hat\\beta = \\arg\\min_\\beta \\sum_i w_i (y_i - \\beta_0 - x_i^\\top\\beta)^2
 
     whose solution solves the normal equations :math:`A^\\top W A \\hat\\beta = A^\\top W y`
-    (seed 004 §2.1.1, with :math:`A = [1, X]`). Inference assumes
+    (Boily, *Statistical Methods for Supervised Learning*, §2.1.1, with :math:`A = [1, X]`).
+    Inference assumes
     :math:`\\varepsilon \\sim N(0, \\sigma^2 W^{-1})`:
     :math:`\\widehat{\\mathrm{Var}}(\\hat\\beta) = \\hat\\sigma^2 (A^\\top W A)^{-1}` with
     :math:`\\hat\\sigma^2 = RSS/(n - \\mathrm{rank})`; t tests
     use :math:`n - \\mathrm{rank}` degrees of freedom (the notes' :math:`T_{n-2}` is right only for
     simple regression). ``sample_weight`` means R's prior ``weights``; ``fit_intercept=False`` is
     R's ``y ~ 0 + x`` (R² then uses the uncentred total sum of squares, as R does).
+
+    Mapping to R: ``LinearRegression(rank_tol=t).fit(X, y, sample_weight=w)`` is
+    ``lm(y ~ ., weights = w, tol = t)``; :meth:`summary` is ``summary(lm)`` plus ``logLik``,
+    ``AIC`` and ``BIC``; :meth:`predict_interval` is ``predict(fit, newdata, interval=...)``.
+
+    Gradient descent (``solver="gd"``) follows the notes' update ``β ← β − η ∇L(β)``, applied to
+    the standardised problem ``f(z) = ½ zᵀHz − cᵀz`` where ``H`` is the (weighted) correlation
+    matrix of the columns: this is the notes' loss ``‖y − Xβ‖²`` divided by ``2 Σw`` after
+    centring and scaling each column, so ``learning_rate`` η is scale free. The exact line search
+    takes ``η = gᵀg / gᵀHg`` at every step. Inference for ``"gd"`` uses the exact
+    ``(AᵀWA)⁻¹``.
 
     Rank deficiency follows R's ``lm``: columns are taken in order and one whose residual norm
     after projecting on the earlier kept columns falls below ``rank_tol`` times its norm is
@@ -415,16 +428,21 @@ def _standardised_quadratic(G, b, total_w):
 
 
 def _svd_solve(X, y, sqrt_w, fit_intercept) -> Factorisation:
-    """Minimum-norm least squares; with an intercept, on (weighted) centred data."""
-    if sqrt_w is None:
-        sqrt_w = np.ones(X.shape[0])
-    w = sqrt_w**2
+    """Minimum-norm least squares; with an intercept, on (weighted) centred data.
+
+    Centring first makes the intercept unpenalised by the minimum-norm criterion, as in
+    scikit-learn; for a full-rank design the result equals the QR solution.
+    """
     if not fit_intercept:
-        return svd_least_squares(X * sqrt_w[:, None], y * sqrt_w)
-    total = w.sum()
-    xbar = (w @ X) / total
-    ybar = float(w @ y) / total
-    fac = svd_least_squares((X - xbar) * sqrt_w[:, None], (y - ybar) * sqrt_w)
+        return svd_least_squares(augmented_design(X, y, sqrt_w, fit_intercept=False))
+    w = None if sqrt_w is None else sqrt_w**2
+    total = X.shape[0] if w is None else w.sum()
+    xbar = (X.sum(axis=0) if w is None else w @ X) / total
+    ybar = float(y.sum() if w is None else w @ y) / total
+    M = augmented_design(X, y, sqrt_w, fit_intercept=False)
+    M[:, :-1] -= xbar if sqrt_w is None else np.outer(sqrt_w, xbar)
+    M[:, -1] -= ybar if sqrt_w is None else sqrt_w * ybar
+    fac = svd_least_squares(M)
     V = fac.unscaled_cov
     p = X.shape[1]
     cov = np.empty((p + 1, p + 1))

@@ -1,0 +1,378 @@
+"""Least-squares factorisations of ``_core.linalg``: agreement with LAPACK and R's aliasing rule."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from statlearning._core.linalg import (
+    R_TOL,
+    _dqrdc2,
+    augmented_design,
+    cholesky_factor,
+    gram,
+    qr_least_squares,
+    svd_least_squares,
+    weighted_gram,
+)
+
+SETTINGS = settings(max_examples=50, deadline=None, derandomize=True, database=None)
+
+
+def _design(X, sqrt_w=None, fit_intercept=True):
+    A = np.hstack([np.ones((X.shape[0], 1)), X]) if fit_intercept else X.copy()
+    return A if sqrt_w is None else A * sqrt_w[:, None]
+
+
+def _problem(seed, n, p, weighted):
+    rng = np.random.default_rng(seed)
+    X = rng.standard_normal((n, p)) * rng.uniform(0.1, 10.0, size=p) + rng.normal(size=p)
+    y = rng.standard_normal(n) * 3 + 1
+    sqrt_w = np.sqrt(rng.uniform(0.2, 3.0, size=n)) if weighted else None
+    return X, y, sqrt_w
+
+
+@st.composite
+def full_rank_problems(draw):
+    fit_intercept = draw(st.booleans())
+    p = draw(st.integers(0 if fit_intercept else 1, 6))
+    k = p + fit_intercept
+    n = draw(st.integers(k + 1, k + 25))
+    seed = draw(st.integers(0, 2**32 - 1))
+    weighted = draw(st.booleans())
+    X, y, sqrt_w = _problem(seed, n, p, weighted)
+    return X, y, sqrt_w, fit_intercept
+
+
+def _lapack_solution(X, y, sqrt_w, fit_intercept):
+    A = _design(X, sqrt_w, fit_intercept)
+    yw = y if sqrt_w is None else y * sqrt_w
+    coef = np.linalg.lstsq(A, yw, rcond=None)[0]
+    return A, coef
+
+
+def _svd(A, y, rcond=None):
+    """``svd_least_squares`` on a fresh ``[A | y]`` (the function may overwrite its input)."""
+    M = np.asfortranarray(np.column_stack([A, y]), dtype=np.float64)
+    return svd_least_squares(M, rcond)
+
+
+def _ref_norms(M, k):
+    norms = np.linalg.norm(M[:, :k], axis=0)
+    return np.where(norms == 0.0, 1.0, norms)
+
+
+def _slow_path(X, y, sqrt_w=None, fit_intercept=True, tol=R_TOL):
+    M = augmented_design(X, y, sqrt_w, fit_intercept)
+    k = M.shape[1] - 1
+    return _dqrdc2(M, k, _ref_norms(M, k), tol)
+
+
+def _normal_equations(X, y, sqrt_w=None, fit_intercept=True, tol=R_TOL):
+    G, b = weighted_gram(X, y, sqrt_w, fit_intercept)
+    return cholesky_factor(G, b, tol)
+
+
+SOLVERS = {
+    "qr": qr_least_squares,
+    "dqrdc2": _slow_path,
+    "normal": _normal_equations,
+}
+
+
+# --- agreement with numpy.linalg.lstsq on full-rank problems ------------------------------------
+
+
+@SETTINGS
+@given(full_rank_problems())
+def test_qr_matches_lstsq(problem):
+    X, y, sqrt_w, fit_intercept = problem
+    A, expected = _lapack_solution(X, y, sqrt_w, fit_intercept)
+    fac = qr_least_squares(X, y, sqrt_w, fit_intercept)
+    np.testing.assert_allclose(fac.coef, expected, rtol=1e-9, atol=1e-10)
+    assert fac.kept.all()
+    assert fac.rank == A.shape[1]
+    np.testing.assert_allclose(fac.unscaled_cov, np.linalg.inv(A.T @ A), rtol=1e-8, atol=1e-12)
+
+
+@SETTINGS
+@given(full_rank_problems())
+def test_dqrdc2_slow_path_matches_fast_path(problem):
+    X, y, sqrt_w, fit_intercept = problem
+    fast = qr_least_squares(X, y, sqrt_w, fit_intercept)
+    slow = _slow_path(X, y, sqrt_w, fit_intercept)
+    np.testing.assert_array_equal(slow.kept, fast.kept)
+    assert slow.rank == fast.rank
+    np.testing.assert_allclose(slow.coef, fast.coef, rtol=1e-9, atol=1e-10)
+    np.testing.assert_allclose(slow.unscaled_cov, fast.unscaled_cov, rtol=1e-8, atol=1e-12)
+
+
+@SETTINGS
+@given(full_rank_problems())
+def test_cholesky_matches_lstsq(problem):
+    X, y, sqrt_w, fit_intercept = problem
+    A, expected = _lapack_solution(X, y, sqrt_w, fit_intercept)
+    fac = _normal_equations(X, y, sqrt_w, fit_intercept)
+    np.testing.assert_allclose(fac.coef, expected, rtol=1e-7, atol=1e-9)
+    assert fac.kept.all()
+    assert fac.rank == A.shape[1]
+    np.testing.assert_allclose(fac.unscaled_cov, np.linalg.inv(A.T @ A), rtol=1e-7, atol=1e-12)
+
+
+@SETTINGS
+@given(full_rank_problems())
+def test_svd_matches_lstsq(problem):
+    X, y, sqrt_w, fit_intercept = problem
+    A, expected = _lapack_solution(X, y, sqrt_w, fit_intercept)
+    yw = y if sqrt_w is None else y * sqrt_w
+    fac = _svd(A, yw)
+    np.testing.assert_allclose(fac.coef, expected, rtol=1e-9, atol=1e-10)
+    assert fac.rank == A.shape[1]
+    assert fac.kept.all()
+    np.testing.assert_allclose(fac.unscaled_cov, np.linalg.inv(A.T @ A), rtol=1e-8, atol=1e-12)
+
+
+# --- R's aliasing rule ---------------------------------------------------------------------------
+
+
+def _base_columns(n=12, m=4, seed=0):
+    return np.random.default_rng(seed).standard_normal((n, m))
+
+
+def _check_kept_solution(fac, X, y, sqrt_w=None, fit_intercept=True):
+    """Kept coefficients solve the problem restricted to the kept columns, in their order."""
+    A = _design(X, sqrt_w, fit_intercept)
+    yw = y if sqrt_w is None else y * sqrt_w
+    Ak = A[:, fac.kept]
+    expected = np.linalg.lstsq(Ak, yw, rcond=None)[0]
+    np.testing.assert_allclose(fac.coef[fac.kept], expected, rtol=1e-8, atol=1e-10)
+    assert np.isnan(fac.coef[~fac.kept]).all()
+    assert fac.rank == fac.kept.sum()
+    np.testing.assert_allclose(fac.unscaled_cov, np.linalg.inv(Ak.T @ Ak), rtol=1e-7, atol=1e-10)
+
+
+@pytest.mark.parametrize("solver", SOLVERS)
+def test_later_combination_is_aliased_not_the_earlier_column(solver):
+    B = _base_columns()
+    a, b, c = B[:, 0], B[:, 1], B[:, 2]
+    X = np.column_stack([a, 2.0 * a, b, a - 3.0 * b, c])
+    y = B[:, 3]
+    fac = SOLVERS[solver](X, y)
+    np.testing.assert_array_equal(fac.kept, [True, True, False, True, False, True])
+    _check_kept_solution(fac, X, y)
+
+
+@pytest.mark.parametrize("solver", SOLVERS)
+def test_intercept_makes_a_constant_column_aliased(solver):
+    B = _base_columns()
+    X = np.column_stack([B[:, 0], np.full(12, 5.0), B[:, 1]])
+    fac = SOLVERS[solver](X, B[:, 2])
+    np.testing.assert_array_equal(fac.kept, [True, True, False, True])
+    _check_kept_solution(fac, X, B[:, 2])
+
+
+@pytest.mark.parametrize("solver", SOLVERS)
+@pytest.mark.parametrize("position", [0, 1, 2])
+def test_zero_column_is_aliased(solver, position):
+    B = _base_columns()
+    X = np.insert(B[:, :2], position, 0.0, axis=1)
+    fac = SOLVERS[solver](X, B[:, 3], fit_intercept=False)
+    expected = np.ones(3, bool)
+    expected[position] = False
+    np.testing.assert_array_equal(fac.kept, expected)
+    _check_kept_solution(fac, X, B[:, 3], fit_intercept=False)
+
+
+@pytest.mark.parametrize("solver", SOLVERS)
+def test_column_zero_where_weights_are_positive_is_aliased(solver):
+    B = _base_columns()
+    sqrt_w = np.ones(12)
+    sqrt_w[:3] = 0.0
+    col = np.zeros(12)
+    col[:3] = [1.0, -2.0, 4.0]
+    X = np.column_stack([B[:, 0], col, B[:, 1]])
+    fac = SOLVERS[solver](X, B[:, 2], sqrt_w)
+    np.testing.assert_array_equal(fac.kept, [True, True, False, True])
+    _check_kept_solution(fac, X, B[:, 2], sqrt_w)
+
+
+def _nearly_dependent(residual):
+    """Columns ``a, b, a + b + e`` with ``‖e‖ = residual · ‖a + b‖`` and ``e ⟂ a, b``."""
+    B = _base_columns(n=30)
+    a, b = B[:, 0], B[:, 1]
+    e = B[:, 2] - B[:, :2] @ np.linalg.lstsq(B[:, :2], B[:, 2], rcond=None)[0]
+    nearly = a + b + residual * np.linalg.norm(a + b) * e / np.linalg.norm(e)
+    return np.column_stack([a, b, nearly]), B[:, 3]
+
+
+@pytest.mark.parametrize("solver", SOLVERS)
+def test_aliasing_tolerance(solver):
+    X, y = _nearly_dependent(1e-5)
+    kept = SOLVERS[solver](X, y, fit_intercept=False)
+    np.testing.assert_array_equal(kept.kept, [True, True, True])
+    aliased = SOLVERS[solver](X, y, fit_intercept=False, tol=1e-4)
+    np.testing.assert_array_equal(aliased.kept, [True, True, False])
+
+
+@pytest.mark.parametrize("solver", ["qr", "dqrdc2"])
+def test_aliasing_tolerance_is_resolved_by_qr_near_machine_precision(solver):
+    # the normal equations square the residual (1e-18): beyond double precision there
+    X, y = _nearly_dependent(1e-9)
+    aliased = SOLVERS[solver](X, y, fit_intercept=False)
+    np.testing.assert_array_equal(aliased.kept, [True, True, False])
+    kept = SOLVERS[solver](X, y, fit_intercept=False, tol=1e-11)
+    np.testing.assert_array_equal(kept.kept, [True, True, True])
+
+
+@pytest.mark.parametrize("fit_intercept", [True, False])
+@pytest.mark.parametrize("solver", ["qr", "dqrdc2"])
+def test_wide_design_keeps_first_n_independent_columns(solver, fit_intercept):
+    n = 5
+    B = _base_columns(n=n, m=8, seed=3)
+    X = np.column_stack([B[:, 0], 2.0 * B[:, 0], B[:, 1:7]])  # 8 columns, the second aliased
+    y = B[:, 7]
+    fac = SOLVERS[solver](X, y, fit_intercept=fit_intercept)
+    k = X.shape[1] + fit_intercept
+    expected = np.zeros(k, bool)
+    # R keeps columns left to right until n are accepted, skipping the aliased one
+    order = [i for i in range(k) if not (i == 1 + fit_intercept)]
+    expected[order[:n]] = True
+    np.testing.assert_array_equal(fac.kept, expected)
+    assert fac.rank == n
+    _check_kept_solution(fac, X, y, fit_intercept=fit_intercept)
+
+
+def test_qr_slow_and_fast_path_agree_on_rank_deficient_data():
+    B = _base_columns(n=20, m=5, seed=5)
+    X = np.column_stack([B[:, 0], B[:, 1], B[:, 0] + B[:, 1], B[:, 2], B[:, 3]])
+    y = B[:, 4]
+    fast = qr_least_squares(X, y)
+    slow = _slow_path(X, y)
+    chol = _normal_equations(X, y)
+    for fac in (slow, chol):
+        np.testing.assert_array_equal(fac.kept, fast.kept)
+        np.testing.assert_allclose(fac.coef, fast.coef, rtol=1e-8, equal_nan=True)
+        np.testing.assert_allclose(fac.unscaled_cov, fast.unscaled_cov, rtol=1e-7)
+
+
+def test_all_columns_zero():
+    X = np.zeros((6, 2))
+    y = np.arange(6.0)
+    for solver in SOLVERS.values():
+        fac = solver(X, y, fit_intercept=False)
+        assert fac.rank == 0
+        assert not fac.kept.any()
+        assert np.isnan(fac.coef).all()
+        assert fac.unscaled_cov.shape == (0, 0)
+
+
+# --- SVD: minimum-norm solution -----------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("n", "tall"), [(40, True), (7, False), (4, False)])
+def test_svd_minimum_norm_on_rank_deficient_design(n, tall):
+    rng = np.random.default_rng(11)
+    Z = rng.standard_normal((n, 3))
+    A = np.column_stack([Z, Z[:, 0] - Z[:, 1], 2 * Z[:, 2], rng.standard_normal(n)])
+    if n < 6:
+        A = A[:, :5]
+    y = rng.standard_normal(n)
+    assert (n >= 2 * A.shape[1]) == tall  # both code paths (QR reduction or not) are exercised
+    fac = _svd(A, y)
+    np.testing.assert_allclose(fac.coef, np.linalg.pinv(A) @ y, rtol=1e-8, atol=1e-10)
+    assert fac.rank == np.linalg.matrix_rank(A)
+    assert fac.kept.all()
+    np.testing.assert_allclose(fac.unscaled_cov, np.linalg.pinv(A.T @ A), rtol=1e-6, atol=1e-10)
+    # minimum norm: adding a null-space direction keeps the fit and increases the norm
+    null = np.linalg.svd(A)[2][-1]
+    np.testing.assert_allclose(A @ null, 0.0, atol=1e-10)
+    assert np.linalg.norm(fac.coef) < np.linalg.norm(fac.coef + 0.1 * null)
+
+
+def test_svd_rcond():
+    A = np.diag([1.0, 1e-3, 1e-17])
+    y = np.ones(3)
+    assert _svd(A, y).rank == 2  # default cutoff max(n, k) · eps · s_max
+    assert _svd(A, y, rcond=1e-18).rank == 3
+    coef = _svd(A, y, rcond=1e-2).coef
+    np.testing.assert_allclose(coef, [1.0, 0.0, 0.0])
+
+
+# --- Gram matrices and the augmented design -----------------------------------------------------
+
+
+@pytest.mark.parametrize("order", ["C", "F"])
+def test_gram_equals_explicit_product(order):
+    A = np.asarray(np.random.default_rng(1).standard_normal((9, 4)), order=order)
+    G = gram(A)
+    np.testing.assert_allclose(G, A.T @ A, rtol=1e-12, atol=1e-12)
+    np.testing.assert_array_equal(G, G.T)
+
+
+@pytest.mark.parametrize("weighted", [False, True])
+@pytest.mark.parametrize("fit_intercept", [True, False])
+def test_weighted_gram_equals_explicit_product(weighted, fit_intercept):
+    rng = np.random.default_rng(2)
+    X = rng.standard_normal((15, 3)) + 2.0
+    y = rng.standard_normal(15)
+    w = rng.uniform(0.0, 2.0, size=15) if weighted else np.ones(15)
+    A = _design(X, None, fit_intercept)
+    G, b = weighted_gram(X, y, np.sqrt(w) if weighted else None, fit_intercept)
+    np.testing.assert_allclose(G, A.T @ np.diag(w) @ A, rtol=1e-12, atol=1e-12)
+    np.testing.assert_allclose(b, A.T @ (w * y), rtol=1e-12, atol=1e-12)
+    np.testing.assert_array_equal(G, G.T)
+
+
+def test_weighted_gram_intercept_only():
+    X = np.empty((5, 0))
+    y = np.arange(5.0)
+    G, b = weighted_gram(X, y, None, True)
+    np.testing.assert_array_equal(G, [[5.0]])
+    np.testing.assert_array_equal(b, [10.0])
+
+
+@pytest.mark.parametrize("fit_intercept", [True, False])
+def test_augmented_design(fit_intercept):
+    rng = np.random.default_rng(4)
+    X = rng.standard_normal((6, 2)).astype(np.float32)
+    y = rng.standard_normal(6)
+    sqrt_w = rng.uniform(0.5, 1.5, size=6)
+    M = augmented_design(X, y, sqrt_w, fit_intercept)
+    assert M.dtype == np.float64
+    assert M.flags.f_contiguous
+    expected = np.column_stack([_design(X.astype(np.float64), sqrt_w, fit_intercept), y * sqrt_w])
+    np.testing.assert_allclose(M, expected, rtol=1e-15)
+    M0 = augmented_design(X, y, None, fit_intercept)
+    np.testing.assert_allclose(M0, np.column_stack([_design(X, None, fit_intercept), y]))
+    assert not np.shares_memory(M0, X) and not np.shares_memory(M0, y)
+
+
+# --- inputs are never modified ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("deficient", [False, True])
+@pytest.mark.parametrize("order", ["C", "F"])
+def test_inputs_are_not_modified(deficient, order):
+    rng = np.random.default_rng(6)
+    X = rng.standard_normal((10, 3))
+    if deficient:
+        X[:, 2] = X[:, 0] - X[:, 1]
+    X = np.asarray(X, order=order)
+    y = rng.standard_normal(10)
+    sqrt_w = rng.uniform(0.5, 1.5, size=10)
+    copies = [X.copy(), y.copy(), sqrt_w.copy()]
+    for weights in (None, sqrt_w):
+        qr_least_squares(X, y, weights)
+        _slow_path(X, y, weights)
+        G, b = weighted_gram(X, y, weights)
+        G0, b0 = G.copy(), b.copy()
+        cholesky_factor(G, b)
+        np.testing.assert_array_equal(G, G0)
+        np.testing.assert_array_equal(b, b0)
+        augmented_design(X, y, weights)
+        svd_least_squares(augmented_design(X, y, weights))
+        gram(X)
+    for arr, copy in zip((X, y, sqrt_w), copies, strict=True):
+        np.testing.assert_array_equal(arr, copy)
