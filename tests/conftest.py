@@ -14,6 +14,10 @@ REPO = TESTS.parent
 SHARED_DATA = REPO.parent / "shared" / "data"
 
 
+#: The R reference cases of tests/reference/lm, in the order the generating script writes them.
+LM_CASES = json.loads((REFERENCE / "lm" / "lm_reference.json").read_text())["cases"]
+
+
 @pytest.fixture(scope="session")
 def lm_reference() -> dict:
     """R's ``lm`` results (tests/reference/lm, produced by make_lm_reference.R)."""

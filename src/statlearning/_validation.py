@@ -20,6 +20,7 @@ values and the value given.
 from __future__ import annotations
 
 import numbers
+from abc import ABC, abstractmethod
 from collections.abc import Callable as _CallableABC
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -42,15 +43,12 @@ __all__ = [
 ]
 
 
-class _Constraint:
+class _Constraint(ABC):
     """Base class: ``is_satisfied_by(value)`` and a human-readable ``__str__``."""
 
-    def is_satisfied_by(self, value) -> bool:  # pragma: no cover - abstract
-        raise NotImplementedError
-
-    def is_type_match(self, value) -> bool:
-        """Whether the value has an acceptable *type* (used to choose TypeError wording)."""
-        return self.is_satisfied_by(value)
+    @abstractmethod
+    def is_satisfied_by(self, value) -> bool:
+        """Whether ``value`` meets the constraint."""
 
 
 def _is_bool(value) -> bool:
@@ -82,11 +80,8 @@ class Interval(_Constraint):
         if self.closed not in ("left", "right", "both", "neither"):
             raise ValueError("closed must be 'left', 'right', 'both' or 'neither'")
 
-    def is_type_match(self, value) -> bool:
-        return isinstance(value, self.kind) and not _is_bool(value)
-
     def is_satisfied_by(self, value) -> bool:
-        if not self.is_type_match(value):
+        if not isinstance(value, self.kind) or _is_bool(value):
             return False
         if isinstance(value, Real) and value != value:  # NaN (np.isnan fails on big ints)
             return False
@@ -112,9 +107,6 @@ class Options(_Constraint):
 
     def __init__(self, options: Iterable):
         self.options = frozenset(options)
-
-    def is_type_match(self, value) -> bool:
-        return any(isinstance(value, type(o)) for o in self.options)
 
     def is_satisfied_by(self, value) -> bool:
         try:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from conftest import as_float_array
+from conftest import LM_CASES, as_float_array
 from statlearning.inference._format import (
     SIGNIF_LEGEND,
     coef_columns,
@@ -21,15 +21,7 @@ from statlearning.inference._format import (
     signif_stars,
 )
 
-CASES = [
-    "gapminder2011",
-    "mtcars",
-    "longley",
-    "rank_deficient",
-    "weighted",
-    "no_intercept",
-    "simple_longley_gnp",
-]
+CASES = LM_CASES
 
 
 # --- single values and vectors, as R prints them ------------------------------------------------

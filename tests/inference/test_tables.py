@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from conftest import as_float_array
+from conftest import LM_CASES, as_float_array
 from statlearning.inference import CoefTable, Summary
 from statlearning.linear_model import LinearRegression
 
@@ -223,15 +223,7 @@ def _summary_from_reference(ref):
     )
 
 
-CASES = [
-    "gapminder2011",
-    "mtcars",
-    "longley",
-    "rank_deficient",
-    "weighted",
-    "no_intercept",
-    "simple_longley_gnp",
-]
+CASES = LM_CASES
 
 
 @pytest.mark.parametrize("case", CASES)

@@ -8,20 +8,12 @@ import warnings
 import numpy as np
 import pytest
 
-from conftest import REFERENCE, as_float_array
+from conftest import LM_CASES, REFERENCE, as_float_array
 from statlearning.exceptions import RankDeficientWarning
 from statlearning.linear_model import LinearRegression
 
 RTOL = 1e-8
-CASES = [
-    "gapminder2011",
-    "mtcars",
-    "longley",
-    "rank_deficient",
-    "weighted",
-    "no_intercept",
-    "simple_longley_gnp",
-]
+CASES = LM_CASES
 
 
 def _read_case(ref):
