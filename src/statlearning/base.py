@@ -67,8 +67,12 @@ class LinearPredictorMixin:
     def _linear_predictor(self, X) -> np.ndarray:
         check_is_fitted(self, "coef_")
         X = validate_data(self, X, reset=False, dtype=[np.float64, np.float32])
+        return self._linear_predictor_raw(X)
+
+    def _linear_predictor_raw(self, X) -> np.ndarray:
+        """``X @ coef_ + intercept_`` on validated ``X``, aliased (NaN) coefficients as zero."""
         coef = self.coef_
-        if self._has_aliased:
+        if np.isnan(coef).any():
             coef = np.where(np.isnan(coef), 0.0, coef)
         return X @ coef + self.intercept_
 
@@ -84,10 +88,6 @@ class LinearPredictorMixin:
         ndarray of shape (n_samples,)
         """
         return self._linear_predictor(X)
-
-    @property
-    def _has_aliased(self) -> bool:
-        return bool(np.isnan(self.coef_).any())
 
 
 class InferenceMixin:

@@ -268,10 +268,6 @@ class LinearRegression(RegressorMixin, LinearPredictorMixin, InferenceMixin, Sta
         self._weighted = w is not None and np.ptp(w[w > 0]) > 0
         self._warn_about_fit(fac, st, fitted, w)
 
-    def _linear_predictor_raw(self, X):
-        coef = np.where(np.isnan(self.coef_), 0.0, self.coef_)
-        return X @ coef + self.intercept_
-
     def _warn_about_fit(self, fac, st, fitted, w) -> None:
         name = type(self).__name__
         if self.solver == "svd" and fac.rank < fac.coef.size:
