@@ -8,7 +8,8 @@ inside the adapter's ``fit`` and is therefore timed.
 
 Libraries are imported inside the adapters, so ``run.py --list`` works without any of them.
 
-Add a workload by appending to :data:`WORKLOADS` (names must be unique).
+Add a workload by appending to :data:`WORKLOADS` (names must be unique), or, for another family,
+in a module ``workloads_<family>.py`` beside this one that defines its own ``WORKLOADS`` list.
 """
 
 from __future__ import annotations
@@ -202,6 +203,22 @@ WORKLOADS: list[Workload] = [
     ),
 ]
 
+def _family_workloads() -> list[Workload]:
+    """Workloads of other families, from ``workloads_<family>.py`` modules beside this one.
+
+    Each such module defines its own ``WORKLOADS`` list (it may import ``Workload``, the data
+    generators and ``Adapter`` from here).
+    """
+    import importlib
+    from pathlib import Path
+
+    extra: list[Workload] = []
+    for path in sorted(Path(__file__).parent.glob("workloads_*.py")):
+        extra.extend(importlib.import_module(path.stem).WORKLOADS)
+    return extra
+
+
+WORKLOADS.extend(_family_workloads())
 _BY_NAME = {w.name: w for w in WORKLOADS}
 if len(_BY_NAME) != len(WORKLOADS):
     raise RuntimeError("duplicate workload names in benchmarks/workloads.py")
