@@ -5,10 +5,37 @@ from __future__ import annotations
 import warnings
 
 import pytest
+from sklearn.base import is_classifier
+from sklearn.utils import get_tags
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
+from statlearning.discriminant_analysis import (
+    LinearDiscriminantAnalysis,
+    QuadraticDiscriminantAnalysis,
+)
 from statlearning.exceptions import NumericalWarning, RankDeficientWarning
-from statlearning.linear_model import LinearRegression
+from statlearning.linear_model import (
+    BayesianLinearRegression,
+    ElasticNet,
+    ElasticNetCV,
+    HuberRegressor,
+    LADRegressor,
+    Lasso,
+    LassoCV,
+    LeastSquaresClassifier,
+    LinearRegression,
+    LogisticRegression,
+    Perceptron,
+    Ridge,
+    RidgeCV,
+)
+from statlearning.naive_bayes import (
+    BernoulliNB,
+    CategoricalNB,
+    GaussianNB,
+    MixedNB,
+    MultinomialNB,
+)
 
 # Every public estimator, in each configuration whose code path differs.
 ESTIMATORS = [
@@ -17,6 +44,63 @@ ESTIMATORS = [
     LinearRegression(solver="normal"),
     LinearRegression(solver="gd"),
     LinearRegression(fit_intercept=False),
+    LogisticRegression(),
+    LogisticRegression(solver="lbfgs"),
+    LogisticRegression(solver="gd"),
+    LogisticRegression(penalty="l2"),
+    LogisticRegression(penalty="l2", solver="lbfgs"),
+    LogisticRegression(penalty="l2", solver="gd"),
+    LogisticRegression(penalty="l2", solver="cd"),
+    LogisticRegression(penalty="l1", solver="cd"),
+    LogisticRegression(penalty="elasticnet", l1_ratio=0.5, solver="cd"),
+    LogisticRegression(fit_intercept=False),
+    Perceptron(),
+    Perceptron(shuffle=False, fit_intercept=False),
+    LeastSquaresClassifier(),
+    LeastSquaresClassifier(fit_intercept=False),
+    Ridge(),
+    Ridge(solver="svd"),
+    Ridge(solver="dual"),
+    Ridge(fit_intercept=False),
+    RidgeCV(),
+    RidgeCV(criterion="gcv"),
+    RidgeCV(cv=3),
+    HuberRegressor(),
+    HuberRegressor(solver="irls"),
+    HuberRegressor(alpha=1.0, fit_intercept=False),
+    LADRegressor(),
+    LADRegressor(solver="irls"),
+    BayesianLinearRegression(),
+    BayesianLinearRegression(estimate_hyperparameters=True),
+    Lasso(),
+    Lasso(fit_intercept=False),
+    Lasso(selection="random", random_state=0),
+    ElasticNet(),
+    ElasticNet(l1_ratio=0.0),
+    LassoCV(),
+    ElasticNetCV(),
+    ElasticNetCV(l1_ratio=[0.2, 0.9], selection="1se"),
+    GaussianNB(),
+    GaussianNB(ddof=1),
+    BernoulliNB(),
+    BernoulliNB(alpha=0.0),
+    MultinomialNB(),
+    MultinomialNB(alpha=0.0),
+    CategoricalNB(),
+    CategoricalNB(alpha=0.0, missing="count"),
+    CategoricalNB(handle_unknown="ignore", min_categories=4),
+    MixedNB(),
+    MixedNB(categorical_features=[0], ddof=1),
+    LinearDiscriminantAnalysis(),
+    LinearDiscriminantAnalysis(solver="eigen"),
+    LinearDiscriminantAnalysis(solver="eigen", shrinkage="auto"),
+    LinearDiscriminantAnalysis(solver="eigen", shrinkage=0.5),
+    LinearDiscriminantAnalysis(covariance="total"),
+    LinearDiscriminantAnalysis(solver="eigen", covariance="total", shrinkage="auto"),
+    LinearDiscriminantAnalysis(n_components=1),
+    QuadraticDiscriminantAnalysis(),
+    QuadraticDiscriminantAnalysis(reg_param=0.1),
+    QuadraticDiscriminantAnalysis(include_log_det=False),
 ]
 
 # An entry here needs a reason a reader would accept. There are none.
@@ -63,8 +147,15 @@ def test_no_training_data_stored(estimator):
     n = 257  # a size no fitted attribute should have
     X = rng.normal(size=(n, 3))
     y = X @ [1.0, 2.0, 3.0] + rng.normal(size=n)
+    if is_classifier(estimator):
+        y = np.digitize(y, np.quantile(y, [1 / 3, 2 / 3]))
+    tags = get_tags(estimator)
+    if tags.input_tags.positive_only:
+        X = np.abs(X)
+    if tags.input_tags.categorical:
+        X = np.round(X)
     est = estimator.fit(X, y)
     for name, value in vars(est).items():
-        arr = np.asarray(value) if isinstance(value, np.ndarray | list) else None
-        if arr is not None:
-            assert n not in arr.shape, f"{name} has shape {arr.shape}"
+        for part in value if isinstance(value, list) else [value]:
+            if isinstance(part, np.ndarray | list):
+                assert n not in np.shape(part), f"{name} has shape {np.shape(part)}"

@@ -53,9 +53,10 @@ def _error_line(capsys, argv):
 
 @pytest.fixture
 def registry(monkeypatch):
-    """A private copy of the registry (families loaded first) for the duration of a test."""
+    """A private registry holding only linear_regression, so leaderboards are predictable
+    however many models the families register."""
     load_families()
-    models = dict(_registry._MODELS)
+    models = {"linear_regression": _registry._MODELS["linear_regression"]}
     monkeypatch.setattr(_registry, "_MODELS", models)
     return models
 
@@ -106,6 +107,18 @@ def test_compare_repeats_and_seed(capsys, regression_only):
     assert main(["compare", "--cv", "3", "--repeats", "2", "--seed", "7", "--quiet"]) == 0
     out = capsys.readouterr().out
     assert "3-fold CV x 2 repeats, seed 7" in out and "over 6 folds" in out
+
+
+def test_compare_runs_every_registered_model(capsys):
+    """The real registry: every applicable model gets a row and none fails on the default."""
+    load_families()
+    assert main(["compare", "--cv", "3", "--quiet"]) == 0
+    out = capsys.readouterr().out
+    rows = _rows(out)
+    expected = {spec.name for spec in _registry.registered_models(task="regression")}
+    assert expected <= set(rows)
+    assert all(rows[name][0].isdigit() for name in expected)
+    assert all(rows[name][1] < rows["baseline"][1] for name in expected)
 
 
 def test_compare_iris_without_classifiers(capsys, regression_only):

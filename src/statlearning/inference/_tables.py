@@ -222,6 +222,35 @@ class Summary:
             )
         return lines
 
+    def _footer_glm(self) -> list[str]:
+        """R's ``print.summary.glm`` footer: dispersion, deviances, AIC, iterations.
+
+        Needs the stats ``family`` (R's spelling), ``dispersion``, ``null_deviance``,
+        ``df_null``, ``deviance`` and ``df_resid``; ``aic`` and ``n_iter`` are printed when
+        present. Without the required keys the generic footer is printed.
+        """
+        s = self.stats
+        required = ("family", "dispersion", "null_deviance", "df_null", "deviance", "df_resid")
+        if any(k not in s for k in required):
+            return self._footer_generic()
+        disp = s["dispersion"]
+        disp_text = "NaN" if np.isnan(disp) else format_real([disp], 7)[0].strip()
+        devs = format_real([s["null_deviance"], s["deviance"]], 5)
+        dfs = [f"{s['df_null']:g}", f"{s['df_resid']:g}"]
+        width = max(len(d) for d in dfs)
+        dfs = [d.rjust(width) for d in dfs]
+        lines = [
+            f"(Dispersion parameter for {s['family']} family taken to be {disp_text})",
+            "",
+            f"    Null deviance: {devs[0]}  on {dfs[0]}  degrees of freedom",
+            f"Residual deviance: {devs[1]}  on {dfs[1]}  degrees of freedom",
+        ]
+        if "aic" in s:
+            lines.append(f"AIC: {format_real([s['aic']], 5)[0].strip()}")
+        if "n_iter" in s:
+            lines += ["", f"Number of Fisher Scoring iterations: {s['n_iter']}"]
+        return lines
+
     def _footer_generic(self) -> list[str]:
         return [
             f"{k}: {format_g(v, 6) if isinstance(v, float) else v}" for k, v in self.stats.items()
@@ -250,7 +279,12 @@ class Summary:
             head += f" ({n_na} not defined because of singularities)"
         out += ["", head, self.coef_table.to_text()]
         out.append("")
-        out += self._footer_lm() if self.kind == "lm" else self._footer_generic()
+        if self.kind == "lm":
+            out += self._footer_lm()
+        elif self.kind == "glm":
+            out += self._footer_glm()
+        else:
+            out += self._footer_generic()
         if self.notes:
             out.append("")
             out += [f"Note: {n}" for n in self.notes]

@@ -1,0 +1,139 @@
+"""Class labels of classifiers: validation and integer coding, and row-wise posterior maths.
+
+Classifiers accept any label type (numbers, strings, booleans); ``classes_`` is ``np.unique(y)``
+and the solvers work with the integer codes ``0 … K−1``. A floating-point target with
+non-integral values is a regression target, and is rejected with scikit-learn's wording
+("Unknown label type") so that users and scikit-learn's checks recognise the error.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+__all__ = ["encode_class_labels", "label_repr", "log_normalise_rows", "resolve_priors"]
+
+
+def encode_class_labels(y: np.ndarray, owner: str, *, min_classes: int = 2):
+    """Validate a 1-D target of class labels and code it as ``0 … K−1``.
+
+    Parameters
+    ----------
+    y : ndarray of shape (n_samples,)
+        Labels, already 1-D and free of NaN/inf (``validate_data`` checks that).
+    owner : str
+        Name used in error messages (the estimator).
+    min_classes : int, default=2
+        Fewer distinct labels is an error.
+
+    Returns
+    -------
+    classes : ndarray of shape (n_classes,)
+        Sorted distinct labels (``np.unique``).
+    codes : ndarray of int64, shape (n_samples,)
+        ``classes[codes] == y``.
+
+    Raises
+    ------
+    ValueError
+        For a continuous (non-integral floating-point) target, labels that cannot be sorted,
+        or fewer than ``min_classes`` classes.
+    """
+    y = np.asarray(y)
+    if y.dtype.kind in "fc" and y.size and np.any(y != np.round(y)):
+        raise ValueError(
+            f"{owner}: Unknown label type: continuous target (non-integral floats); a "
+            "classifier needs discrete class labels. Use a regressor, or discretise y."
+        )
+    try:
+        classes, codes = np.unique(y, return_inverse=True)
+    except TypeError as exc:
+        raise ValueError(
+            f"{owner}: Unknown label type: the labels in y cannot be compared ({exc}); use "
+            "labels of one type (all numbers or all strings)."
+        ) from None
+    if classes.size < min_classes:
+        only = f" (only {label_repr(classes[0])})" if classes.size else ""
+        raise ValueError(
+            f"{owner}: y has {classes.size} class{only}; classification needs at least "
+            f"{min_classes} classes."
+        )
+    return classes, codes.reshape(-1).astype(np.int64, copy=False)
+
+
+def log_normalise_rows(scores: np.ndarray, owner: str) -> np.ndarray:
+    """Log-softmax of each row: ``scores − logsumexp(scores)``, with ``−inf`` handled exactly.
+
+    A class whose score is ``−inf`` (zero likelihood) gets log posterior ``−inf`` (posterior
+    0). A row where *every* class scores ``−inf`` has no defined posterior: that is an error
+    naming the rows, never a silent NaN.
+
+    Parameters
+    ----------
+    scores : ndarray of shape (n_samples, n_classes)
+        Unnormalised log posteriors (joint log-likelihoods).
+    owner : str
+        Name used in the error message.
+
+    Returns
+    -------
+    ndarray of shape (n_samples, n_classes)
+    """
+    scores = np.asarray(scores, dtype=np.float64)
+    top = scores.max(axis=1, keepdims=True)
+    if np.any(np.isnan(scores)) or np.any(top == np.inf):
+        raise FloatingPointError(f"{owner}: invalid (NaN or +inf) class scores.")
+    dead = np.flatnonzero(top[:, 0] == -np.inf)
+    if dead.size:
+        shown = ", ".join(map(str, dead[:10])) + (", …" if dead.size > 10 else "")
+        raise ValueError(
+            f"{owner}: {dead.size} sample(s) (rows {shown}) have zero likelihood under every "
+            "class, so their posterior is undefined (0/0). This happens with alpha=0 when a "
+            "sample has feature values never seen in any class; use alpha > 0."
+        )
+    with np.errstate(under="ignore"):
+        shifted = scores - top
+        lse = np.log(np.exp(shifted).sum(axis=1, keepdims=True))
+    return shifted - lse
+
+
+def resolve_priors(priors, class_weight, owner, *, param="priors"):
+    """Class priors: the class proportions when ``priors`` is None, else the validated values.
+
+    Parameters
+    ----------
+    priors : array-like of shape (n_classes,) or None
+        User-supplied prior probabilities in the order of ``classes_``.
+    class_weight : ndarray of shape (n_classes,)
+        Class sizes (or total sample weights), for the empirical priors.
+    owner, param : str
+        Estimator and parameter names for error messages.
+
+    Returns
+    -------
+    ndarray of shape (n_classes,)
+        Non-negative, summing to one.
+    """
+    K = class_weight.shape[0]
+    if priors is None:
+        return class_weight / class_weight.sum()
+    try:
+        arr = np.asarray(priors, dtype=np.float64).reshape(-1)
+    except (TypeError, ValueError):
+        raise ValueError(f"{owner}: {param} must be numbers; got {priors!r}.") from None
+    if arr.size != K:
+        raise ValueError(
+            f"{owner}: {param} has {arr.size} entries but y has {K} classes (one prior per "
+            "class, in the order of classes_)."
+        )
+    if not np.all(np.isfinite(arr)) or np.any(arr < 0):
+        raise ValueError(f"{owner}: {param} must be finite and non-negative; got {arr.tolist()}.")
+    if not np.isclose(arr.sum(), 1.0, rtol=0, atol=1e-8):
+        raise ValueError(f"{owner}: {param} must sum to 1; they sum to {arr.sum():.10g}.")
+    return arr / arr.sum()
+
+
+def label_repr(value) -> str:
+    """``repr`` of a label or value as the user wrote it (``'a'``, ``1``), not ``np.str_('a')``."""
+    if isinstance(value, np.generic):
+        value = value.item()
+    return repr(value)

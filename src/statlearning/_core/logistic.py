@@ -1,0 +1,353 @@
+"""Binary logistic and multinomial (softmax) losses: value, gradient, Hessian, Hessian products.
+
+Parameters are packed with the intercept first, as in R's coefficient order:
+
+* binary: ``params = [b, β₁, …, β_p]`` (``[β₁, …, β_p]`` without an intercept), the linear
+  predictor ``η = b + Xβ`` and ``μ = σ(η) = 1 / (1 + e^{−η})``;
+* multinomial: ``params`` of shape ``(K, k)`` with row ``c = [b_c, β_c]``, ``η_ic = b_c + x_iᵀβ_c``
+  and ``P_ic = exp(η_ic) / Σ_j exp(η_ij)`` (softmax).
+
+The losses are the *summed*, weighted negative log-likelihoods
+
+.. math::
+
+    L_{bin} = \\sum_i w_i [\\log(1 + e^{\\eta_i}) - y_i \\eta_i], \\qquad
+    L_{multi} = \\sum_i w_i [\\log \\sum_c e^{\\eta_{ic}} - \\eta_{i y_i}],
+
+computed stably (``log(1 + e^η)`` as ``logaddexp(0, η)``, the log-sum-exp shifted by its
+maximum), so that no intermediate ``log(0)`` or overflow occurs for any finite ``η``. The
+gradients are ``Aᵀ w(μ − y)`` and ``Aᵀ (w ⊙ (P − Y))`` with ``A = [1, X]``; the Hessians are
+``Aᵀ diag(w μ(1 − μ)) A`` and the ``K × K`` blocks ``Aᵀ diag(w ⊙ (P_c δ_cd − P_c P_d)) A``.
+
+Also here: the binomial deviance and R's ``binomial()$aic``, and :func:`separation_direction`,
+a linear program that decides whether a binary sample is (quasi-)completely separated (the
+maximum-likelihood estimate then does not exist).
+"""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+from scipy import optimize, special, stats
+
+from .linalg import gram
+
+__all__ = [
+    "binary_deviance_from_eta",
+    "binary_hessian",
+    "binary_hessian_product",
+    "binary_loss",
+    "binary_loss_gradient",
+    "binomial_aic",
+    "binomial_deviance",
+    "column_moments",
+    "linear_predictor",
+    "log_softmax",
+    "multinomial_hessian",
+    "multinomial_hessian_product",
+    "multinomial_loss",
+    "multinomial_loss_gradient",
+    "separation_direction",
+    "sigmoid",
+    "softmax",
+]
+
+
+# ----------------------------------------------------------------------------- link helpers
+
+
+def sigmoid(eta):
+    """``1 / (1 + e^{−η})`` without overflow (SciPy's ``expit``)."""
+    return special.expit(eta)
+
+
+def log_softmax(eta):
+    """Row-wise ``η − logsumexp(η)`` for an ``(n, K)`` array."""
+    eta = np.asarray(eta, dtype=np.float64)
+    return eta - special.logsumexp(eta, axis=1, keepdims=True)
+
+
+def softmax(eta):
+    """Row-wise softmax of an ``(n, K)`` array (rows sum to one)."""
+    return np.exp(log_softmax(eta))
+
+
+def _split(params, fit_intercept):
+    params = np.asarray(params, dtype=np.float64)
+    if fit_intercept:
+        return params[..., 0], params[..., 1:]
+    return (np.zeros(params.shape[:-1]) if params.ndim > 1 else 0.0), params
+
+
+def linear_predictor(X, params, fit_intercept=True):
+    """``η = b + Xβ``: shape ``(n,)`` for binary ``params``, ``(n, K)`` for multinomial."""
+    b, beta = _split(params, fit_intercept)
+    if beta.ndim == 1:
+        return X @ beta + b
+    return X @ beta.T + b
+
+
+def _weights(sample_weight, n):
+    if sample_weight is None:
+        return np.ones(n)
+    return np.asarray(sample_weight, dtype=np.float64)
+
+
+def _back(X, r, fit_intercept):
+    """``Aᵀ r`` for ``A = [1, X]``: a vector for 1-D ``r``, a ``(K, k)`` array for 2-D ``r``."""
+    if r.ndim == 1:
+        g = X.T @ r
+        return np.concatenate([[r.sum()], g]) if fit_intercept else g
+    g = r.T @ X
+    return np.hstack([r.sum(axis=0)[:, None], g]) if fit_intercept else g
+
+
+# ------------------------------------------------------------------------------------ binary
+
+
+def binary_loss(eta, y, sample_weight=None) -> float:
+    """``Σ w [log(1 + e^η) − y η]`` (the negative log-likelihood; y in [0, 1])."""
+    w = _weights(sample_weight, eta.shape[0])
+    return float(w @ (np.logaddexp(0.0, eta) - y * eta))
+
+
+@numba.njit(cache=True)
+def _binary_pointwise(eta, y, w, r):
+    """One pass: ``Σ w [log(1 + e^η) − yη]`` and ``r = w (σ(η) − y)`` (written into ``r``)."""
+    loss = 0.0
+    for i in range(eta.shape[0]):
+        e = eta[i]
+        if e > 0.0:
+            q = np.exp(-e)
+            softplus = e + np.log1p(q)
+            mu = 1.0 / (1.0 + q)
+        else:
+            q = np.exp(e)
+            softplus = np.log1p(q)
+            mu = q / (1.0 + q)
+        loss += w[i] * (softplus - y[i] * e)
+        r[i] = w[i] * (mu - y[i])
+    return loss
+
+
+def binary_loss_gradient(params, X, y, sample_weight=None, fit_intercept=True):
+    """Loss and gradient of the binary negative log-likelihood at ``params``.
+
+    Returns
+    -------
+    loss : float
+    grad : ndarray of the shape of ``params``
+    """
+    eta = linear_predictor(X, params, fit_intercept)
+    w = _weights(sample_weight, X.shape[0])
+    r = np.empty_like(eta)
+    loss = _binary_pointwise(eta, np.asarray(y, dtype=np.float64), w, r)
+    return float(loss), _back(X, r, fit_intercept)
+
+
+def _weighted_gram(X, d, fit_intercept):
+    """``Aᵀ diag(d) A`` for ``A = [1, X]``, ``d ≥ 0``."""
+    sq = np.sqrt(d)
+    Xs = X * sq[:, None]
+    G = gram(Xs) if X.shape[1] else np.zeros((0, 0))
+    if not fit_intercept:
+        return G
+    p = X.shape[1]
+    H = np.empty((p + 1, p + 1))
+    H[0, 0] = d.sum()
+    H[0, 1:] = H[1:, 0] = sq @ Xs
+    H[1:, 1:] = G
+    return H
+
+
+def binary_hessian(params, X, sample_weight=None, fit_intercept=True):
+    """``Aᵀ diag(w μ(1 − μ)) A`` (the observed = expected information of the logit model)."""
+    mu = special.expit(linear_predictor(X, params, fit_intercept))
+    d = _weights(sample_weight, X.shape[0]) * mu * (1.0 - mu)
+    return _weighted_gram(X, d, fit_intercept)
+
+
+def binary_hessian_product(params, X, v, sample_weight=None, fit_intercept=True):
+    """``H v`` without forming ``H``: ``Aᵀ (w μ(1 − μ) ⊙ A v)``."""
+    mu = special.expit(linear_predictor(X, params, fit_intercept))
+    d = _weights(sample_weight, X.shape[0]) * mu * (1.0 - mu)
+    Av = linear_predictor(X, v, fit_intercept)
+    return _back(X, d * Av, fit_intercept)
+
+
+# ------------------------------------------------------------------------------- multinomial
+
+
+def _labels(y, K):
+    y = np.asarray(y)
+    if y.ndim != 1 or y.dtype.kind not in "iu" or (y.size and (y.min() < 0 or y.max() >= K)):
+        raise ValueError("y must be integer class codes in [0, K)")
+    return y
+
+
+def multinomial_loss(eta, y, sample_weight=None) -> float:
+    """``Σ w [logsumexp(η_i) − η_{i, y_i}]`` for integer labels ``y`` in ``[0, K)``."""
+    n, K = eta.shape
+    y = _labels(y, K)
+    w = _weights(sample_weight, n)
+    lse = special.logsumexp(eta, axis=1)
+    return float(w @ (lse - eta[np.arange(n), y]))
+
+
+def multinomial_loss_gradient(params, X, y, sample_weight=None, fit_intercept=True):
+    """Loss and gradient (shape ``(K, k)``) of the multinomial negative log-likelihood.
+
+    ``params`` has shape ``(K, k)``; ``y`` holds integer class codes in ``[0, K)``.
+    """
+    params = np.asarray(params, dtype=np.float64)
+    K = params.shape[0]
+    n = X.shape[0]
+    y = _labels(y, K)
+    w = _weights(sample_weight, n)
+    eta = linear_predictor(X, params, fit_intercept)
+    lse = special.logsumexp(eta, axis=1)
+    rows = np.arange(n)
+    loss = float(w @ (lse - eta[rows, y]))
+    R = np.exp(eta - lse[:, None])
+    R[rows, y] -= 1.0
+    R *= w[:, None]
+    return loss, _back(X, R, fit_intercept)
+
+
+def multinomial_hessian(params, X, sample_weight=None, fit_intercept=True):
+    """The full Hessian, shape ``(K·k, K·k)``, for ``params.ravel()`` (class-major order).
+
+    Block ``(c, d)`` is ``Aᵀ diag(w ⊙ (P_c δ_cd − P_c P_d)) A``. It is positive semi-definite
+    with the null direction ``1_K ⊗ e`` for every ``e`` (adding the same vector to every class
+    leaves the probabilities unchanged).
+    """
+    params = np.asarray(params, dtype=np.float64)
+    K, k = params.shape
+    w = _weights(sample_weight, X.shape[0])
+    P = softmax(linear_predictor(X, params, fit_intercept))
+    A = np.hstack([np.ones((X.shape[0], 1)), X]) if fit_intercept else X
+    H = np.empty((K * k, K * k))
+    for c in range(K):
+        for d in range(c, K):
+            s = w * P[:, c] * ((1.0 if c == d else 0.0) - P[:, d])
+            block = (A * s[:, None]).T @ A
+            H[c * k : (c + 1) * k, d * k : (d + 1) * k] = block
+            if d != c:
+                H[d * k : (d + 1) * k, c * k : (c + 1) * k] = block.T
+    return H
+
+
+def multinomial_hessian_product(params, X, V, sample_weight=None, fit_intercept=True):
+    """``H v`` for a direction ``V`` of the shape of ``params`` (returned with that shape)."""
+    params = np.asarray(params, dtype=np.float64)
+    V = np.asarray(V, dtype=np.float64).reshape(params.shape)
+    w = _weights(sample_weight, X.shape[0])
+    P = softmax(linear_predictor(X, params, fit_intercept))
+    U = linear_predictor(X, V, fit_intercept)
+    S = np.einsum("ij,ij->i", P, U)
+    M = w[:, None] * P * (U - S[:, None])
+    return _back(X, M, fit_intercept)
+
+
+@numba.njit(cache=True)
+def _weighted_sums(X, w):
+    n, p = X.shape
+    s1 = np.zeros(p)
+    s2 = np.zeros(p)
+    for i in range(n):
+        wi = w[i]
+        for j in range(p):
+            v = X[i, j]
+            s1[j] += wi * v
+            s2[j] += wi * v * v
+    return s1, s2
+
+
+def column_moments(X, sample_weight=None, center=True):
+    """Weighted column means and standard deviations in one pass over ``X``.
+
+    With ``center=False`` the means are zero and the scales are root mean squares. Scales of
+    (numerically) constant columns are 1. Used to precondition first-order solvers.
+    """
+    X = np.asarray(X, dtype=np.float64)
+    w = _weights(sample_weight, X.shape[0])
+    s1, s2 = _weighted_sums(np.ascontiguousarray(X), w)
+    total = w.sum()
+    mean = s1 / total if center else np.zeros(X.shape[1])
+    var = np.maximum(s2 / total - mean**2, 0.0)
+    scale = np.sqrt(var)
+    tiny = scale <= 1e-10 * np.maximum(1.0, np.abs(mean))
+    scale[tiny] = 1.0
+    return mean, scale
+
+
+# ----------------------------------------------------------------------- binomial statistics
+
+
+def binomial_deviance(y, mu, sample_weight=None) -> float:
+    """``2 Σ w [y log(y/μ) + (1 − y) log((1 − y)/(1 − μ))]`` (R's ``binomial()$dev.resids``)."""
+    w = _weights(sample_weight, y.shape[0])
+    with np.errstate(divide="ignore", invalid="ignore"):
+        a = special.xlogy(y, y) - special.xlogy(y, mu)
+        b = special.xlogy(1.0 - y, 1.0 - y) - special.xlogy(1.0 - y, 1.0 - mu)
+    return float(2.0 * (w @ (a + b)))
+
+
+def binary_deviance_from_eta(y, eta, sample_weight=None) -> float:
+    """The binomial deviance of 0/1 responses from the linear predictor (no ``log(0)``)."""
+    return 2.0 * binary_loss(eta, y, sample_weight)
+
+
+def binomial_aic(y, mu, sample_weight, rank: int) -> float:
+    """R's ``binomial()$aic`` plus ``2·rank`` (what ``stats::glm`` reports) for 0/1 ``y``.
+
+    ``−2 Σ_{w>0} log dbinom(round(w y), round(w), μ) + 2 rank``: with prior weights ``w`` R
+    treats ``w`` as the number of trials of each binary response.
+    """
+    w = _weights(sample_weight, y.shape[0])
+    pos = w > 0
+    m = np.round(w[pos])
+    k = np.round(w[pos] * y[pos])
+    ll = stats.binom.logpmf(k, m, mu[pos])
+    return float(-2.0 * ll.sum() + 2.0 * rank)
+
+
+# ---------------------------------------------------------------------------------- separation
+
+
+def separation_direction(X, y, fit_intercept=True, tol=1e-7):
+    """A direction that (quasi-)completely separates a binary sample, or ``None``.
+
+    Solves the linear program (Konis, 2007)
+
+    .. math:: \\max_\\beta \\sum_i s_i a_i^\\top\\beta \\quad \\text{s.t.}\\quad
+              s_i a_i^\\top\\beta \\ge 0,\\; -1 \\le \\beta_j \\le 1,
+
+    with ``s_i = 2y_i − 1`` and ``a_i = [1, x_i]`` on columns scaled to unit maximum. Its value
+    is positive exactly when some hyperplane has every point on its own class's side (or on
+    the plane), i.e. when the logistic likelihood has no maximiser: the coefficients then grow
+    without bound along the returned direction.
+
+    Returns
+    -------
+    direction : ndarray of shape (k,) or None
+        In the original (unscaled) parameterisation, intercept first; ``None`` when the sample
+        is not separated.
+    """
+    A = np.hstack([np.ones((X.shape[0], 1)), X]) if fit_intercept else np.asarray(X, float)
+    scale = np.max(np.abs(A), axis=0)
+    scale[scale == 0] = 1.0
+    S = (A / scale) * (2.0 * np.asarray(y, dtype=np.float64) - 1.0)[:, None]
+    res = optimize.linprog(
+        -S.sum(axis=0),
+        A_ub=-S,
+        b_ub=np.zeros(S.shape[0]),
+        bounds=[(-1.0, 1.0)] * S.shape[1],
+        method="highs",
+    )
+    if res.status != 0:  # pragma: no cover - the LP is always feasible (β = 0) and bounded
+        return None
+    margins = S @ res.x
+    if margins.max() <= tol * S.shape[1] or margins.min() < -tol * S.shape[1]:
+        return None
+    return res.x / scale

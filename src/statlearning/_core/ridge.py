@@ -1,0 +1,200 @@
+"""Ridge regression in closed form, and its leave-one-out and generalised CV criteria.
+
+The problem is ``min ‖√w (y − b0 − Xβ)‖² + alpha ‖β‖²`` with an unpenalised intercept. With the
+weighted means ``x̄ = Σ w x / Σ w``, ``ȳ`` and the centred, row-weighted ``Z = √W (X − x̄)``,
+``t = √W (y − ȳ)`` (no centring without intercept), the slopes solve
+
+* primal (Cholesky): ``(ZᵀZ + alpha I) β = Zᵀt``;
+* SVD: ``Z = U S Vᵀ``, ``β = V diag(s / (s² + alpha)) Uᵀ t``;
+* dual (kernel) form: ``β = Zᵀ (ZZᵀ + alpha I)⁻¹ t`` — an ``n × n`` system, cheaper when
+  ``p > n``;
+
+and ``b0 = ȳ − x̄ᵀβ``. :func:`centred_cross_products` forms ``ZᵀZ`` and ``Zᵀt`` by blocks of
+rows, centring each block on the fly: exact centring (no ``XᵀX − n x̄x̄ᵀ`` cancellation) without
+a copy of ``X``, with a symmetric rank-k update (BLAS ``syrk``) per block.
+
+Leave-one-out. The fit is linear, ``ŷ = H y``; in the weighted space
+``H = √w√wᵀ/Σw + U diag(s²/(s² + alpha)) Uᵀ`` (the first term is the unpenalised intercept). The
+leave-one-out residual is exactly ``e_i / (1 − h_ii)`` (delete-one identity of penalised least
+squares), and generalised cross-validation replaces ``h_ii`` by its average ``tr H / n``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from scipy import linalg
+from scipy.linalg import blas, lapack
+
+__all__ = [
+    "centred_cross_products",
+    "centred_design",
+    "ridge_cholesky",
+    "ridge_dual",
+    "ridge_loo_gcv",
+    "ridge_spectral",
+    "ridge_svd",
+    "weighted_means",
+]
+
+#: Largest condition number (estimated from the Cholesky factor) accepted by ridge_cholesky.
+COND_LIMIT = 1e10
+
+
+def weighted_means(X, y, w=None) -> tuple[np.ndarray, float]:
+    """``(x̄, ȳ)``: column means and mean response, weighted by ``w`` when given."""
+    if w is None:
+        return X.mean(axis=0), float(y.mean())
+    total = w.sum()
+    return (w @ X) / total, float(w @ y) / total
+
+
+def centred_cross_products(
+    X, y, x_mean=None, y_mean=0.0, sqrt_w=None, block_rows=None
+) -> tuple[np.ndarray, np.ndarray]:
+    """``(ZᵀZ, Zᵀt)`` for ``Z = √W (X − x̄)``, ``t = √W (y − ȳ)``, without copying ``X``.
+
+    ``x_mean=None`` means no centring. Rows are processed in blocks of ``block_rows`` (default:
+    about 4,096 rows, fewer for wide ``X``): each block is centred and scaled into a small buffer
+    and accumulated with ``syrk``.
+    """
+    n, p = X.shape
+    if block_rows is None:
+        block_rows = int(max(64, min(4096, 2**22 // max(p, 1))))
+    buf = np.empty((min(block_rows, n), p))
+    G = np.zeros((p, p), order="F")
+    yc = y - y_mean
+    if sqrt_w is not None:
+        yc = yc * sqrt_w
+    b = np.zeros(p)
+    for start in range(0, n, block_rows):
+        stop = min(n, start + block_rows)
+        B = buf[: stop - start]
+        if x_mean is None:
+            B[...] = X[start:stop]
+        else:
+            np.subtract(X[start:stop], x_mean, out=B)
+        if sqrt_w is not None:
+            B *= sqrt_w[start:stop, None]
+        # B is C-contiguous, so Bᵀ is Fortran-ordered: G += BᵀB without a transpose copy
+        G = blas.dsyrk(1.0, B.T, trans=0, beta=1.0, c=G, overwrite_c=1)
+        b += B.T @ yc[start:stop]
+    G = np.triu(G)
+    G = G + np.triu(G, 1).T
+    return G, b
+
+
+def centred_design(X, y, x_mean=None, y_mean=0.0, sqrt_w=None) -> tuple[np.ndarray, np.ndarray]:
+    """``(Z, t)`` as new arrays: ``Z = √W (X − x̄)``, ``t = √W (y − ȳ)``."""
+    Z = np.array(X, dtype=np.float64, order="C", copy=True)
+    if x_mean is not None:
+        Z -= x_mean
+    t = np.asarray(y, dtype=np.float64) - y_mean
+    if sqrt_w is not None:
+        Z *= sqrt_w[:, None]
+        t = t * sqrt_w
+    return Z, t
+
+
+def ridge_cholesky(G, b, alpha: float) -> np.ndarray:
+    """Solve ``(G + alpha I) β = b`` by Cholesky; ``LinAlgError`` if not positive definite."""
+    A = np.array(G, dtype=np.float64, order="F", copy=True)
+    A[np.diag_indices_from(A)] += alpha
+    if A.shape[0] == 0:
+        return np.zeros(0)
+    U, info = lapack.dpotrf(A, lower=0, clean=1, overwrite_a=1)
+    if info != 0:
+        raise np.linalg.LinAlgError("matrix is not positive definite")
+    # reject ill-conditioned systems (condition number above about 1e10) rather than lose
+    # more than about six digits: the caller then solves by SVD
+    d = np.diag(U)
+    if d.min() <= COND_LIMIT ** -0.5 * d.max():
+        raise np.linalg.LinAlgError("matrix is ill-conditioned")
+    return linalg.cho_solve((U, False), b, check_finite=False)
+
+
+def ridge_svd(Z, t, alpha: float, rcond: float | None = None) -> tuple[np.ndarray, int]:
+    """Slopes from the thin SVD of ``Z``; singular values below ``rcond·s_max`` count as zero.
+
+    With ``alpha = 0`` this is the minimum-norm least-squares solution. Returns
+    ``(β, numerical rank)``.
+    """
+    U, s, Vt = linalg.svd(Z, full_matrices=False, check_finite=False, lapack_driver="gesdd")
+    if rcond is None:
+        rcond = max(Z.shape) * np.finfo(np.float64).eps
+    keep = s > rcond * (s[0] if s.size else 0.0)
+    f = np.zeros_like(s)
+    f[keep] = s[keep] / (s[keep] ** 2 + alpha)
+    return Vt.T @ (f * (U.T @ t)), int(keep.sum())
+
+
+def ridge_dual(Z, t, alpha: float) -> np.ndarray:
+    """Slopes from the dual (kernel) form ``β = Zᵀ (ZZᵀ + alpha I)⁻¹ t``; needs ``alpha > 0``."""
+    K = Z @ Z.T
+    c = ridge_cholesky(K, t, alpha)
+    return Z.T @ c
+
+
+def ridge_spectral(Z, mode: str = "svd", rcond: float | None = None):
+    """``(U, s, V)`` with ``Z = U diag(s) Vᵀ`` restricted to the numerically non-zero ``s``.
+
+    ``mode="svd"``: LAPACK ``gesdd`` of ``Z`` (``V`` returned). ``mode="eigen"``: symmetric
+    eigendecomposition of the ``n × n`` Gram ``ZZᵀ`` (cheaper when ``p > n``; ``V`` is returned
+    as ``None`` and the slopes are recovered as ``β = Zᵀ U diag(1/(s²+α)) Uᵀ t``).
+    """
+    eps = np.finfo(np.float64).eps
+    if rcond is None:
+        rcond = max(Z.shape) * eps
+    if mode == "svd":
+        U, s, Vt = linalg.svd(Z, full_matrices=False, check_finite=False, lapack_driver="gesdd")
+        keep = s > rcond * (s[0] if s.size else 0.0)
+        return U[:, keep], s[keep], Vt[keep].T
+    lam, U = linalg.eigh(Z @ Z.T, check_finite=False)
+    lam = lam[::-1]
+    U = U[:, ::-1]
+    top = lam[0] if lam.size else 0.0
+    keep = lam > rcond * top
+    return U[:, keep], np.sqrt(lam[keep]), None
+
+
+def ridge_loo_gcv(U, s, t, sqrt_w, alphas, fit_intercept: bool, n_obs: int):
+    """Leave-one-out and GCV criteria of ridge for every ``alpha`` (see the module docstring).
+
+    Parameters
+    ----------
+    U, s : from :func:`ridge_spectral` of ``Z``
+    t : ndarray of shape (n,)
+        ``√W (y − ȳ)``.
+    sqrt_w : ndarray of shape (n,) or None
+    alphas : sequence of float
+    fit_intercept : bool
+    n_obs : int
+        Number of observations with positive weight (``n`` in ``tr H / n``).
+
+    Returns
+    -------
+    loo_sq : ndarray of shape (n, n_alphas)
+        ``w_i · e_(i)²``: squared leave-one-out residuals in the weighted space (``0`` for
+        rows with zero weight).
+    gcv : ndarray of shape (n_alphas,)
+        ``(RSS_w / Σw) / (1 − tr H / n)²``.
+    loo_resid_w : ndarray of shape (n, n_alphas)
+        ``√w_i · e_(i)`` (signed).
+    """
+    n = t.shape[0]
+    w = np.ones(n) if sqrt_w is None else sqrt_w**2
+    total = w.sum()
+    base = w / total if fit_intercept else np.zeros(n)
+    Ut = U.T @ t
+    U2 = U * U
+    s2 = s * s
+    loo = np.empty((n, len(alphas)))
+    gcv = np.empty(len(alphas))
+    for j, alpha in enumerate(alphas):
+        f = s2 / (s2 + alpha)
+        resid = t - U @ (f * Ut)  # √w e
+        h = base + U2 @ f
+        tr = (1.0 if fit_intercept else 0.0) + f.sum()
+        with np.errstate(divide="ignore", invalid="ignore"):
+            loo[:, j] = resid / (1.0 - h)
+            gcv[j] = (resid @ resid / total) / (1.0 - tr / n_obs) ** 2
+    return loo * loo, gcv, loo

@@ -1,0 +1,557 @@
+"""Logistic regression (binary and multinomial) with the inference of R's ``glm``:
+:class:`LogisticRegression`. The optimisers live in ``_logistic_solvers``."""
+
+from __future__ import annotations
+
+import warnings
+from numbers import Integral, Real
+
+import numpy as np
+from scipy import linalg, special, stats
+from sklearn.utils.validation import check_is_fitted, validate_data
+
+from .._core.linalg import R_TOL, cholesky_factor, weighted_gram
+from .._core.logistic import (
+    binary_loss,
+    binomial_aic,
+    binomial_deviance,
+    log_softmax,
+    multinomial_loss,
+    separation_direction,
+)
+from .._validation import Boolean, Interval, Options, check_sample_weight
+from ..base import ClassifierMixin, InferenceMixin, StatBase, fit_context
+from ..exceptions import ConvergenceWarning, NumericalWarning, RankDeficientWarning
+from ..inference import CoefTable, Summary
+from ._logistic_solvers import Objective, cd_fit, gd_fit, irls_glm, lbfgs_fit, newton
+
+#: Solvers accepted by each penalty.
+VALID_SOLVERS = {
+    None: ("newton", "lbfgs", "gd"),
+    "l2": ("newton", "lbfgs", "gd", "cd"),
+    "l1": ("cd",),
+    "elasticnet": ("cd",),
+}
+
+
+def check_classification_targets(y, name: str) -> None:
+    """Reject continuous targets with scikit-learn's wording ("Unknown label type")."""
+    if y.dtype.kind == "f" and not np.all(np.isfinite(y)):
+        raise ValueError(f"{name}: y contains NaN or infinite values.")
+    if y.dtype.kind == "f" and np.any(y != np.round(y)):
+        raise ValueError(
+            f"{name}: Unknown label type: continuous. y must hold class labels (integers, "
+            "strings or booleans), not continuous values; use a regressor for a numeric target."
+        )
+
+
+def encode_classes(estimator, y, name: str):
+    """``classes_`` (np.unique) and integer codes; a single class is an error naming ``y``."""
+    check_classification_targets(y, name)
+    classes, codes = np.unique(y, return_inverse=True)
+    if classes.size < 2:
+        raise ValueError(
+            f"{name}: y contains only one class ({classes[0]}); a classifier needs at least "
+            "two classes."
+        )
+    estimator.classes_ = classes
+    return codes.astype(np.intp)
+
+
+class LogisticRegression(ClassifierMixin, InferenceMixin, StatBase):
+    """Logistic regression by maximum likelihood, optionally penalised; multinomial for K > 2.
+
+    Unpenalised by default, like R's ``glm(y ~ ., family = binomial)``, whose coefficient
+    table, deviances, AIC and iteration count it reproduces (``summary()``).
+
+    Parameters
+    ----------
+    penalty : {None, "l2", "l1", "elasticnet"}, default=None
+        Penalty on the slopes (never on the intercept): ``½‖β‖²``, ``‖β‖₁`` or
+        ``ρ‖β‖₁ + ½(1 − ρ)‖β‖²`` with ``ρ = l1_ratio``.
+    C : float, default=1.0
+        Inverse penalty strength, as in scikit-learn: the penalty is multiplied by ``1/C``.
+        Ignored when ``penalty=None``.
+    l1_ratio : float in [0, 1] or None, default=None
+        ``ρ`` of the elastic net; required when ``penalty="elasticnet"``, unused otherwise.
+    solver : {"newton", "lbfgs", "gd", "cd"}, default="newton"
+        - ``"newton"``: Newton's method with step halving. Unpenalised binary fits run R's
+          ``glm.fit`` iteration (IRLS = Fisher scoring) exactly; multinomial fits use the full
+          ``K p × K p`` Hessian.
+        - ``"lbfgs"``: L-BFGS-B on the mean objective (scikit-learn's default solver).
+        - ``"gd"``: the notes' gradient rule with Armijo backtracking or a fixed step.
+        - ``"cd"``: glmnet's proximal Newton (IRLS outer loop, coordinate descent on each
+          penalised weighted least-squares problem; multinomial fits update one class at a
+          time, as glmnet's ungrouped multinomial). The only solver for ``"l1"`` and
+          ``"elasticnet"``; it needs a penalty.
+    fit_intercept : bool, default=True
+        Fit an unpenalised intercept (R's ``y ~ x``); ``False`` is ``y ~ 0 + x``.
+    max_iter : int, default=100
+        Iteration cap of the solver; hitting it raises a ``ConvergenceWarning``.
+    tol : float, default=1e-8
+        ``"newton"`` and ``"cd"``: R's test ``|D − D_old| / (|D| + 0.1) < tol`` on the deviance
+        (twice the objective; R's ``glm.control(epsilon = 1e-8)``). ``"lbfgs"``: the projected
+        gradient tolerance of the mean objective ``F/Σw``. ``"gd"``: the gradient norm relative
+        to its initial value.
+    learning_rate : "armijo" or float, default="armijo"
+        ``"gd"`` only: ``"armijo"`` backtracks from a unit step on ``F/Σw``; a float is the
+        notes' fixed step η in ``θ ← θ − η ∇F`` on the summed objective (rule 3.41 of the notes;
+        its stable range shrinks as the sample grows, as the notes warn).
+    decision_threshold : float in (0, 1), default=0.5
+        Binary problems: ``predict`` returns ``classes_[1]`` when ``p̂ > decision_threshold``
+        (strict, as the notes' rule "class 1 if p̂₁(x) > γ").
+    rank_tol : float, default=1e-7
+        Unpenalised fits: tolerance for declaring a column aliased (R's ``glm`` uses 1e-7 via
+        ``lm.fit``'s QR).
+
+    Attributes
+    ----------
+    classes_ : ndarray of shape (n_classes,)
+        Sorted class labels (any type); ``predict_proba`` columns follow this order.
+    coef_ : ndarray of shape (1, n_features) or (n_classes, n_features)
+        Slopes (scikit-learn's layout: one row for a binary problem, for ``classes_[1]``). For
+        the unpenalised multinomial model the first row (reference class) is zero. Aliased
+        columns of an unpenalised fit are ``NaN`` (R's ``NA``) and ignored by ``predict``.
+    intercept_ : ndarray of shape (1,) or (n_classes,)
+        Zero when ``fit_intercept=False``.
+    n_iter_ : int
+        Iterations of the solver (for ``"newton"`` on an unpenalised binary problem: R's
+        "Number of Fisher Scoring iterations").
+    deviance_ : float
+        ``−2 log L`` at the fit (the penalty excluded).
+    null_deviance_, df_null_, df_resid_, aic_, bic_, loglik_, nobs_, rank_ : float or int
+        Unpenalised binary fits: as R's ``glm`` (``AIC = D + 2·rank`` for 0/1 responses with
+        unit weights; R's ``binomial()$aic`` in general).
+    bse_, tvalues_, pvalues_ : ndarray of shape (n_coef,)
+        Unpenalised binary fits: standard errors, Wald z statistics and two-sided normal
+        p-values, in R's order (intercept first).
+    cov_params_ : ndarray of shape (n_coef, n_coef)
+        ``(AᵀWA)⁻¹`` at the fit (the dispersion of the binomial family is 1).
+    aliased_ : ndarray of bool, shape (n_coef,)
+    n_features_in_ : int
+    feature_names_in_ : ndarray of str
+
+    Notes
+    -----
+    With prior weights :math:`w_i`, class indicators :math:`y_i`, and :math:`\\eta_i = b +
+    x_i^\\top\\beta` (binary) the estimator minimises
+
+    .. math::
+
+        F(b, \\beta) = \\sum_i w_i \\big[\\log(1 + e^{\\eta_i}) - y_i \\eta_i\\big]
+        + \\frac{1}{C}\\Big(\\rho\\|\\beta\\|_1 + \\frac{1 - \\rho}{2}\\|\\beta\\|_2^2\\Big),
+
+    the negative log-likelihood of the notes (Boily §3.1; Zwaan (3.39):
+    :math:`\\ell(\\beta) = \\sum_i y_i \\log f_\\beta(x_i) + (1 - y_i)\\log(1 - f_\\beta(x_i))`)
+    plus scikit-learn's penalty (ρ = 0 for ``"l2"``, 1 for ``"l1"``, ``l1_ratio`` for the
+    elastic net; no penalty for ``penalty=None``). For K > 2 classes the loss is the softmax
+    negative log-likelihood :math:`\\sum_i w_i [\\log\\sum_c e^{\\eta_{ic}} - \\eta_{i y_i}]`.
+    Penalised multinomial fits have K coefficient vectors, like scikit-learn's multinomial
+    model (the penalty makes them identifiable; the intercepts are centred to sum to zero);
+    the unpenalised multinomial model takes the first class of ``classes_`` as the reference
+    (its row is zero), like R's ``nnet::multinom``, so that the maximum-likelihood estimate is
+    unique.
+
+    Mapping to R and the notes: ``LogisticRegression()`` is ``glm(y ~ ., family = binomial,
+    weights = w)`` (``sample_weight`` = R's prior weights); :meth:`summary` is
+    ``summary(glm)``. ``penalty="l1"`` or ``"elasticnet"`` with ``C`` is
+    ``glmnet(x, y, family = "binomial", alpha = l1_ratio, lambda = 1/(n C))`` for unit weights
+    (glmnet divides the log-likelihood by n; ``standardize = FALSE``). The notes' decision
+    rule "class 1 if p̂₁(x) > γ" is ``decision_threshold=γ``; their gradient-ascent rule
+    :math:`\\beta_j \\leftarrow \\beta_j + \\alpha\\sum_i (y_i - f_\\beta(x_i)) x_{ij}` is
+    ``solver="gd", learning_rate=α``.
+
+    When the classes are (quasi-)completely separated by a hyperplane, the unpenalised
+    maximum-likelihood estimate does not exist: a ``ConvergenceWarning`` says so (after a
+    linear-programming check of separation) instead of returning huge coefficients silently;
+    R's warning "fitted probabilities numerically 0 or 1 occurred" is issued as a
+    ``NumericalWarning``. A penalty (``penalty="l2"``) gives finite estimates.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from statlearning.linear_model import LogisticRegression
+    >>> X = np.array([[36.5], [36.6], [36.8], [36.9], [37.0], [37.2], [37.5], [37.6], [39.5]])
+    >>> y = np.array([0, 0, 0, 1, 0, 1, 1, 1, 1])
+    >>> model = LogisticRegression().fit(X, y)
+    >>> round(float(model.coef_[0, 0]), 3)
+    10.017
+    """
+
+    _parameter_constraints = {
+        "penalty": [Options({"l2", "l1", "elasticnet"}), None],
+        "C": [Interval(Real, 0, None, closed="neither")],
+        "l1_ratio": [Interval(Real, 0, 1, closed="both"), None],
+        "solver": [Options({"newton", "lbfgs", "gd", "cd"})],
+        "fit_intercept": [Boolean()],
+        "max_iter": [Interval(Integral, 1, None, closed="left")],
+        "tol": [Interval(Real, 0, None, closed="neither")],
+        "learning_rate": [Options({"armijo"}), Interval(Real, 0, None, closed="neither")],
+        "decision_threshold": [Interval(Real, 0, 1, closed="neither")],
+        "rank_tol": [Interval(Real, 0, 1, closed="left")],
+    }
+
+    def __init__(
+        self,
+        penalty=None,
+        C=1.0,
+        l1_ratio=None,
+        solver="newton",
+        *,
+        fit_intercept=True,
+        max_iter=100,
+        tol=1e-8,
+        learning_rate="armijo",
+        decision_threshold=0.5,
+        rank_tol=R_TOL,
+    ):
+        self.penalty = penalty
+        self.C = C
+        self.l1_ratio = l1_ratio
+        self.solver = solver
+        self.fit_intercept = fit_intercept
+        self.max_iter = max_iter
+        self.tol = tol
+        self.learning_rate = learning_rate
+        self.decision_threshold = decision_threshold
+        self.rank_tol = rank_tol
+
+    # ------------------------------------------------------------------------------ fitting
+
+    def _penalty_strengths(self) -> tuple[float, float]:
+        """``(λ₁, λ₂)``: the objective's penalty is ``λ₁‖β‖₁ + (λ₂/2)‖β‖²``."""
+        name = type(self).__name__
+        if self.penalty is None:
+            return 0.0, 0.0
+        if self.penalty == "l2":
+            return 0.0, 1.0 / self.C
+        if self.penalty == "l1":
+            return 1.0 / self.C, 0.0
+        if self.l1_ratio is None:
+            raise ValueError(f"{name}: penalty='elasticnet' needs l1_ratio in [0, 1]; got None.")
+        return self.l1_ratio / self.C, (1.0 - self.l1_ratio) / self.C
+
+    def _check_solver(self, n_classes: int) -> None:
+        name = type(self).__name__
+        valid = VALID_SOLVERS[self.penalty]
+        if self.solver not in valid:
+            raise ValueError(
+                f"{name}: solver={self.solver!r} does not support penalty={self.penalty!r}; "
+                f"valid solvers for it: {', '.join(map(repr, valid))}."
+            )
+        if n_classes > 2 and self.decision_threshold != 0.5:
+            raise ValueError(
+                f"{name}: decision_threshold applies to binary problems only; y has "
+                f"{n_classes} classes (leave decision_threshold=0.5)."
+            )
+
+    @fit_context
+    def fit(self, X, y, sample_weight=None):
+        """Fit the model by (penalised) maximum likelihood.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+        y : array-like of shape (n_samples,)
+            Class labels of any type (numbers, strings, booleans).
+        sample_weight : array-like of shape (n_samples,), default=None
+            Non-negative prior weights (R's ``weights``).
+
+        Returns
+        -------
+        self : LogisticRegression
+        """
+        name = type(self).__name__
+        target_name = getattr(y, "name", None)
+        X, y = validate_data(self, X, y, dtype=np.float64)
+        codes = encode_classes(self, y, name)
+        K = self.classes_.size
+        w = check_sample_weight(sample_weight, X.shape[0], estimator_name=name)
+        l1, l2 = self._penalty_strengths()
+        self._check_solver(K)
+        penalised = l1 > 0 or l2 > 0
+        yy = codes.astype(np.float64) if K == 2 else codes
+        kept_x = np.ones(X.shape[1], dtype=bool)
+        if not penalised and not (K == 2 and self.solver == "newton"):
+            kept_x = self._kept_columns(X, w)
+        Xf = X if kept_x.all() else X[:, kept_x]
+        fit = self._solve(Xf, yy, w, K, l1, l2)
+        self.n_iter_ = int(fit.n_iter)
+        params = fit.params
+        if not kept_x.all():  # put the aliased columns back as NaN
+            full = np.full((params.shape[0], X.shape[1]), np.nan)
+            full[:, kept_x] = params[:, 1:] if self.fit_intercept else params
+            params = np.hstack([params[:, :1], full]) if self.fit_intercept else full
+        if self.fit_intercept:
+            self.intercept_ = params[:, 0].copy()
+            self.coef_ = params[:, 1:].copy()
+        else:
+            self.intercept_ = np.zeros(params.shape[0])
+            self.coef_ = params.copy()
+        if penalised and fit.loss is not None:  # the solver's last evaluation: no extra pass
+            eta = None
+            self.deviance_ = 2.0 * fit.loss
+        else:
+            eta = self._eta(X)
+            self.deviance_ = 2.0 * (
+                binary_loss(eta, yy, w) if K == 2 else multinomial_loss(eta, codes, w)
+            )
+        self._target_name = str(target_name) if target_name is not None else "y"
+        self._has_inference = K == 2 and not penalised
+        if self._has_inference:
+            self._store_inference(X, yy, w, eta, fit)
+        self._warn_about_fit(fit, X, yy, w, eta, penalised)
+        return self
+
+    def _kept_columns(self, X, w) -> np.ndarray:
+        """Non-aliased feature columns (R's rule on the weighted design)."""
+        G, b = weighted_gram(X, np.zeros(X.shape[0]), np.sqrt(w), self.fit_intercept)
+        kept = cholesky_factor(G, b, self.rank_tol).kept
+        return kept[1:] if self.fit_intercept else kept
+
+    def _solve(self, X, y, w, K, l1, l2):
+        if K == 2 and self.solver == "newton" and l1 == 0 and l2 == 0:
+            return irls_glm(
+                X,
+                y,
+                w,
+                fit_intercept=self.fit_intercept,
+                max_iter=self.max_iter,
+                tol=self.tol,
+                rank_tol=self.rank_tol,
+            )
+        if self.solver == "cd":
+            obj = Objective(X, y, w, K, self.fit_intercept, 0.0, False)
+            return cd_fit(
+                X,
+                y,
+                w,
+                n_classes=K,
+                fit_intercept=self.fit_intercept,
+                l1=l1,
+                l2=l2,
+                x0=obj.start(),
+                max_iter=self.max_iter,
+                tol=self.tol,
+            )
+        reference = K > 2 and l2 == 0
+        obj = Objective(X, y, w, K, self.fit_intercept, l2, reference)
+        x0 = obj.start()
+        try:
+            if self.solver == "newton":
+                fit = newton(obj, x0, max_iter=self.max_iter, tol=self.tol)
+            elif self.solver == "lbfgs":
+                fit = lbfgs_fit(obj, x0, max_iter=self.max_iter, tol=self.tol)
+            else:
+                fit = gd_fit(
+                    obj, x0, max_iter=self.max_iter, tol=self.tol, learning_rate=self.learning_rate
+                )
+        except FloatingPointError as exc:
+            raise ValueError(
+                f"{type(self).__name__}: {exc}: learning_rate={self.learning_rate!r} is too large "
+                "for this problem; use a smaller learning_rate or learning_rate='armijo'."
+            ) from None
+        if K > 2 and not reference and self.fit_intercept:
+            fit.params[:, 0] -= fit.params[:, 0].mean()
+        return fit
+
+    def _store_inference(self, X, y, w, eta, fit) -> None:
+        k = X.shape[1] + (1 if self.fit_intercept else 0)
+        full = self._full_coef()
+        kept = ~np.isnan(full)
+        self.aliased_ = ~kept
+        self.rank_ = int(kept.sum())
+        pos = w > 0
+        self.nobs_ = int(pos.sum())
+        mu = special.expit(eta)
+        if fit.unscaled_cov is not None:
+            unscaled = fit.unscaled_cov
+        else:
+            A = np.hstack([np.ones((X.shape[0], 1)), X]) if self.fit_intercept else X
+            A = A[:, kept]
+            d = w * mu * (1.0 - mu)
+            try:
+                unscaled = linalg.pinvh((A * d[:, None]).T @ A)
+            except (linalg.LinAlgError, ValueError):  # pragma: no cover - defensive
+                unscaled = np.full((self.rank_, self.rank_), np.nan)
+        cov = np.full((k, k), np.nan)
+        cov[np.ix_(kept, kept)] = unscaled
+        self.cov_params_ = cov
+        self.bse_ = np.sqrt(np.diag(cov))
+        with np.errstate(divide="ignore", invalid="ignore"):
+            self.tvalues_ = full / self.bse_
+        self.pvalues_ = 2.0 * stats.norm.sf(np.abs(self.tvalues_))
+        if self.fit_intercept:
+            mu0 = np.full_like(y, float(w @ y) / w.sum())
+        else:
+            mu0 = np.full_like(y, 0.5)
+        self.null_deviance_ = binomial_deviance(y, mu0, w)
+        self.df_null_ = self.nobs_ - (1 if self.fit_intercept else 0)
+        self.df_resid_ = self.nobs_ - self.rank_
+        self.aic_ = binomial_aic(y, mu, w, self.rank_)
+        self.loglik_ = -(self.aic_ - 2.0 * self.rank_) / 2.0
+        self.bic_ = -2.0 * self.loglik_ + np.log(self.nobs_) * self.rank_
+        r = np.sign(y - mu) * np.sqrt(np.maximum(2.0 * w * (np.logaddexp(0.0, eta) - y * eta), 0.0))
+        self._residual_quantiles = np.quantile(r[pos], [0.0, 0.25, 0.5, 0.75, 1.0])
+
+    def _warn_about_fit(self, fit, X, y, w, eta, penalised) -> None:
+        name = type(self).__name__
+        K = self.classes_.size
+        if not penalised and np.isnan(self.coef_).any():
+            names = [
+                n for n, a in zip(self._feature_names(), np.isnan(self.coef_[0]), strict=True) if a
+            ]
+            warnings.warn(
+                f"{name}: {len(names)} coefficient(s) not defined because of singularities "
+                f"(aliased: {', '.join(names)}); their coef_ entries are NaN and predict "
+                "ignores them.",
+                RankDeficientWarning,
+            )
+        pos = w > 0
+        separated = False
+        extreme = 0.0
+        if not penalised and K == 2:
+            extreme = float(np.abs(eta[pos]).max(initial=0.0))
+            if not fit.converged or extreme > 23.0 or self._perfect(y[pos], eta[pos]):
+                Xk = X[:, ~np.isnan(self.coef_[0])][pos]
+                separated = separation_direction(Xk, y[pos], self.fit_intercept) is not None
+        elif not penalised:  # complete separation: every observed class predicted with p ≈ 1
+            lp = log_softmax(eta)[pos]
+            separated = bool(np.all(lp[np.arange(lp.shape[0]), y[pos]] > -1e-6))
+        if separated:
+            warnings.warn(
+                f"{name}: the classes are (quasi-)completely separated by a hyperplane, so the "
+                "maximum-likelihood estimate does not exist: the coefficients grow without "
+                f"bound and the fit stopped after {self.n_iter_} iterations. Use a penalty "
+                "(penalty='l2') or remove the separating features.",
+                ConvergenceWarning,
+            )
+        elif not fit.converged:
+            hint = "" if penalised else " (the classes may be separated: try penalty='l2')"
+            warnings.warn(
+                f"{name}: solver={self.solver!r} did not converge in max_iter={self.max_iter} "
+                f"iterations (tol={self.tol}); increase max_iter{hint}.",
+                ConvergenceWarning,
+            )
+        if K == 2 and not penalised and extreme > 30.0:  # R: μ outside [10ε, 1 − 10ε]
+            warnings.warn(
+                f"{name}: fitted probabilities numerically 0 or 1 occurred.",
+                NumericalWarning,
+            )
+
+    @staticmethod
+    def _perfect(y, eta) -> bool:
+        return bool(np.all((eta > 0) == (y > 0.5)))
+
+    # --------------------------------------------------------------------------- prediction
+
+    def _feature_names(self) -> list[str]:
+        if hasattr(self, "feature_names_in_"):
+            return [str(n) for n in self.feature_names_in_]
+        return [f"x{j}" for j in range(self.n_features_in_)]
+
+    def _eta(self, X) -> np.ndarray:
+        coef = self.coef_
+        if np.isnan(coef).any():
+            coef = np.where(np.isnan(coef), 0.0, coef)
+        eta = X @ coef.T + self.intercept_
+        return eta[:, 0] if coef.shape[0] == 1 else eta
+
+    def decision_function(self, X):
+        """The linear predictor: log-odds of ``classes_[1]`` (binary, shape (n,)) or the
+        per-class scores ``η_c`` (multinomial, shape (n, K))."""
+        check_is_fitted(self, "coef_")
+        X = validate_data(self, X, reset=False, dtype=np.float64)
+        return self._eta(X)
+
+    def predict_log_proba(self, X):
+        """Log class probabilities, shape (n, K), columns in ``classes_`` order."""
+        eta = self.decision_function(X)
+        if eta.ndim == 1:
+            return np.column_stack([special.log_expit(-eta), special.log_expit(eta)])
+        return log_softmax(eta)
+
+    def predict_proba(self, X):
+        """Class probabilities, shape (n, K), columns in ``classes_`` order."""
+        eta = self.decision_function(X)
+        if eta.ndim == 1:
+            p = special.expit(eta)
+            return np.column_stack([1.0 - p, p])
+        return np.exp(log_softmax(eta))
+
+    def predict(self, X):
+        """Class labels: ``classes_[1]`` when ``p̂ > decision_threshold`` (binary), otherwise
+        the most probable class."""
+        eta = self.decision_function(X)
+        if eta.ndim == 1:
+            t = self.decision_threshold
+            cut = np.log(t) - np.log1p(-t)  # p̂ > t  ⇔  η > logit(t)
+            return self.classes_[(eta > cut).astype(np.intp)]
+        return self.classes_[np.argmax(eta, axis=1)]
+
+    # ---------------------------------------------------------------------------- inference
+
+    def _full_coef(self) -> np.ndarray:
+        coef = np.asarray(self.coef_[0], dtype=np.float64)
+        if self.fit_intercept:
+            return np.concatenate([[self.intercept_[0]], coef])
+        return coef.copy()
+
+    def summary(self, level=0.95) -> Summary:
+        """The fitted model as R's ``summary(glm(..., family = binomial))`` reports it.
+
+        Available for unpenalised binary fits (a penalised or multinomial fit has no classical
+        Wald inference).
+
+        Parameters
+        ----------
+        level : float, default=0.95
+            Level of the Wald (normal) confidence intervals in ``conf_low``/``conf_high``.
+
+        Returns
+        -------
+        Summary
+        """
+        check_is_fitted(self, "coef_")
+        name = type(self).__name__
+        if not self._has_inference:
+            why = "penalised" if self.penalty is not None else "multinomial"
+            raise ValueError(
+                f"{name}: summary() needs an unpenalised binary fit; this fit is {why}, so its "
+                "coefficients have no classical standard errors (refit with penalty=None on a "
+                "binary y, or use the bootstrap)."
+            )
+        names = self._term_names()
+        table = CoefTable.from_estimates(names, self._full_coef(), self.bse_, level=level)
+        stats_ = {
+            "n_obs": self.nobs_,
+            "df_model": self.rank_ - (1 if self.fit_intercept else 0),
+            "df_resid": self.df_resid_,
+            "deviance": self.deviance_,
+            "null_deviance": self.null_deviance_,
+            "df_null": self.df_null_,
+            "dispersion": 1.0,
+            "loglik": self.loglik_,
+            "loglik_df": self.rank_,
+            "aic": self.aic_,
+            "bic": self.bic_,
+            "family": "binomial",
+            "link": "logit",
+        }
+        if self.solver == "newton":  # R's "Number of Fisher Scoring iterations"
+            stats_["n_iter"] = self.n_iter_
+        features = [n for n in names if n != "(Intercept)"]
+        rhs = " + ".join(features) if features else "1"
+        if not self.fit_intercept:
+            rhs = "0 + " + rhs
+        positive = self.classes_[1]
+        return Summary(
+            coef_table=table,
+            stats=stats_,
+            title=f"Logistic regression of P({self._target_name} = {positive}) (binomial family,"
+            f" logit link; solver={self.solver!r})",
+            formula=f"{self._target_name} ~ {rhs}",
+            residual_quantiles=self._residual_quantiles,
+            residual_label="Deviance Residuals",
+            kind="glm",
+        )

@@ -1,0 +1,495 @@
+"""The optimisers behind :class:`~statlearning.linear_model.LogisticRegression`.
+
+Every solver minimises the same objective (see :class:`Objective`)
+
+.. math:: F(b, \\beta) = \\sum_i w_i \\ell_i(b, \\beta)
+          + \\frac{1}{C}\\Big(\\rho\\|\\beta\\|_1 + \\frac{1 - \\rho}{2}\\|\\beta\\|_2^2\\Big)
+
+(ρ = 0 for ``penalty="l2"``, 1 for ``"l1"``; no penalty term for ``penalty=None``), where
+``ℓ_i`` is the binary or multinomial negative log-likelihood of :mod:`statlearning._core.logistic`
+and the intercepts are never penalised. The estimator module chooses the solver; this module
+knows nothing about estimators.
+
+* :func:`irls_glm` — R's ``glm.fit`` for the unpenalised binary model, step for step (starting
+  values, R's clamped logit inverse, one R-compatible weighted QR per iteration, R's convergence
+  test), so that coefficients, standard errors and the iteration count are R's.
+* :func:`newton` — Newton's method with the full Hessian and step halving (penalised binary,
+  multinomial).
+* :func:`lbfgs_fit` — L-BFGS-B through :func:`statlearning._solvers.lbfgs.lbfgs` on ``F / Σw``.
+* :func:`gd_fit` — the notes' gradient rule ``θ ← θ − η ∇F`` (fixed η, or Armijo backtracking).
+* :func:`cd_fit` — glmnet's proximal Newton: an IRLS outer loop whose penalised weighted least
+  squares subproblems are solved by coordinate descent with warm starts (one class at a
+  time for the multinomial).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from scipy import linalg, special
+
+from .._core.linalg import cholesky_factor, qr_least_squares, weighted_gram
+from .._core.logistic import (
+    binary_hessian,
+    binary_loss,
+    binary_loss_gradient,
+    binomial_deviance,
+    column_moments,
+    multinomial_hessian,
+    multinomial_loss,
+    multinomial_loss_gradient,
+    softmax,
+)
+from .._solvers.gradient_descent import gradient_descent
+
+EPS = np.finfo(np.float64).eps
+
+
+@dataclass
+class LogisticFit:
+    """What a solver returns: full parameters and, for :func:`irls_glm`, the inference pieces.
+
+    ``params`` has shape ``(1, k)`` for the binary model and ``(K, k)`` for the multinomial
+    (the reference class's row is zero when the model is parameterised against it).
+    """
+
+    params: np.ndarray
+    n_iter: int
+    converged: bool
+    kept: np.ndarray | None = None
+    unscaled_cov: np.ndarray | None = None
+    loss: float | None = None
+
+
+class Objective:
+    """The smooth part ``Σ w ℓ + (λ₂/2)‖β‖²`` on a flat vector of free parameters.
+
+    Parameters
+    ----------
+    X, y, w : arrays
+        ``y`` holds 0/1 floats (binary) or integer class codes (multinomial).
+    n_classes : int
+    fit_intercept : bool
+    l2 : float
+        ``λ₂ = (1 − ρ)/C`` (zero without a penalty).
+    reference : bool
+        Multinomial only: fix the first class's row at zero (unpenalised, identifiable).
+    """
+
+    def __init__(self, X, y, w, n_classes, fit_intercept, l2, reference):
+        self.X, self.y, self.w = X, y, w
+        self.binary = n_classes == 2
+        self.K = n_classes
+        self.fit_intercept = fit_intercept
+        self.k = X.shape[1] + (1 if fit_intercept else 0)
+        self.l2 = float(l2)
+        self.reference = bool(reference) and not self.binary
+        self.rows = 1 if self.binary else self.K - (1 if self.reference else 0)
+        mask = np.ones((self.rows, self.k), dtype=bool)
+        if fit_intercept:
+            mask[:, 0] = False
+        self.penalised = mask.ravel()
+        self._last = None
+
+    @property
+    def size(self) -> int:
+        return self.rows * self.k
+
+    def full(self, x) -> np.ndarray:
+        """Free vector → parameters of shape ``(1, k)`` or ``(K, k)``."""
+        x = np.asarray(x, dtype=np.float64).reshape(self.rows, self.k)
+        if self.reference:
+            return np.vstack([np.zeros((1, self.k)), x])
+        return x
+
+    def free(self, params) -> np.ndarray:
+        params = np.asarray(params, dtype=np.float64)
+        return (params[1:] if self.reference else params).ravel().copy()
+
+    def loss_at(self, x) -> float | None:
+        """The unpenalised loss at ``x`` if it was the last point evaluated (saves a pass)."""
+        if self._last is not None and np.array_equal(self._last[0], x):
+            return self._last[1]
+        return None
+
+    def value_grad(self, x):
+        if self.binary:
+            f, g = binary_loss_gradient(x, self.X, self.y, self.w, self.fit_intercept)
+        else:
+            f, G = multinomial_loss_gradient(
+                self.full(x), self.X, self.y, self.w, self.fit_intercept
+            )
+            g = (G[1:] if self.reference else G).ravel()
+        self._last = (np.array(x, dtype=np.float64, copy=True), f)
+        if self.l2:
+            xp = np.where(self.penalised, x, 0.0)
+            f += 0.5 * self.l2 * float(xp @ xp)
+            g = g + self.l2 * xp
+        return f, g
+
+    def value(self, x) -> float:
+        return self.value_grad(x)[0]
+
+    def hessian(self, x) -> np.ndarray:
+        if self.binary:
+            H = binary_hessian(x, self.X, self.w, self.fit_intercept)
+        else:
+            H = multinomial_hessian(self.full(x), self.X, self.w, self.fit_intercept)
+            if self.reference:
+                H = H[self.k :, self.k :]
+        if self.l2:
+            H[np.diag_indices_from(H)] += self.l2 * self.penalised
+        if not self.binary and not self.reference and self.fit_intercept:
+            # the common shift of all intercepts leaves the likelihood unchanged: remove the
+            # flat direction (the gradient is orthogonal to it, so the step is unaffected)
+            u = np.zeros(self.size)
+            u[:: self.k] = 1.0 / np.sqrt(self.K)
+            H += np.outer(u, u) * max(1.0, float(np.abs(np.diag(H)).max()))
+        return H
+
+    def start(self) -> np.ndarray:
+        """Zero slopes; intercepts at the (weighted) log-odds of the class frequencies."""
+        params = np.zeros((1 if self.binary else self.K, self.k))
+        if self.fit_intercept:
+            if self.binary:
+                ybar = float(self.w @ self.y) / self.w.sum()
+                ybar = min(max(ybar, 1e-8), 1 - 1e-8)
+                params[0, 0] = np.log(ybar / (1.0 - ybar))
+            else:
+                freq = np.bincount(self.y, weights=self.w, minlength=self.K) / self.w.sum()
+                logf = np.log(np.maximum(freq, 1e-8))
+                params[:, 0] = logf - (logf[0] if self.reference else logf.mean())
+        return self.free(params)
+
+
+def _converged(f, f_old, tol) -> bool:
+    """R's ``glm.control`` test on the deviance scale ``2F``."""
+    return abs(2.0 * (f - f_old)) / (abs(2.0 * f) + 0.1) < tol
+
+
+# ------------------------------------------------------------------------------------ R's IRLS
+
+
+def _r_linkinv(eta):
+    """R's ``binomial()$linkinv`` (C ``logit_linkinv``): ``μ`` clamped to ``[ε/(1+ε), 1/(1+ε)]``."""
+    e = np.exp(np.clip(eta, -30.0, 30.0))
+    e = np.where(eta < -30.0, EPS, np.where(eta > 30.0, 1.0 / EPS, e))
+    return e / (1.0 + e)
+
+
+def _r_mu_eta(eta):
+    """R's ``binomial()$mu.eta``: ``dμ/dη``, ``ε`` where ``|η| > 30``."""
+    e = np.exp(np.clip(eta, -30.0, 30.0))
+    return np.where(np.abs(eta) > 30.0, EPS, e / (1.0 + e) ** 2)
+
+
+def irls_glm(X, y, w, *, fit_intercept=True, max_iter=25, tol=1e-8, rank_tol=1e-7):
+    """R's ``glm.fit(x, y, weights = w, family = binomial())`` for 0/1 ``y``.
+
+    Starts from ``μ = (w y + 0.5)/(w + 1)``; each iteration regresses the working response
+    ``z = η + (y − μ)/μ'(η)`` on ``[1, X]`` with weights ``w μ'(η)²/V(μ)`` through the
+    R-compatible QR (aliased columns get ``NaN``); the step is halved while the deviance is not
+    finite or increases; iteration stops when ``|dev − dev_old|/(|dev| + 0.1) < tol``.
+
+    ``unscaled_cov`` is ``(AᵀWA)⁻¹`` of the kept columns from the last QR, as R's
+    ``summary.glm`` uses it. The iterations before the last solve the normal equations by
+    Cholesky (half the work of a QR) while the design is well conditioned and nothing is
+    aliased; the last iteration is always R's QR, so coefficients, aliasing and standard
+    errors are R's.
+    """
+    mu = (w * y + 0.5) / (w + 1.0)
+    eta = np.log(mu / (1.0 - mu))
+    dev_old = binomial_deviance(y, mu, w)
+    coef_old = None
+    fac = None
+    use_qr = False
+    converged = False
+    n_iter = 0
+    for it in range(1, max_iter + 1):
+        n_iter = it
+        mu_eta = _r_mu_eta(eta)
+        var = mu * (1.0 - mu)
+        z = eta + (y - mu) / mu_eta
+        sqrt_w = np.sqrt(w * mu_eta**2 / var)
+        fac, exact = _weighted_ls(X, z, sqrt_w, fit_intercept, rank_tol, use_qr)
+        use_qr = use_qr or exact
+        coef = np.where(fac.kept, fac.coef, 0.0)
+        eta = _eta(X, coef, fit_intercept)
+        mu = _r_linkinv(eta)
+        dev = binomial_deviance(y, mu, w)
+        halvings = 0
+        while coef_old is not None and (not np.isfinite(dev) or dev > dev_old * (1 + 1e-12)):
+            if halvings >= 30:
+                break
+            coef = 0.5 * (coef + coef_old)
+            eta = _eta(X, coef, fit_intercept)
+            mu = _r_linkinv(eta)
+            dev = binomial_deviance(y, mu, w)
+            halvings += 1
+        if abs(dev - dev_old) / (abs(dev) + 0.1) < tol:
+            converged = True
+            if not exact:  # R's last step, through R's QR: its coefficients and (AᵀWA)⁻¹
+                fac = qr_least_squares(X, z, sqrt_w, fit_intercept, rank_tol)
+                if halvings == 0:
+                    coef = np.where(fac.kept, fac.coef, 0.0)
+            break
+        dev_old, coef_old = dev, coef
+    params = np.where(fac.kept, coef, np.nan)
+    return LogisticFit(params[None, :], n_iter, converged, fac.kept, fac.unscaled_cov)
+
+
+def _weighted_ls(X, z, sqrt_w, fit_intercept, rank_tol, use_qr):
+    """Weighted least squares: Cholesky of ``AᵀWA`` unless ``use_qr``, aliasing or a variance
+    inflation above 1e6 (where the normal equations lose digits) call for R's QR.
+
+    Returns ``(factorisation, exact)`` with ``exact`` True when the QR was used.
+    """
+    if not use_qr:
+        G, b = weighted_gram(X, z, sqrt_w, fit_intercept)
+        fac = cholesky_factor(G, b, rank_tol)
+        if fac.kept.all():
+            vif = np.diag(G) * np.diag(fac.unscaled_cov)
+            if np.all(np.isfinite(fac.coef)) and vif.max(initial=0.0) <= 1e6:
+                return fac, False
+    return qr_least_squares(X, z, sqrt_w, fit_intercept, rank_tol), True
+
+
+def _eta(X, coef, fit_intercept):
+    return X @ coef[1:] + coef[0] if fit_intercept else X @ coef
+
+
+# ---------------------------------------------------------------------------------- Newton
+
+
+def newton(obj: Objective, x0, *, max_iter=100, tol=1e-8) -> LogisticFit:
+    """Newton's method with the full Hessian and step halving on ``F``."""
+    x = np.array(x0, dtype=np.float64)
+    f, g = obj.value_grad(x)
+    converged = False
+    n_iter = 0
+    for it in range(1, max_iter + 1):
+        n_iter = it
+        H = obj.hessian(x)
+        step = _solve_psd(H, g)
+        t = 1.0
+        while True:
+            x_new = x - t * step
+            f_new, g_new = obj.value_grad(x_new)
+            if np.isfinite(f_new) and f_new <= f + 1e-12 * abs(f):
+                break
+            t *= 0.5
+            if t < 1e-10:
+                x_new, f_new, g_new = x, f, g
+                break
+        # R's relative-change test, and a step that is small against the coefficients: on
+        # (quasi-)separated data F flattens while Newton keeps taking unit-size steps
+        moved = t * float(np.max(np.abs(step), initial=0.0))
+        small = moved <= 1e-3 * (1.0 + float(np.max(np.abs(x_new), initial=0.0)))
+        done = (_converged(f_new, f, tol) and small) or not np.any(g_new)
+        x, f, g = x_new, f_new, g_new
+        if done:
+            converged = True
+            break
+    return _finish(obj, x, n_iter, converged)
+
+
+def _solve_psd(H, g):
+    try:
+        c = linalg.cho_factor(H, check_finite=False)
+        step = linalg.cho_solve(c, g, check_finite=False)
+        if np.all(np.isfinite(step)):
+            return step
+    except linalg.LinAlgError:
+        pass
+    return linalg.lstsq(H, g, check_finite=False)[0]
+
+
+# ---------------------------------------------------------------------------------- L-BFGS
+
+
+class Preconditioned:
+    """``F`` in the coordinates of centred, unit-variance columns (no copy of ``X``).
+
+    With column means ``m`` and scales ``s``: ``β = θ / s`` and ``b = b' − mᵀβ``, a linear change
+    of variables ``x = T ξ``; the objective is unchanged and the gradient is ``Tᵀ ∇F``. First-order
+    methods then see a far better conditioned problem when the columns have unequal scales.
+    """
+
+    def __init__(self, obj: Objective):
+        self.obj = obj
+        self.mean, self.scale = column_moments(obj.X, obj.w, center=obj.fit_intercept)
+        self.off = 1 if obj.fit_intercept else 0
+
+    def to_original(self, xi):
+        P = np.array(xi, dtype=np.float64).reshape(self.obj.rows, self.obj.k)
+        P[:, self.off :] /= self.scale
+        if self.off:
+            P[:, 0] -= P[:, 1:] @ self.mean
+        return P.ravel()
+
+    def to_scaled(self, x):
+        P = np.array(x, dtype=np.float64).reshape(self.obj.rows, self.obj.k)
+        if self.off:
+            P[:, 0] += P[:, 1:] @ self.mean
+        P[:, self.off :] *= self.scale
+        return P.ravel()
+
+    def value_grad(self, xi):
+        f, g = self.obj.value_grad(self.to_original(xi))
+        G = g.reshape(self.obj.rows, self.obj.k).copy()
+        if self.off:
+            G[:, 1:] -= G[:, :1] * self.mean
+        G[:, self.off :] /= self.scale
+        return f, G.ravel()
+
+
+def _finish(obj: Objective, x, n_iter, converged) -> LogisticFit:
+    return LogisticFit(obj.full(x), int(n_iter), bool(converged), loss=obj.loss_at(x))
+
+
+def lbfgs_fit(obj: Objective, x0, *, max_iter=100, tol=1e-8) -> LogisticFit:
+    """L-BFGS-B on ``F / Σw`` (the mean loss, as scikit-learn scales it) in preconditioned
+    coordinates (:class:`Preconditioned`); ``tol`` is ``gtol`` on that gradient."""
+    from .._solvers.lbfgs import lbfgs
+
+    pre = Preconditioned(obj)
+    scale = 1.0 / obj.w.sum()
+
+    def fun_and_grad(xi):
+        f, g = pre.value_grad(xi)
+        return f * scale, g * scale
+
+    res = lbfgs(fun_and_grad, pre.to_scaled(x0), max_iter=max_iter, tol=tol)
+    return _finish(obj, pre.to_original(res.x), res.n_iter, res.converged)
+
+
+# ------------------------------------------------------------------------------- gradient
+
+
+def gd_fit(obj: Objective, x0, *, max_iter=100, tol=1e-8, learning_rate="armijo"):
+    """Gradient descent: the notes' rule ``θ ← θ − η ∇F`` (rule (3.41), summed objective).
+
+    ``learning_rate="armijo"`` backtracks from a unit step on ``F/Σw`` in preconditioned
+    coordinates (:class:`Preconditioned`); a float is the notes' fixed step η on the summed
+    objective ``F`` in the original coordinates.
+    """
+    if learning_rate == "armijo":
+        pre = Preconditioned(obj)
+        scale = 1.0 / obj.w.sum()
+        cache = {}
+
+        def value_grad(xi):
+            key = xi.tobytes()
+            if key not in cache:
+                cache.clear()
+                f, g = pre.value_grad(xi)
+                cache[key] = (f * scale, g * scale)
+            return cache[key]
+
+        res = gradient_descent(
+            lambda xi: value_grad(xi)[0],
+            lambda xi: value_grad(xi)[1],
+            pre.to_scaled(x0),
+            step="armijo",
+            learning_rate=1.0,
+            tol=tol,
+            max_iter=max_iter,
+        )
+        x = pre.to_original(res.x)
+    else:
+        res = gradient_descent(
+            obj.value,
+            lambda x: obj.value_grad(x)[1],
+            x0,
+            step="fixed",
+            learning_rate=float(learning_rate),
+            tol=tol,
+            max_iter=max_iter,
+        )
+        x = res.x
+    return _finish(obj, x, res.n_iter, res.converged)
+
+
+# ----------------------------------------------------------------------- coordinate descent
+
+
+def cd_fit(X, y, w, *, n_classes, fit_intercept, l1, l2, x0, max_iter=100, tol=1e-8, cd_tol=1e-12):
+    """glmnet's proximal Newton for the penalised model (binary, or one class at a time).
+
+    Each outer iteration visits every coefficient row (one for a binary problem, each class
+    for the multinomial) and forms the weighted least-squares approximation of the
+    log-likelihood in that row at the current fit — working response
+    ``z = η_c + (y_c − p_c)/(p_c(1 − p_c))`` and weights ``W = w p_c(1 − p_c)`` (the row's exact
+    Hessian block) — then minimises it plus the elastic-net penalty by coordinate descent,
+    warm-started at the current row: ``(1/(2ΣW)) Σ W (z − b − xᵀβ)² + α (ρ‖β‖₁ +
+    ½(1 − ρ)‖β‖²)`` with ``α = (l1 + l2)/ΣW`` and ``ρ = l1/(l1 + l2)``. The step to the
+    subproblem's solution is halved until ``F`` decreases. Iteration stops on R's
+    relative-change test of ``2F`` together with ``max |Δθ| < √tol``. Multinomial intercepts
+    are centred after each pass (the likelihood does not see a common shift).
+    """
+    from .._solvers.coordinate_descent import enet_coordinate_descent
+
+    binary = n_classes == 2
+    off = 1 if fit_intercept else 0
+    P = np.array(x0, dtype=np.float64).reshape(1 if binary else n_classes, -1)
+    rows = P.shape[0]
+    Y = y[:, None] if binary else (y[:, None] == np.arange(n_classes)).astype(np.float64)
+
+    def row_eta(p):
+        return X @ p[off:] + (p[0] if off else 0.0)
+
+    def objective(E, P):
+        loss = binary_loss(E[:, 0], y, w) if binary else multinomial_loss(E, y, w)
+        B = P[:, off:]
+        return loss + l1 * float(np.abs(B).sum()) + 0.5 * l2 * float((B * B).sum())
+
+    E = np.column_stack([row_eta(P[r]) for r in range(rows)])
+    f = objective(E, P)
+    total = l1 + l2
+    rho = l1 / total if total > 0 else 1.0
+    converged = False
+    n_iter = 0
+    for it in range(1, max_iter + 1):
+        n_iter = it
+        f_start, P_start = f, P.copy()
+        for r in range(rows):
+            mu = special.expit(E[:, 0]) if binary else softmax(E)[:, r]
+            v = np.maximum(mu * (1.0 - mu), 1e-10)
+            W = w * v
+            res = enet_coordinate_descent(
+                X,
+                E[:, r] + (Y[:, r] - mu) / v,
+                alpha=total / W.sum(),
+                l1_ratio=rho,
+                sample_weight=W,
+                fit_intercept=fit_intercept,
+                coef_init=P[r, off:],
+                intercept_init=float(P[r, 0]) if off else None,
+                max_iter=10_000,
+                tol=cd_tol,
+            )
+            target = np.concatenate([[res.intercept], res.x]) if off else res.x.copy()
+            delta_eta = row_eta(target) - E[:, r]
+            t = 1.0
+            while True:
+                P_new = P.copy()
+                P_new[r] += t * (target - P[r])
+                E_new = E.copy()
+                E_new[:, r] += t * delta_eta
+                f_new = objective(E_new, P_new)
+                if f_new <= f + 1e-12 * abs(f) or t < 1e-10:
+                    break
+                t *= 0.5
+            if f_new <= f + 1e-12 * abs(f):
+                P, E, f = P_new, E_new, f_new
+        if not binary and off:
+            shift = P[:, 0].mean()
+            P[:, 0] -= shift
+            E -= shift
+        done = _converged(f, f_start, tol) and np.max(np.abs(P - P_start)) < np.sqrt(tol)
+        if done:
+            converged = True
+            break
+    loss = binary_loss(E[:, 0], y, w) if binary else multinomial_loss(E, y, w)
+    return LogisticFit(P, n_iter, converged, loss=loss)

@@ -1,0 +1,152 @@
+"""What every naive Bayes classifier shares: prediction from the joint log-likelihood."""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+from sklearn.utils.validation import check_is_fitted
+
+from .._core.class_labels import label_repr, log_normalise_rows
+
+
+class NaiveBayesMixin:
+    """Prediction methods of a naive Bayes classifier.
+
+    A subclass implements ``_validate_X(X)`` (validation at predict time) and
+    ``_log_likelihood(X)`` (``Σ_j log P(x_j | class k)``, shape (n, K), ``−inf`` for an
+    impossible class) and sets ``classes_`` and ``_log_prior`` (``log π_k``) in ``fit``.
+
+    Posteriors are computed in log space: ``log P(k | x) = log π_k + log P(x | k) − logsumexp``.
+    A class with zero likelihood gets posterior exactly 0; a sample with zero likelihood
+    under *every* class has no posterior and raises a ``ValueError`` naming its rows.
+    """
+
+    def _checked(self, X):
+        check_is_fitted(self, "classes_")
+        return self._validate_X(X)
+
+    def predict_log_likelihood(self, X):
+        """Log-likelihood ``log P(x | class k) = Σ_j log P(x_j | k)`` of each sample.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+
+        Returns
+        -------
+        ndarray of shape (n_samples, n_classes)
+            Columns follow ``classes_``; ``−inf`` where a class gives the sample zero
+            probability.
+        """
+        return self._log_likelihood(self._checked(X))
+
+    def predict_joint_log_proba(self, X):
+        """Unnormalised log posterior ``log π_k + log P(x | k)`` (scikit-learn's name).
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+
+        Returns
+        -------
+        ndarray of shape (n_samples, n_classes)
+        """
+        X = self._checked(X)
+        return self._log_likelihood(X) + self._log_prior
+
+    def predict_joint_proba(self, X):
+        """Unnormalised posterior ``π_k · P(x | k)`` ("prior × likelihood").
+
+        These are the numbers the lecture notes print as the "posterior" of the tumour
+        example (Boily, Figure 36); their ratio is the posterior odds. With many features
+        they underflow to 0: prefer :meth:`predict_joint_log_proba` then.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+
+        Returns
+        -------
+        ndarray of shape (n_samples, n_classes)
+        """
+        with np.errstate(under="ignore"):
+            return np.exp(self.predict_joint_log_proba(X))
+
+    def predict_log_proba(self, X):
+        """Log posterior probabilities (columns follow ``classes_``).
+
+        Raises
+        ------
+        ValueError
+            If some sample has zero likelihood under every class (possible with ``alpha=0``).
+        """
+        return log_normalise_rows(self.predict_joint_log_proba(X), type(self).__name__)
+
+    def predict_proba(self, X):
+        """Posterior probabilities ``P(k | x)`` (columns follow ``classes_``).
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+
+        Returns
+        -------
+        ndarray of shape (n_samples, n_classes)
+        """
+        with np.errstate(under="ignore"):
+            return np.exp(self.predict_log_proba(X))
+
+    def predict(self, X):
+        """The maximum a posteriori class; ties go to the first class in ``classes_``.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+
+        Returns
+        -------
+        ndarray of shape (n_samples,)
+        """
+        log_proba = self.predict_log_proba(X)
+        return self.classes_[np.argmax(log_proba, axis=1)]
+
+
+def check_class_weights(class_weight, classes, owner):
+    """Every class must carry positive total weight (else its parameters are undefined)."""
+    empty = np.flatnonzero(~(class_weight > 0))
+    if empty.size:
+        names = ", ".join(label_repr(c) for c in classes[empty])
+        raise ValueError(
+            f"{owner}: class {names} has zero total sample_weight, so its distribution is "
+            "undefined; drop that class from y or give it positive weights."
+        )
+
+
+def feature_names(estimator) -> list[str]:
+    """``feature_names_in_`` as strings, else ``x0, x1, …`` (the library's term names)."""
+    if hasattr(estimator, "feature_names_in_"):
+        return [str(n) for n in estimator.feature_names_in_]
+    return [f"x{j}" for j in range(estimator.n_features_in_)]
+
+
+def report_unseen(unseen, handle_unknown, owner, names):
+    """Raise (``"error"``) or warn (``"warn"``) about values unseen at fit time."""
+    if not unseen or handle_unknown == "ignore":
+        return
+    j, value, count = unseen[0]
+    detail = f"feature {names[j]!r}: level {value:g}"
+    if count > 1:
+        detail += f" and {count - 1} more unseen value(s)"
+    if len(unseen) > 1:
+        detail += f"; {len(unseen) - 1} other feature(s) also have unseen levels"
+    if handle_unknown == "error":
+        raise ValueError(
+            f"{owner}: levels unseen at fit time ({detail}). Set handle_unknown='warn' or "
+            "'ignore' to skip them (treated as missing values)."
+        )
+    warnings.warn(
+        f"{owner}: levels unseen at fit time were skipped as missing values ({detail}). Set "
+        "handle_unknown='ignore' to silence this, or 'error' to raise.",
+        UserWarning,
+    )
