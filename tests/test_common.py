@@ -18,6 +18,7 @@ from statlearning.linear_model import (
     BayesianLinearRegression,
     ElasticNet,
     ElasticNetCV,
+    GLMRegressor,
     HuberRegressor,
     LADRegressor,
     Lasso,
@@ -80,6 +81,16 @@ ESTIMATORS = [
     LassoCV(),
     ElasticNetCV(),
     ElasticNetCV(l1_ratio=[0.2, 0.9], selection="1se"),
+    GLMRegressor(),
+    GLMRegressor(fit_intercept=False),
+    GLMRegressor(family="poisson"),
+    GLMRegressor(family="gamma"),
+    GLMRegressor(family="gamma", link="log"),
+    GLMRegressor(family="inverse_gaussian"),
+    GLMRegressor(family="inverse_gaussian", link="log"),
+    GLMRegressor(family="poisson", alpha=0.1),
+    GLMRegressor(family="poisson", alpha=0.1, solver="irls"),
+    GLMRegressor(family="poisson", alpha=0.1, l1_ratio=0.5),
     GaussianNB(),
     GaussianNB(ddof=1),
     BernoulliNB(),
@@ -147,9 +158,11 @@ def test_no_training_data_stored(estimator):
     n = 257  # a size no fitted attribute should have
     X = rng.normal(size=(n, 3))
     y = X @ [1.0, 2.0, 3.0] + rng.normal(size=n)
+    tags = get_tags(estimator)
     if is_classifier(estimator):
         y = np.digitize(y, np.quantile(y, [1 / 3, 2 / 3]))
-    tags = get_tags(estimator)
+    elif tags.target_tags.positive_only:
+        y = np.exp(y / 4)  # strictly positive targets (Poisson, Gamma, inverse Gaussian GLMs)
     if tags.input_tags.positive_only:
         X = np.abs(X)
     if tags.input_tags.categorical:

@@ -169,7 +169,7 @@ def test_summary_without_optional_parts():
 
 def test_summary_generic_footer():
     table = CoefTable.from_estimates(["x0"], [1.0], [0.5])
-    s = Summary(coef_table=table, stats={"deviance": 12.3456789, "n_iter": 7}, kind="glm")
+    s = Summary(coef_table=table, stats={"deviance": 12.3456789, "n_iter": 7}, kind="other")
     lines = s.to_text().splitlines()
     assert "deviance: 12.3457" in lines
     assert "n_iter: 7" in lines

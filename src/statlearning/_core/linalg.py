@@ -68,6 +68,11 @@ def augmented_design(X, y, sqrt_w=None, fit_intercept=True) -> np.ndarray:
     return M
 
 
+def _column_norms(A: np.ndarray) -> np.ndarray:
+    """Euclidean norm of every column without a temporary copy of ``A``."""
+    return np.sqrt(np.einsum("ij,ij->j", A, A))
+
+
 def _inverse_from_r(R: np.ndarray) -> np.ndarray:
     """``(RᵀR)⁻¹ = R⁻¹R⁻ᵀ`` for upper-triangular ``R``."""
     if R.shape[0] == 0:
@@ -106,7 +111,7 @@ def qr_least_squares(X, y, sqrt_w=None, fit_intercept=True, tol=R_TOL) -> Factor
     """R-compatible QR least squares of ``y`` on ``[1, X]`` (rows weighted by ``sqrt_w``)."""
     M = augmented_design(X, y, sqrt_w, fit_intercept)
     n, k = M.shape[0], M.shape[1] - 1
-    norms = np.linalg.norm(M[:, :k], axis=0)
+    norms = _column_norms(M[:, :k])
     ref = np.where(norms == 0.0, 1.0, norms)  # dqrdc2 compares a zero column with 1
     if 0 < k <= n:
         result = _qr_unpivoted(M, ref, tol)
@@ -123,7 +128,7 @@ def _dqrdc2(M: np.ndarray, k: int, ref_norms: np.ndarray, tol: float) -> Factori
     only when some column is aliased or ``k > n``.
     """
     n = M.shape[0]
-    cur = np.linalg.norm(M[:, :k], axis=0)  # norms of the reduced columns (qraux)
+    cur = _column_norms(M[:, :k])  # norms of the reduced columns (qraux)
     work1 = cur.copy()
     ref = ref_norms.copy()
     order = np.arange(k)

@@ -4,6 +4,7 @@
 as HTML in notebooks (``_repr_html_``) and convert to pandas with ``to_frame()``.
 """
 
+from ._anova import AnovaTable
 from ._tables import CoefTable, Summary
 
-__all__ = ["CoefTable", "Summary"]
+__all__ = ["AnovaTable", "CoefTable", "Summary"]

@@ -6,6 +6,8 @@ from .._registry import register_model
 from ._bayes import BayesianLinearRegression
 from ._coordinate_descent import ElasticNet, Lasso, enet_path, lasso_path
 from ._coordinate_descent_cv import ElasticNetCV, LassoCV
+from ._glm import GLMRegressor
+from ._glm_anova import deviance_table
 from ._least_squares import LinearRegression
 from ._logistic import LogisticRegression
 from ._perceptron import LeastSquaresClassifier, Perceptron
@@ -16,6 +18,7 @@ __all__ = [
     "BayesianLinearRegression",
     "ElasticNet",
     "ElasticNetCV",
+    "GLMRegressor",
     "HuberRegressor",
     "LADRegressor",
     "Lasso",
@@ -26,6 +29,7 @@ __all__ = [
     "Perceptron",
     "Ridge",
     "RidgeCV",
+    "deviance_table",
     "enet_path",
     "lasso_path",
 ]
@@ -145,4 +149,11 @@ register_model(
     description="Elastic net with the penalty chosen by cross-validation (cv.glmnet)",
     family="linear_model",
     needs_scaling=True,
+)
+register_model(
+    "glm_gamma_log",
+    lambda: GLMRegressor(family="gamma", link="log"),
+    task="regression",
+    description="Gamma GLM with log link for positive responses, R-style inference (glm)",
+    family="linear_model",
 )

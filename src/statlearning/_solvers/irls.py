@@ -1,0 +1,532 @@
+"""Iteratively reweighted least squares for generalised linear models (R's ``glm.fit``).
+
+From the current linear predictor ``η`` (``μ = g⁻¹(η)``) one iteration forms the working response
+and the working weights
+
+.. math:: z_i = \\eta_i - o_i + (y_i - \\mu_i)\\, \\frac{d\\eta}{d\\mu}(\\mu_i), \\qquad
+          W_i = \\frac{w_i\\, (d\\mu/d\\eta)_i^2}{V(\\mu_i)}
+
+(``o`` the offset, ``w`` the prior weights) and solves the weighted least-squares problem
+``min Σ W_i (z_i − a_iᵀθ)²`` for the coefficients ``θ`` (intercept first). This is Fisher scoring
+(Newton's method for canonical links). Iterations stop when the deviance ``D`` settles,
+``|D − D_old| / (|D| + 0.1) < tol`` (R's ``epsilon``, default ``1e-8``), or after ``max_iter``
+iterations (R's ``maxit = 25``). Rows with zero prior weight take no part in the fit.
+
+Differences from ``glm.fit``, all of them where R would fail or stall: rows with zero weight
+are left out of the domain checks of ``μ`` and ``η`` too (R checks them), so that a zero weight
+is the same as a removed row; the step is halved (up
+to 30 times) not only when the deviance is not finite or ``μ``/``η`` leave the family's or the
+link's domain (as R), but also when the deviance increases by more than the convergence
+tolerance (as the ``glm2`` package); when R's starting means (``mustart``) give an invalid
+``η`` (a Gaussian log-link fit with ``y ≤ 0``), or the first step leaves the domain, the fit
+restarts from the intercept-only model ``μ = ȳ_w`` (or, when that is not admissible, from
+``η = offset``) instead of stopping. Penalised fits start from that intercept-only model (as
+glmnet starts from the null model), which usually saves an iteration.
+
+Linear algebra. Each iteration is solved through the Cholesky factor of ``AᵀWA`` (one
+symmetric rank-k update; half the cost of a QR factorisation) as long as every column keeps
+a clear margin from collinearity; the final iteration is then solved again with
+:func:`~statlearning._core.linalg.qr_least_squares`, R's limited-pivoting QR with glm's
+tolerance ``min(1e-7, tol/1000)``, which decides the aliased columns (``NaN`` coefficients) and
+gives ``(AᵀWA)⁻¹`` exactly as ``summary.glm`` computes it — with the working weights of that
+final iteration, i.e. evaluated at the previous iterate, as R does. Any column near collinearity
+switches the iterations to the QR solver.
+
+Penalised fits (``alpha > 0``) minimise, as scikit-learn's GLMs do,
+
+.. math:: \\frac{D(\\theta)}{2 \\sum_i w_i}
+          + \\alpha\\Big(\\rho\\,\\|\\beta\\|_1 + \\frac{1-\\rho}{2}\\|\\beta\\|_2^2\\Big)
+
+(``ρ = l1_ratio``; the intercept is not penalised): each iteration solves the penalised
+weighted least-squares problem — in closed form through a Cholesky factorisation when
+``ρ = 0``, by warm-started coordinate descent
+(:func:`~statlearning._solvers.coordinate_descent.enet_coordinate_descent`) otherwise — with
+step halving and convergence measured on the penalised deviance
+``D + 2 Σw · α · penalty``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from scipy import linalg
+from scipy.linalg import blas, lapack
+
+from .._core.families import get_family
+from .._core.linalg import qr_least_squares
+from .._core.links import get_link
+from ._result import SolverResult
+
+__all__ = ["IRLSResult", "irls"]
+
+MAX_HALVINGS = 30
+#: Cholesky iterations require every column's reduced squared norm to keep this fraction of its
+#: squared norm (far above glm's aliasing tolerance, so the QR solve decides the same columns).
+_CHOLESKY_MARGIN = 1e-10
+#: Rows per block of the weighted Gram: large blocks save Python overhead, small ones memory.
+_CHUNK_ROWS = 4096
+#: Relative change of the penalised deviance below which chord steps stop in any case.
+_CHORD_FLOOR = 1e-15
+_MIN_CHUNK_ROWS = 512
+
+
+@dataclass
+class IRLSResult(SolverResult):
+    """What :func:`irls` found.
+
+    Attributes
+    ----------
+    x, coef : ndarray of shape (k,)
+        Coefficients, intercept first when fitted; ``NaN`` for aliased columns (``x`` is the
+        same array).
+    kept : ndarray of bool, shape (k,)
+        Columns that are not aliased.
+    deviance : float
+        ``D`` at ``coef``.
+    unscaled_cov : ndarray of shape (rank, rank) or None
+        ``(A_keptᵀ W A_kept)⁻¹`` from the final weighted least-squares problem (R's
+        ``summary.glm(...)$cov.unscaled``); ``None`` for penalised fits.
+    rank : int
+        Number of kept columns.
+    eta, mu : ndarray of shape (n_samples,)
+        Linear predictor (offset included) and fitted means at ``coef``.
+    working_weights : ndarray of shape (n_samples,)
+        ``W`` of the final iteration (R's ``fit$weights``; zero for rows left out).
+    boundary : bool
+        The final step was cut back because it left the family's or the link's domain (R's
+        "algorithm stopped at boundary value").
+    penalized_deviance : float
+        ``D + 2 Σw · α · penalty`` (equal to ``deviance`` without penalty).
+    """
+
+    coef: np.ndarray | None = None
+    kept: np.ndarray | None = None
+    deviance: float = float("nan")
+    unscaled_cov: np.ndarray | None = None
+    rank: int = 0
+    eta: np.ndarray | None = None
+    mu: np.ndarray | None = None
+    working_weights: np.ndarray | None = None
+    boundary: bool = False
+    penalized_deviance: float = float("nan")
+
+
+class _Problem:
+    """The data of one fit and the maps from coefficients to ``η``, ``μ`` and deviance."""
+
+    def __init__(self, X, y, family, link, w, offset, fit_intercept, alpha, l1_ratio):
+        self.X, self.y, self.family, self.link = X, y, family, link
+        self.w, self.offset, self.fit_intercept = w, offset, fit_intercept
+        self.alpha, self.l1_ratio = alpha, l1_ratio
+        self.k = X.shape[1] + int(fit_intercept)
+        self.sum_w = float(w.sum())
+        self.pos = None if np.all(w > 0) else w > 0
+        self.unit_weights = bool(np.all(w == 1))
+        self.has_offset = bool(np.any(offset != 0))
+
+    def valid(self, eta, mu) -> bool:
+        """Domain checks on the rows that take part in the fit (positive weight)."""
+        if self.pos is not None:
+            eta, mu = eta[self.pos], mu[self.pos]
+        return bool(self.link.valid_eta(eta) and self.family.valid_mu(mu))
+
+    def eta_of(self, coef) -> np.ndarray:
+        c = np.where(np.isnan(coef), 0.0, coef)
+        if self.fit_intercept:
+            slopes = c[1:]
+            eta = self.X @ slopes if slopes.any() else np.zeros(self.X.shape[0])
+            eta += c[0]
+        else:
+            eta = self.X @ c if c.size else np.zeros(self.X.shape[0])
+        if self.has_offset:
+            eta += self.offset
+        return eta
+
+    def penalty(self, coef) -> float:
+        if self.alpha == 0.0:
+            return 0.0
+        b = coef[1:] if self.fit_intercept else coef
+        rho = self.l1_ratio
+        return self.alpha * (rho * np.abs(b).sum() + 0.5 * (1.0 - rho) * float(b @ b))
+
+    def evaluate(self, coef):
+        """``(η, μ, D, penalised D, valid)`` at ``coef``."""
+        eta = self.eta_of(coef)
+        with np.errstate(all="ignore"):
+            mu = self.link.inverse(eta)
+        valid = self.valid(eta, mu)
+        with np.errstate(all="ignore"):
+            dev = self.family.deviance(self.y, mu, self.w) if valid else np.nan
+        pen = dev + 2.0 * self.sum_w * self.penalty(coef)
+        return eta, mu, dev, pen, valid and np.isfinite(dev)
+
+
+def _as_1d(v, n, name):
+    a = np.asarray(v, dtype=np.float64)
+    if a.shape != (n,):
+        raise ValueError(f"{name} must have shape ({n},); got {a.shape}")
+    return a
+
+
+def irls(
+    X,
+    y,
+    *,
+    family,
+    link,
+    sample_weight=None,
+    offset=None,
+    fit_intercept=True,
+    alpha=0.0,
+    l1_ratio=0.0,
+    coef_init=None,
+    max_iter=25,
+    tol=1e-8,
+) -> IRLSResult:
+    """Fit a generalised linear model by IRLS; see the module docstring.
+
+    Parameters
+    ----------
+    X : ndarray of shape (n_samples, n_features)
+    y : ndarray of shape (n_samples,)
+        In the family's domain (checked by the caller).
+    family, link : str or family/link object
+        From :mod:`statlearning._core.families` and :mod:`statlearning._core.links`.
+    sample_weight : ndarray of shape (n_samples,), optional
+        Non-negative prior weights (binomial: numbers of trials).
+    offset : ndarray of shape (n_samples,), optional
+        Added to the linear predictor.
+    fit_intercept : bool
+    alpha, l1_ratio : float
+        Penalty strength and elastic-net mixing (``alpha = 0``: maximum likelihood).
+    coef_init : ndarray of shape (k,), optional
+        Starting coefficients (intercept first), R's ``start``.
+    max_iter : int
+    tol : float
+
+    Returns
+    -------
+    IRLSResult
+
+    Raises
+    ------
+    ValueError
+        When no valid starting values can be found (R's "cannot find valid starting values").
+    """
+    fam, lnk = get_family(family), get_link(link)
+    X = np.asarray(X, dtype=np.float64)
+    n = X.shape[0]
+    y = _as_1d(y, n, "y")
+    w = np.ones(n) if sample_weight is None else _as_1d(sample_weight, n, "sample_weight")
+    off = np.zeros(n) if offset is None else _as_1d(offset, n, "offset")
+    prob = _Problem(X, y, fam, lnk, w, off, bool(fit_intercept), float(alpha), float(l1_ratio))
+    if prob.k == 0:
+        return _empty_fit(prob)
+    coefold, eta, mu, penold = _start(prob, coef_init)
+    rank_tol = min(1e-7, tol / 1000.0)
+    solver = _Solver(prob, rank_tol, tol)
+    history: list = []
+    converged = boundary = False
+    coef = coefold
+    n_iter = 0
+    chord = False
+    last_change = np.inf
+    for n_iter in range(1, max_iter + 1):  # noqa: B007 - n_iter is reported after the loop
+        step = solver.chord_step(eta, mu, coef) if chord else solver.step(eta, mu, coef)
+        if step is None:  # non-finite coefficients (R: "non-finite coefficients at iteration")
+            break
+        coef = step
+        eta, mu, dev, pen, ok = prob.evaluate(coef)
+        solver.last_halved = False
+        if coefold is None and not ok:  # R would stop: restart from the intercept-only model
+            coefold, _, _, penold = _intercept_only(prob)
+        increased = coefold is not None and pen - penold >= tol * (abs(pen) + 0.1)
+        boundary = not ok  # R: reset every iteration, set when the step leaves the domain
+        if not ok or increased:
+            coef, eta, mu, dev, pen, ok = _halve(prob, coef, coefold, penold, tol)
+            solver.last_halved = True
+            if not ok:  # cannot leave the invalid region: keep the last valid iterate
+                coef = coefold
+                eta, mu, dev, pen, _ = prob.evaluate(coef)
+        history.append(float(dev))
+        change = abs(pen - penold) / (abs(pen) + 0.1)
+        if chord:  # a chord step contracts the error only linearly: a stricter test
+            if change < max(tol**1.5, _CHORD_FLOOR):
+                converged = True
+                break
+            chord = change < 0.1 * last_change  # slow contraction: refresh the Hessian
+        elif change < tol:
+            converged = True
+            break
+        else:  # ridge fits close to the optimum reuse the last factorisation
+            chord = solver.can_chord and change < np.sqrt(tol)
+        coefold, penold, last_change = coef, pen, change
+    if coef is None:  # not a single valid step
+        raise ValueError(
+            "the first iteration gave non-finite coefficients; the design may be degenerate"
+        )
+    return solver.finish(coef, eta, mu, n_iter, converged, boundary, history)
+
+
+def _empty_fit(prob) -> IRLSResult:
+    """No column at all (R's ``EMPTY`` model): ``η`` is the offset."""
+    eta = prob.offset.copy()
+    mu = prob.link.inverse(eta)
+    dev = prob.family.deviance(prob.y, mu, prob.w)
+    coef = np.zeros(0)
+    ww = prob.w * prob.link.inverse_derivative(eta) ** 2 / prob.family.variance(mu)
+    return IRLSResult(
+        x=coef, n_iter=0, converged=True, coef=coef, kept=np.zeros(0, bool), deviance=dev,
+        unscaled_cov=np.zeros((0, 0)) if prob.alpha == 0 else None, rank=0, eta=eta, mu=mu,
+        working_weights=ww, penalized_deviance=dev,
+    )  # fmt: skip
+
+
+def _intercept_only(prob):
+    """Safe starting coefficients, the constant model ``μ = ȳ_w`` or else ``η = offset``, with
+    their ``(coef, η, μ, penalised D)``."""
+    candidates = []
+    if prob.fit_intercept:
+        coef = np.zeros(prob.k)
+        ybar = float(prob.w @ prob.y) / prob.sum_w
+        with np.errstate(all="ignore"):
+            coef[0] = prob.link.link(np.array([ybar]))[0]
+        candidates.append(coef)
+    candidates.append(np.zeros(prob.k))
+    for coef in candidates:
+        if np.all(np.isfinite(coef)):
+            eta, mu, _, pen, ok = prob.evaluate(coef)
+            if ok:
+                return coef, eta, mu, pen
+    raise ValueError(
+        "cannot find valid starting values for the iterations (the starting means are outside "
+        f"the domain of the {prob.link.name!r} link or of the {prob.family.name!r} family); "
+        "pass starting coefficients (coef_init)"
+    )
+
+
+def _start(prob, coef_init):
+    """``(coefold, η, μ, penalised D)`` to start from: given coefficients, R's ``mustart``
+    (``coefold = None``), or the constant fit."""
+    if coef_init is not None:
+        coef = _as_1d(coef_init, prob.k, "coef_init").copy()
+        eta, mu, _, pen, ok = prob.evaluate(coef)
+        if not ok:
+            raise ValueError("coef_init gives fitted means outside the family's domain")
+        return coef, eta, mu, pen
+    if prob.alpha > 0:  # penalised: start from the null model, as glmnet does
+        try:
+            return _intercept_only(prob)
+        except ValueError:
+            pass
+    mu0 = prob.family.starting_mu(prob.y, prob.w)
+    with np.errstate(all="ignore"):
+        eta = prob.link.link(mu0)
+        mu = prob.link.inverse(eta)
+    finite = np.isfinite(eta) if prob.pos is None else np.isfinite(eta[prob.pos])
+    if np.all(finite) and prob.valid(eta, mu):
+        with np.errstate(all="ignore"):
+            dev = prob.family.deviance(prob.y, mu, prob.w)
+        return None, eta, mu, dev
+    return _intercept_only(prob)
+
+
+def _halve(prob, coef, coefold, penold, tol):
+    """Step halving towards ``coefold`` until valid and not increasing (R's inner loops)."""
+    c = np.where(np.isnan(coef), 0.0, coef)
+    c_old = np.where(np.isnan(coefold), 0.0, coefold)
+    eta = mu = None
+    dev = pen = np.nan
+    ok = False
+    for _ in range(MAX_HALVINGS):
+        c = 0.5 * (c + c_old)
+        eta, mu, dev, pen, ok = prob.evaluate(c)
+        if ok and pen - penold < tol * (abs(pen) + 0.1):
+            break
+    coef = np.where(np.isnan(coef), np.nan, c)
+    return coef, eta, mu, dev, pen, ok
+
+
+def _weighted_gram(X, z, sqrt_w, fit_intercept, chunk=None) -> np.ndarray:
+    """``MᵀM`` for ``M = diag(√w) [1, X, z]`` (upper triangle), accumulated over row blocks.
+
+    Each block of ``M`` is built in a small C-ordered buffer that stays in cache and added with
+    a symmetric rank-k update, so the scaled copy of ``X`` is never materialised.
+    """
+    n, p = X.shape
+    if chunk is None:  # at most an eighth of the rows: the buffer stays small next to X
+        chunk = min(_CHUNK_ROWS, max(_MIN_CHUNK_ROWS, n // 8))
+    off = 1 if fit_intercept else 0
+    k = p + off + 1
+    G = np.zeros((k, k), order="F")
+    buf = np.empty((min(chunk, n), k))
+    for a in range(0, n, chunk):
+        b = min(n, a + chunk)
+        B = buf[: b - a]
+        s = sqrt_w[a:b]
+        if fit_intercept:
+            B[:, 0] = s
+        np.multiply(X[a:b], s[:, None], out=B[:, off : off + p])
+        np.multiply(z[a:b], s, out=B[:, -1])
+        G = blas.dsyrk(1.0, B.T, beta=1.0, c=G, trans=0, overwrite_c=1)
+    return G
+
+
+class _Solver:
+    """One weighted least-squares solve per iteration; remembers the last one for ``finish``."""
+
+    def __init__(self, prob, rank_tol, tol):
+        self.prob = prob
+        self.rank_tol = rank_tol
+        self.tol = tol
+        self.use_qr = False
+        self.last = None  # (good, z, sqrt_W, solved_by_qr)
+        self.last_fac = None
+        self.last_halved = False
+        self.inner_converged = True
+        self.factor = None  # Cholesky factor of the last ridge system
+        self.can_chord = prob.alpha > 0 and prob.l1_ratio == 0
+
+    def working(self, eta, mu):
+        prob = self.prob
+        with np.errstate(all="ignore"):
+            mu_eta = prob.link.inverse_derivative(eta)
+            good = (prob.w > 0) & (mu_eta != 0)
+            z = prob.y - mu
+            z /= mu_eta
+            z += eta
+            if prob.has_offset:
+                z -= prob.offset
+            W = np.square(mu_eta, out=mu_eta)
+            if not prob.unit_weights:
+                W *= prob.w
+            W /= prob.family.variance(mu)
+        if good.all():
+            return None, z, W
+        return good, z[good], W[good]
+
+    def _rows(self, good):
+        return self.prob.X if good is None else self.prob.X[good]
+
+    def step(self, eta, mu, coef):
+        """The next coefficients, or ``None`` when they are not finite."""
+        good, z, W = self.working(eta, mu)
+        if not np.all(np.isfinite(W)) or not np.all(np.isfinite(z)):
+            self.last = None
+            return None
+        sqrt_W = np.sqrt(W)
+        X = self._rows(good)
+        prob = self.prob
+        if prob.alpha > 0:
+            new = self._penalised(X, z, W, sqrt_W, coef)
+            self.last = (good, z, sqrt_W, False)
+        else:
+            new = None if self.use_qr else self._cholesky(X, z, sqrt_W)
+            if new is None:
+                self.use_qr = True
+                fac = qr_least_squares(X, z, sqrt_W, prob.fit_intercept, self.rank_tol)
+                self.last_fac = fac
+                new = fac.coef
+            self.last = (good, z, sqrt_W, self.use_qr)
+        kept = ~np.isnan(new)
+        if not np.all(np.isfinite(new[kept])):
+            self.last = None
+            return None
+        return new
+
+    def chord_step(self, eta, mu, coef):
+        """A Newton step with the last factorised Hessian (ridge fits near the optimum).
+
+        ``θ ← θ − H⁻¹ ∇Φ(θ)`` with ``Φ = D/2 + Σw · α/2 ‖β‖²`` and ``H`` the previous
+        iteration's ``AᵀWA + Σw α`` (the fixed point is the exact optimum): one gradient instead
+        of a new weighted Gram matrix.
+        """
+        prob = self.prob
+        with np.errstate(all="ignore"):
+            r = prob.w * (prob.y - mu) * prob.link.inverse_derivative(eta)
+            r /= prob.family.variance(mu)
+        if prob.pos is not None:
+            r[~prob.pos] = 0.0
+        grad = -(prob.X.T @ r)
+        c = np.where(np.isnan(coef), 0.0, coef)
+        b = c[1:] if prob.fit_intercept else c
+        grad += prob.sum_w * prob.alpha * b
+        if prob.fit_intercept:
+            grad = np.concatenate([[-r.sum()], grad])
+        new = c - linalg.cho_solve(self.factor, grad, check_finite=False)
+        return new if np.all(np.isfinite(new)) else None
+
+    def _cholesky(self, X, z, sqrt_W):
+        """Normal equations by Cholesky; ``None`` if some column is close to collinear."""
+        G = _weighted_gram(X, z, sqrt_W, self.prob.fit_intercept)
+        k = self.prob.k
+        U, info = lapack.dpotrf(G[:k, :k], lower=0, clean=1)
+        diag = np.diag(G)[:k]
+        if info != 0 or np.any(np.diag(U) ** 2 < _CHOLESKY_MARGIN * np.where(diag > 0, diag, 1)):
+            return None
+        return linalg.cho_solve((U, False), G[:k, k], check_finite=False)
+
+    def _penalised(self, X, z, W, sqrt_W, coef):
+        prob = self.prob
+        fi = prob.fit_intercept
+        if prob.l1_ratio == 0.0:
+            G = _weighted_gram(X, z, sqrt_W, fi)
+            k = prob.k
+            A = np.array(G[:k, :k])
+            idx = np.arange(1 if fi else 0, k)
+            A[idx, idx] += prob.sum_w * prob.alpha
+            self.factor = linalg.cho_factor(A, lower=False, overwrite_a=True, check_finite=False)
+            return linalg.cho_solve(self.factor, G[:k, k], check_finite=False)
+        from .coordinate_descent import enet_coordinate_descent
+
+        c = np.zeros(prob.k) if coef is None else np.where(np.isnan(coef), 0.0, coef)
+        res = enet_coordinate_descent(
+            X,
+            z,
+            alpha=prob.alpha * prob.sum_w / float(W.sum()),
+            l1_ratio=prob.l1_ratio,
+            sample_weight=W,
+            fit_intercept=fi,
+            coef_init=c[1:] if fi else c,
+            intercept_init=float(c[0]) if fi else None,
+            max_iter=1000,
+            tol=max(1e-15, min(1e-10, 1e-4 * self.tol)),  # duality gap: well below the outer tol
+        )
+        self.inner_converged = self.inner_converged and bool(res.converged)
+        return np.concatenate([[res.intercept], res.x]) if fi else np.asarray(res.x, float)
+
+    def finish(self, coef, eta, mu, n_iter, converged, boundary, history) -> IRLSResult:
+        """Final QR (aliasing and ``(AᵀWA)⁻¹`` as R) and the result."""
+        prob = self.prob
+        if self.last is None:  # the last step failed: linearise at the returned coefficients
+            good, z, W = self.working(eta, mu)
+            self.last = (good, z, np.sqrt(W), False)
+            self.last_halved = True  # keep coef: it is not the solution of this problem
+        good, z, sqrt_W, by_qr = self.last
+        unscaled = None
+        kept = np.ones(prob.k, bool)
+        rank = prob.k
+        if prob.alpha == 0:
+            fac = self.last_fac
+            if not by_qr:
+                X = self._rows(good)
+                fac = qr_least_squares(X, z, sqrt_W, prob.fit_intercept, self.rank_tol)
+                if not self.last_halved:  # R's final coefficients are this solve's
+                    coef = fac.coef
+                    eta, mu, _, _, _ = prob.evaluate(coef)
+            kept, rank, unscaled = fac.kept, fac.rank, fac.unscaled_cov
+            coef = np.where(kept, coef, np.nan)
+        dev = prob.family.deviance(prob.y, mu, prob.w)
+        pen = dev + 2.0 * prob.sum_w * prob.penalty(np.where(np.isnan(coef), 0.0, coef))
+        W = np.zeros(prob.y.size)
+        if good is None:
+            W[:] = sqrt_W**2
+        else:
+            W[good] = sqrt_W**2
+        return IRLSResult(
+            x=coef, n_iter=n_iter, converged=bool(converged and self.inner_converged),
+            history=history, coef=coef, kept=kept, deviance=dev, unscaled_cov=unscaled,
+            rank=int(rank), eta=eta, mu=mu, working_weights=W, boundary=bool(boundary),
+            penalized_deviance=pen,
+        )  # fmt: skip
