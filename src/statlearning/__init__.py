@@ -14,4 +14,6 @@ __all__ = [
     "exceptions",
     "inference",
     "linear_model",
+    "metrics",
+    "model_selection",
 ]

@@ -1,0 +1,318 @@
+"""Cross-validation estimates with standard errors, the one-standard-error rule and nested CV.
+
+The splitting, scoring and searching are scikit-learn's (``check_cv``, ``check_scoring``,
+``GridSearchCV``); what is added is the statistics of the fold scores. Everything happens inside
+the folds — pass a :class:`sklearn.pipeline.Pipeline` so that scaling and feature selection are
+refitted on each training part (no leakage).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from sklearn.base import clone, is_classifier
+from sklearn.metrics import check_scoring
+from sklearn.model_selection import RepeatedKFold, RepeatedStratifiedKFold, check_cv
+from sklearn.utils import indexable
+
+
+def take_rows(a, idx):
+    """Rows ``idx`` of an array, DataFrame/Series or list (``None`` stays ``None``)."""
+    if a is None:
+        return None
+    if hasattr(a, "iloc"):
+        return a.iloc[idx]
+    if isinstance(a, list):
+        return [a[i] for i in idx]
+    return np.asarray(a)[idx]
+
+
+@dataclass
+class CVEstimate:
+    """Per-fold scores of a cross-validation and their summaries.
+
+    Attributes
+    ----------
+    scores : ndarray of shape (n_splits,)
+        Fold scores with scikit-learn's sign (higher is better: ``neg_mean_squared_error`` is
+        ``−MSE``).
+    fold_sizes : ndarray of shape (n_splits,)
+        Test-fold sizes ``n_k``.
+    mean : float
+        Plain mean of the fold scores.
+    weighted_mean : float
+        Seed 004's :math:`CV_{(K)} = \\sum_k (n_k/n)\\, \\mathrm{score}_k` (per repeat, then
+        averaged over repeats).
+    sd : float
+        Standard deviation of the fold scores (``ddof=1``) — what seed 004 calls "ŝe".
+    se : float
+        ``sd / sqrt(n_splits)``, the standard error of the mean used by the one-SE rule.
+    coefs : ndarray of shape (n_splits, n_coef) or None
+        Per-fold coefficients, intercept first when the estimator has ``intercept_`` (R's order).
+    n_repeats : int
+    """
+
+    scores: np.ndarray
+    fold_sizes: np.ndarray
+    mean: float
+    weighted_mean: float
+    sd: float
+    se: float
+    coefs: np.ndarray | None = None
+    n_repeats: int = 1
+
+    @classmethod
+    def from_scores(cls, scores, fold_sizes, *, coefs=None, n_repeats=1) -> CVEstimate:
+        """Summaries of given fold scores (e.g. numbers printed in a text)."""
+        scores = np.asarray(scores, dtype=np.float64)
+        sizes = np.asarray(fold_sizes)
+        if scores.ndim != 1 or scores.shape != sizes.shape:
+            raise ValueError("scores and fold_sizes must be 1-D of equal length")
+        if scores.size < 2:
+            raise ValueError("at least two folds are needed for a standard deviation")
+        if np.any(sizes <= 0):
+            raise ValueError("fold_sizes must be positive")
+        if scores.size % n_repeats:
+            raise ValueError(f"{scores.size} folds do not split into n_repeats={n_repeats}")
+        s = scores.reshape(n_repeats, -1)
+        w = sizes.reshape(n_repeats, -1).astype(np.float64)
+        weighted = float(np.mean(np.sum(s * w, axis=1) / np.sum(w, axis=1)))
+        sd = float(np.std(scores, ddof=1))
+        return cls(
+            scores=scores,
+            fold_sizes=sizes,
+            mean=float(scores.mean()),
+            weighted_mean=weighted,
+            sd=sd,
+            se=sd / np.sqrt(scores.size),
+            coefs=None if coefs is None else np.asarray(coefs, dtype=np.float64),
+            n_repeats=n_repeats,
+        )
+
+
+def _coefficients(est) -> np.ndarray:
+    if hasattr(est, "steps"):  # a Pipeline: the final step
+        est = est.steps[-1][1]
+    if not hasattr(est, "coef_"):
+        raise TypeError(
+            f"return_coefs=True needs an estimator with coef_; {type(est).__name__} has none"
+        )
+    coef = np.ravel(np.asarray(est.coef_, dtype=np.float64))
+    if hasattr(est, "intercept_"):
+        coef = np.concatenate([np.ravel(np.asarray(est.intercept_, dtype=np.float64)), coef])
+    return coef
+
+
+def _splitter(estimator, y, cv, n_repeats, random_state):
+    if not isinstance(n_repeats, int | np.integer) or isinstance(n_repeats, bool) or n_repeats < 1:
+        raise ValueError(f"n_repeats must be a positive integer; got {n_repeats!r}")
+    if n_repeats == 1:
+        return check_cv(cv, y, classifier=is_classifier(estimator))
+    if not isinstance(cv, int | np.integer) or isinstance(cv, bool):
+        raise ValueError("n_repeats > 1 needs cv given as the number of folds (an int)")
+    stratified = is_classifier(estimator) and y is not None
+    kind = RepeatedStratifiedKFold if stratified else RepeatedKFold
+    return kind(n_splits=int(cv), n_repeats=n_repeats, random_state=random_state)
+
+
+def cv_estimate(
+    estimator,
+    X,
+    y,
+    *,
+    cv=10,
+    scoring=None,
+    n_repeats=1,
+    random_state=None,
+    return_coefs=False,
+) -> CVEstimate:
+    """K-fold (optionally repeated) cross-validation with per-fold scores and standard errors.
+
+    Parameters
+    ----------
+    estimator : estimator
+        Any scikit-learn-compatible estimator (a fresh clone is fitted on each fold).
+    X : array-like of shape (n_samples, n_features)
+    y : array-like of shape (n_samples,)
+    cv : int, splitter or iterable, default=10
+        As in scikit-learn (``int`` → ``KFold`` without shuffling, ``StratifiedKFold`` for
+        classifiers). With ``n_repeats > 1`` it must be an int.
+    scoring : str or callable, default=None
+        A scikit-learn scorer; ``None`` uses the estimator's ``score`` (R² or accuracy).
+    n_repeats : int, default=1
+        Repeated K-fold (``RepeatedKFold`` / ``RepeatedStratifiedKFold``) when > 1.
+    random_state : int, RandomState or None, default=None
+        Seeds the repeated splits.
+    return_coefs : bool, default=False
+        Store each fold's fitted coefficients (intercept first) in ``coefs``.
+
+    Returns
+    -------
+    CVEstimate
+
+    Notes
+    -----
+    With fold scores :math:`s_k` on test folds of sizes :math:`n_k`:
+    ``mean`` :math:`= \\frac1K\\sum_k s_k`; ``weighted_mean`` is seed 004's
+    :math:`CV_{(K)} = \\sum_k \\frac{n_k}{n} s_k` (E16; ISLR eq. 5.3 when folds are equal);
+    ``sd`` :math:`= \\sqrt{\\frac{1}{K-1}\\sum_k (s_k - \\bar s)^2}` (seed 004's "ŝe") and
+    ``se`` :math:`= \\mathrm{sd}/\\sqrt K` (the standard error the one-SE rule uses, as R's
+    ``cv.glmnet``'s ``cvsd``). For repeated CV, ``se`` treats all :math:`K \\times R` folds as
+    independent, which understates it somewhat. The seed's per-fold coefficient summaries
+    (β̂₍K₎ and its spread) are ``coefs.mean(0)`` and ``coefs.std(0, ddof=1)``.
+    """
+    X, y = indexable(X, y)
+    splitter = _splitter(estimator, y, cv, n_repeats, random_state)
+    scorer = check_scoring(estimator, scoring=scoring)
+    scores, sizes, coefs = [], [], []
+    for train, test in splitter.split(X, y):
+        est = clone(estimator).fit(take_rows(X, train), take_rows(y, train))
+        scores.append(float(scorer(est, take_rows(X, test), take_rows(y, test))))
+        sizes.append(len(test))
+        if return_coefs:
+            coefs.append(_coefficients(est))
+    return CVEstimate.from_scores(
+        scores, sizes, coefs=np.array(coefs) if return_coefs else None, n_repeats=n_repeats
+    )
+
+
+def _param_values(cv_results, name):
+    key = f"param_{name}"
+    if key not in cv_results:
+        params = [k[6:] for k in cv_results if k.startswith("param_")]
+        raise KeyError(f"cv_results has no {key!r}; parameters: {params}")
+    values = cv_results[key]
+    if np.ma.isMaskedArray(values) and np.any(np.ma.getmaskarray(values)):
+        raise ValueError(f"{name!r} is not set for every candidate")
+    try:
+        return np.asarray(np.ma.getdata(values), dtype=np.float64)
+    except (TypeError, ValueError):
+        raise TypeError(f"parameter {name!r} must be numeric to order candidates") from None
+
+
+def one_standard_error_rule(complexity_param, simpler="smaller", *, n_splits=None):
+    """The one-standard-error rule as a ``GridSearchCV(refit=...)`` callable.
+
+    Parameters
+    ----------
+    complexity_param : str
+        The parameter ordering the candidates by complexity (e.g. ``"alpha"``,
+        ``"n_neighbors"``, ``"max_depth"``).
+    simpler : {"smaller", "larger"}, default="smaller"
+        Which direction of ``complexity_param`` gives the simpler model (``"larger"`` for a
+        penalty such as ``alpha`` or for ``n_neighbors``).
+    n_splits : int, default=None
+        Number of folds, used only when ``cv_results`` has no ``split<k>_test_score`` keys.
+
+    Returns
+    -------
+    callable
+        ``f(cv_results) -> int``: the index of the chosen candidate. Works on
+        ``GridSearchCV.cv_results_`` and on any dict with ``mean_test_score``,
+        ``std_test_score`` and ``param_<complexity_param>``.
+
+    Notes
+    -----
+    With :math:`\\hat m` the best mean score and :math:`\\widehat{se} = \\mathrm{std}/\\sqrt K`
+    its standard error, the rule picks the simplest candidate with mean score
+    :math:`\\ge \\hat m - \\widehat{se}` (ISLR §6.1.3; seed 004 E20; R's ``cv.glmnet``
+    ``lambda.1se``). Scores follow scikit-learn's sign (higher is better); ties in complexity go
+    to the better mean score.
+    """
+    if simpler not in ("smaller", "larger"):
+        raise ValueError(f"simpler must be 'smaller' or 'larger'; got {simpler!r}")
+    if not isinstance(complexity_param, str):
+        raise TypeError("complexity_param must be a parameter name (str)")
+
+    def rule(cv_results) -> int:
+        for key in ("mean_test_score", "std_test_score"):
+            if key not in cv_results:
+                raise KeyError(
+                    f"cv_results needs {key!r} (multi-metric searches: refit on one metric)"
+                )
+        mean = np.asarray(cv_results["mean_test_score"], dtype=np.float64)
+        std = np.asarray(cv_results["std_test_score"], dtype=np.float64)
+        k = sum(1 for key in cv_results if key.startswith("split") and key.endswith("_test_score"))
+        if k == 0:
+            k = n_splits if n_splits is not None else cv_results.get("n_splits")
+        if not k:
+            raise ValueError("cannot tell the number of folds: pass n_splits=")
+        values = _param_values(cv_results, complexity_param)
+        best = int(np.nanargmax(mean))
+        threshold = mean[best] - std[best] / np.sqrt(k)
+        ok = np.flatnonzero(mean >= threshold)
+        sign = 1.0 if simpler == "smaller" else -1.0
+        order = np.lexsort((-mean[ok], sign * values[ok]))
+        return int(ok[order[0]])
+
+    rule.__name__ = f"one_standard_error_rule_{complexity_param}"
+    return rule
+
+
+@dataclass
+class NestedCVResult:
+    """Outer-fold results of a nested cross-validation.
+
+    Attributes
+    ----------
+    scores : ndarray of shape (n_outer,)
+        Score of the tuned model on each outer test fold (scikit-learn's sign).
+    best_params : list of dict
+        The parameters the inner search chose on each outer training part.
+    fold_sizes : ndarray of shape (n_outer,)
+    mean, sd, se : float
+        Mean, standard deviation (``ddof=1``) and ``sd/√K`` of the outer scores: the honest
+        estimate of the tuned procedure's performance.
+    """
+
+    scores: np.ndarray
+    best_params: list
+    fold_sizes: np.ndarray
+    mean: float
+    sd: float
+    se: float
+
+
+def nested_cv(search, X, y, *, outer_cv=5) -> NestedCVResult:
+    """Nested cross-validation of a tuning procedure (e.g. ``GridSearchCV``).
+
+    Parameters
+    ----------
+    search : estimator with ``best_params_``
+        An unfitted search (``GridSearchCV``, ``RandomizedSearchCV``, or one of our ``*CV``
+        estimators); cloned and refitted on every outer training part.
+    X : array-like of shape (n_samples, n_features)
+    y : array-like of shape (n_samples,)
+    outer_cv : int, splitter or iterable, default=5
+
+    Returns
+    -------
+    NestedCVResult
+
+    Notes
+    -----
+    The inner search sees only the outer training part, so the outer scores estimate the
+    performance of "tune, then fit" without the optimism of reporting the best inner CV score
+    (Varma & Simon 2006; ESL §7.10.2). Scores come from ``search.score`` (the search's scoring,
+    with scikit-learn's sign).
+    """
+    X, y = indexable(X, y)
+    inner = getattr(search, "estimator", search)
+    splitter = check_cv(outer_cv, y, classifier=is_classifier(inner))
+    scores, params, sizes = [], [], []
+    for train, test in splitter.split(X, y):
+        fitted = clone(search).fit(take_rows(X, train), take_rows(y, train))
+        scores.append(float(fitted.score(take_rows(X, test), take_rows(y, test))))
+        params.append(dict(getattr(fitted, "best_params_", {})))
+        sizes.append(len(test))
+    scores = np.asarray(scores)
+    sd = float(np.std(scores, ddof=1)) if scores.size > 1 else float("nan")
+    return NestedCVResult(
+        scores=scores,
+        best_params=params,
+        fold_sizes=np.asarray(sizes),
+        mean=float(scores.mean()),
+        sd=sd,
+        se=sd / np.sqrt(scores.size),
+    )
