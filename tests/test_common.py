@@ -14,6 +14,15 @@ from statlearning.discriminant_analysis import (
     QuadraticDiscriminantAnalysis,
 )
 from statlearning.exceptions import NumericalWarning, RankDeficientWarning
+from statlearning.feature_selection import (
+    BestSubsetSelector,
+    FilterSelector,
+    LassoPathSelector,
+    ReliefF,
+    StepwiseSelector,
+    WrapperSelector,
+    mutual_info_scores,
+)
 from statlearning.linear_model import (
     BayesianLinearRegression,
     ElasticNet,
@@ -112,6 +121,35 @@ ESTIMATORS = [
     QuadraticDiscriminantAnalysis(),
     QuadraticDiscriminantAnalysis(reg_param=0.1),
     QuadraticDiscriminantAnalysis(include_log_det=False),
+    BestSubsetSelector(),
+    BestSubsetSelector(method="branch_and_bound"),
+    BestSubsetSelector(criterion="cp", convention="islr"),
+    BestSubsetSelector(criterion="adjr2", fit_intercept=False),
+    BestSubsetSelector(criterion="cv", cv=3, selection="1se"),
+    StepwiseSelector(),
+    StepwiseSelector(direction="backward", criterion="aic"),
+    StepwiseSelector(direction="both", criterion="aic"),
+    StepwiseSelector(criterion="cp", stop="criterion"),
+    StepwiseSelector(criterion="cv", cv=3),
+    StepwiseSelector(estimator=GLMRegressor(), criterion="aic"),
+    StepwiseSelector(
+        estimator=GLMRegressor(family="poisson"),
+        direction="backward",
+        criterion="bic",
+        stop="criterion",
+    ),
+    FilterSelector(mutual_info_scores, k=2),
+    FilterSelector(mutual_info_scores, p_value=0.2, n_permutations=19, random_state=0),
+    FilterSelector(ReliefF(n_neighbors=3), k=1),
+    ReliefF(),
+    ReliefF(n_features_to_select=1, n_neighbors=1, diff_power=2, n_iterations=20, random_state=0),
+    WrapperSelector(LinearRegression(), cv=3),
+    WrapperSelector(
+        LinearRegression(), direction="backward", cv=0.3, random_state=0, selection="1se"
+    ),
+    LassoPathSelector(),
+    LassoPathSelector(alpha=0.1),
+    LassoPathSelector(max_features=1, standardize=False),
 ]
 
 # An entry here needs a reason a reader would accept. There are none.

@@ -34,7 +34,7 @@ __all__ = [
 
 #: Family subpackages imported by :func:`load_families`, so that their registrations run.
 #: A new family appends its subpackage name here.
-FAMILIES = ("linear_model", "naive_bayes", "discriminant_analysis")
+FAMILIES = ("linear_model", "naive_bayes", "discriminant_analysis", "feature_selection")
 
 #: The tasks a model can be registered for.
 TASKS = ("regression", "classification")
