@@ -34,7 +34,15 @@ __all__ = [
 
 #: Family subpackages imported by :func:`load_families`, so that their registrations run.
 #: A new family appends its subpackage name here.
-FAMILIES = ("linear_model", "naive_bayes", "discriminant_analysis", "feature_selection")
+FAMILIES = (
+    "linear_model",
+    "naive_bayes",
+    "discriminant_analysis",
+    "feature_selection",
+    "decomposition",
+    "cluster",
+    "mixture",
+)
 
 #: The tasks a model can be registered for.
 TASKS = ("regression", "classification")

@@ -1,0 +1,24 @@
+"""Clustering: k-means (Lloyd or Elkan, greedy k-means++, mini-batch), DBSCAN, agglomerative
+(hierarchical) clustering and spectral clustering.
+
+:class:`KMeans` follows R's ``kmeans(..., algorithm = "Lloyd")`` and scikit-learn's
+``KMeans``; :class:`DBSCAN` counts the point itself in ``min_samples`` (the notes' formula)
+and offers the notes' deterministic nearest-core-point rule for border points;
+:class:`AgglomerativeClustering` reproduces R's ``hclust`` and SciPy's ``linkage`` with
+O(n²) memory; :class:`SpectralClustering` uses the eigenvectors of the smallest Laplacian
+eigenvalues.
+"""
+
+from ._agglomerative import AgglomerativeClustering
+from ._dbscan import DBSCAN
+from ._kmeans import KMeans, MiniBatchKMeans, kmeans_plusplus
+from ._spectral import SpectralClustering
+
+__all__ = [
+    "DBSCAN",
+    "AgglomerativeClustering",
+    "KMeans",
+    "MiniBatchKMeans",
+    "SpectralClustering",
+    "kmeans_plusplus",
+]

@@ -1,0 +1,628 @@
+"""k-means clustering by Lloyd's algorithm with greedy k-means++ seeding: :class:`KMeans`."""
+
+from __future__ import annotations
+
+import math
+import warnings
+from numbers import Integral, Real
+
+import numpy as np
+from sklearn.base import ClusterMixin
+from sklearn.utils import check_random_state
+from sklearn.utils.validation import check_is_fitted, validate_data
+
+from .._validation import ArrayLike, Interval, Options, RandomState
+from ..base import StatBase, TransformerMixin, fit_context
+from ..exceptions import ConvergenceWarning
+from ._kmeans_kernels import (
+    assign_accumulate,
+    candidate_potentials,
+    elkan_assign,
+    elkan_init,
+    squared_distances,
+    update_closest,
+)
+
+__all__ = ["KMeans", "MiniBatchKMeans", "kmeans_plusplus"]
+
+
+def kmeans_plusplus(X, n_clusters: int, *, random_state=None, n_local_trials=None):
+    """Greedy k-means++ seeding (D² sampling with local trials), as scikit-learn's.
+
+    The first centre is a uniformly drawn row. Each further centre is chosen among
+    ``n_local_trials`` rows drawn with probability proportional to their squared distance to
+    the nearest centre already chosen (D² sampling, seed 001 part 2, Algorithm 9): the trial
+    that most reduces the potential ``Σ_i min_s ‖x_i − c_s‖²`` wins. ``n_local_trials=1`` is
+    the plain algorithm of the notes.
+
+    Parameters
+    ----------
+    X : ndarray of shape (n_samples, n_features), float64
+    n_clusters : int
+    random_state : None, int or RandomState
+    n_local_trials : int, optional
+        Default ``2 + floor(ln k)``.
+
+    Returns
+    -------
+    centers : ndarray of shape (n_clusters, n_features)
+    indices : ndarray of shape (n_clusters,)
+        Rows of ``X`` chosen as centres.
+    """
+    X = np.ascontiguousarray(X, dtype=np.float64)
+    rng = check_random_state(random_state)
+    n = X.shape[0]
+    trials = 2 + int(math.log(n_clusters)) if n_local_trials is None else int(n_local_trials)
+    indices = np.empty(n_clusters, dtype=np.int64)
+    indices[0] = rng.randint(n)
+    closest, cumulative = update_closest(X, indices[0], np.full(n, np.inf), np.empty(n))
+    potential = cumulative[-1]
+    for c in range(1, n_clusters):
+        if potential <= 0:  # every row coincides with a chosen centre (duplicates): uniform
+            cand = rng.randint(n, size=trials).astype(np.int64)
+        else:
+            draws = rng.uniform(size=trials) * potential
+            cand = np.searchsorted(cumulative, draws)
+            cand = np.minimum(cand, n - 1).astype(np.int64)
+        pots = candidate_potentials(X, cand, closest)
+        best = int(np.argmin(pots))
+        indices[c] = cand[best]
+        closest, cumulative = update_closest(X, indices[c], closest, cumulative)
+        potential = cumulative[-1]
+    return X[indices].copy(), indices
+
+
+class _LloydSteps:
+    """Lloyd's assignment step: every distance, compiled."""
+
+    def __init__(self, X):
+        self.X = X
+
+    def assign(self, centers):
+        return assign_accumulate(self.X, centers)
+
+    def moved(self, rows, new_labels):
+        pass
+
+    def shifted(self, shift, labels):
+        pass
+
+
+class _ElkanSteps:
+    """Elkan's assignment step: the same labels, most distances skipped by the triangle
+    inequality (upper bound per row, lower bound per row and centre: ``n × k`` memory)."""
+
+    def __init__(self, X):
+        self.X = X
+        self.labels = None
+
+    def assign(self, centers):
+        if self.labels is None:
+            self.labels, self.upper, self.lower = elkan_init(self.X, centers)
+        labels, upper, _, sums, counts = elkan_assign(
+            self.X, centers, self.labels, self.upper, self.lower
+        )
+        return labels.copy(), upper**2, sums, counts
+
+    def moved(self, rows, new_labels):
+        self.labels[rows] = new_labels
+        self.upper[rows] = np.inf  # recomputed at the next assignment
+        self.lower[rows, new_labels] = 0.0
+
+    def shifted(self, shift, labels):
+        self.upper += shift[self.labels]
+        self.lower -= shift
+        np.maximum(self.lower, 0.0, out=self.lower)
+
+
+def _lloyd(X, centers, max_iter, tol_abs, algorithm="lloyd"):
+    """Lloyd's iterations from ``centers``; returns centres, labels, inertia, path, n_iter.
+
+    Stops when the assignments no longer change, or when the total squared shift of the
+    centres is ``≤ tol_abs``; then one more assignment step makes the labels consistent with
+    the returned centres. An empty cluster is re-seeded at the row farthest from its centre.
+    ``algorithm="elkan"`` computes the same assignment steps with Elkan's pruning.
+    """
+    steps = _ElkanSteps(X) if algorithm == "elkan" else _LloydSteps(X)
+    centers = centers.copy()
+    labels_old = None
+    path = []
+    strict = False
+    converged = False
+    n_iter = 0
+    for _ in range(max_iter):
+        n_iter += 1
+        labels, min_dist, sums, counts = steps.assign(centers)
+        path.append(float(min_dist.sum()))
+        if np.any(counts == 0):
+            rows = _repair_empty(X, labels, min_dist, sums, counts)
+            steps.moved(rows, labels[rows])
+        new = centers.copy()
+        filled = counts > 0
+        new[filled] = sums[filled] / counts[filled, None]
+        shift = np.sqrt(np.sum((new - centers) ** 2, axis=1))
+        steps.shifted(shift, labels)
+        centers = new
+        if labels_old is not None and np.array_equal(labels, labels_old):
+            strict = converged = True
+            break
+        labels_old = labels
+        if float(np.sum(shift**2)) <= tol_abs:
+            converged = True
+            break
+    if not strict:
+        labels, min_dist, _, _ = steps.assign(centers)
+        path.append(float(min_dist.sum()))
+    return centers, labels, path[-1], np.array(path), n_iter, converged
+
+
+def _repair_empty(X, labels, min_dist, sums, counts):
+    """Move each empty cluster to one of the rows farthest from their centres (in place).
+
+    The row leaves its cluster (sums and counts are updated), so the M-step that follows is
+    the exact mean of the modified partition and the inertia cannot increase.
+    """
+    empty = np.flatnonzero(counts == 0)
+    far = np.argsort(-min_dist, kind="stable")
+    used = 0
+    moved = []
+    for j in empty:
+        while used < far.size and counts[labels[far[used]]] <= 1:
+            used += 1  # never empty another cluster
+        if used == far.size:
+            break
+        i = far[used]
+        used += 1
+        donor = labels[i]
+        sums[donor] -= X[i]
+        counts[donor] -= 1
+        sums[j] = X[i]
+        counts[j] = 1
+        labels[i] = j
+        min_dist[i] = 0.0
+        moved.append(i)
+    return np.array(moved, dtype=np.int64)
+
+
+class KMeans(ClusterMixin, TransformerMixin, StatBase):
+    """k-means clustering: Lloyd's algorithm with (greedy) k-means++ seeding.
+
+    Parameters
+    ----------
+    n_clusters : int, default=8
+        Number of clusters ``k``; must not exceed the number of samples.
+    init : {"k-means++", "random"} or array-like of shape (n_clusters, n_features)
+        ``"k-means++"``: greedy D² seeding (:func:`kmeans_plusplus`); ``"random"``: ``k``
+        distinct rows drawn uniformly; an array: these initial centres (R's ``kmeans(x,
+        centers = matrix)``).
+    n_init : "auto" or int, default="auto"
+        Number of runs from different seeds; the run with the lowest inertia is kept. ``"auto"``
+        is 1 for ``"k-means++"`` and 10 for ``"random"``. An explicit array runs once.
+    max_iter : int, default=300
+        Maximum Lloyd iterations per run; reaching it raises a ``ConvergenceWarning``.
+    tol : float, default=1e-4
+        Stop when the total squared shift of the centres is at most ``tol`` times the mean
+        column variance of ``X`` (scikit-learn's rule). ``tol=0`` iterates until no assignment
+        changes (R's ``kmeans(..., algorithm = "Lloyd")``).
+    algorithm : {"lloyd", "elkan"}, default="lloyd"
+        ``"lloyd"``: Lloyd's batch algorithm (the notes' Algorithm 8) with a compiled
+        assignment step. ``"elkan"``: the same iterations, with Elkan's (2003) triangle-
+        inequality bounds skipping most distance computations; it keeps an ``n × k`` array of
+        lower bounds, and pays off when ``k`` and the number of features are large. Both give
+        the same centres (up to floating-point ties).
+    random_state : None, int or RandomState, default=None
+        Seeds the initialisation.
+
+    Attributes
+    ----------
+    cluster_centers_ : ndarray of shape (n_clusters, n_features)
+    labels_ : ndarray of shape (n_samples,)
+        Cluster of each training row (the Voronoi cell of its centre).
+    inertia_ : float
+        Within-cluster sum of squares ``Σ_i ‖x_i − c_{label(i)}‖²`` (R's ``tot.withinss``).
+    inertia_path_ : ndarray
+        Inertia after every assignment step of the kept run; never increasing.
+    n_iter_ : int
+        Lloyd iterations of the kept run.
+    n_features_in_ : int
+    feature_names_in_ : ndarray of str
+
+    Notes
+    -----
+    k-means minimises the within-cluster sum of squares (seed 001 part 2, eq. 9.1)
+
+    .. math:: \\min_{c_1,\\dots,c_k,\\ \\ell} \\sum_{i=1}^n \\lVert x_i - c_{\\ell(i)} \\rVert^2 .
+
+    Lloyd's algorithm alternates the assignment :math:`\\ell(i) = \\arg\\min_j \\lVert x_i -
+    c_j\\rVert^2` (ties to the lowest index) and the update of each centre to the mean of its
+    cluster; neither step can increase the objective, so ``inertia_path_`` is non-increasing.
+    Only a local minimum is reached, hence ``n_init`` restarts.
+
+    Empty clusters (which the notes leave open): a centre left without points is moved to the
+    row farthest from its own centre (that row leaves its cluster, unless it is the cluster's
+    only row), which lowers the objective; this is scikit-learn's repair.
+
+    Mapping to R: ``KMeans(k, init=C, tol=0).fit(X)`` is ``kmeans(X, centers = C, algorithm =
+    "Lloyd", iter.max = max_iter)``: ``cluster_centers_`` is ``centers``, ``labels_ + 1`` is
+    ``cluster``, ``inertia_`` is ``tot.withinss``. R's default algorithm (Hartigan–Wong) can
+    reach a different local minimum.
+    """
+
+    _parameter_constraints: dict = {
+        "n_clusters": [Interval(Integral, 1, None, closed="left")],
+        "init": [Options({"k-means++", "random"}), ArrayLike()],
+        "n_init": [Options({"auto"}), Interval(Integral, 1, None, closed="left")],
+        "max_iter": [Interval(Integral, 1, None, closed="left")],
+        "tol": [Interval(Real, 0, None, closed="left")],
+        "algorithm": [Options({"lloyd", "elkan"})],
+        "random_state": [RandomState()],
+    }
+
+    def __init__(
+        self,
+        n_clusters=8,
+        *,
+        init="k-means++",
+        n_init="auto",
+        max_iter=300,
+        tol=1e-4,
+        algorithm="lloyd",
+        random_state=None,
+    ):
+        self.n_clusters = n_clusters
+        self.init = init
+        self.n_init = n_init
+        self.max_iter = max_iter
+        self.tol = tol
+        self.algorithm = algorithm
+        self.random_state = random_state
+
+    def _initial_centers(self, X, rng):
+        if isinstance(self.init, str):
+            if self.init == "k-means++":
+                return kmeans_plusplus(X, self.n_clusters, random_state=rng)[0]
+            rows = rng.choice(X.shape[0], size=self.n_clusters, replace=False)
+            return X[rows].copy()
+        centers = np.array(self.init, dtype=np.float64)
+        expected = (self.n_clusters, X.shape[1])
+        if centers.shape != expected:
+            raise ValueError(
+                f"init: the initial centres must have shape {expected}; got {centers.shape}."
+            )
+        if not np.all(np.isfinite(centers)):
+            raise ValueError("init: the initial centres contain NaN or infinite values.")
+        return centers
+
+    @fit_context
+    def fit(self, X, y=None):
+        """Cluster ``X``.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+        y : ignored
+
+        Returns
+        -------
+        self
+        """
+        X = validate_data(self, X, dtype=np.float64, order="C")
+        n = X.shape[0]
+        if self.n_clusters > n:
+            raise ValueError(
+                f"KMeans: n_samples={n} should be >= n_clusters={self.n_clusters} (more "
+                "clusters than samples)."
+            )
+        rng = check_random_state(self.random_state)
+        if not isinstance(self.init, str):
+            n_init = 1
+        elif self.n_init == "auto":
+            n_init = 1 if self.init == "k-means++" else 10
+        else:
+            n_init = self.n_init
+        tol_abs = self.tol * float(np.mean(np.var(X, axis=0)))
+        best = None
+        for _ in range(n_init):
+            centers = self._initial_centers(X, rng)
+            run = _lloyd(X, centers, self.max_iter, tol_abs, self.algorithm)
+            if best is None or run[2] < best[2]:
+                best = run
+        centers, labels, inertia, path, n_iter, converged = best
+        if not converged:
+            warnings.warn(
+                f"KMeans: Lloyd's algorithm did not converge in max_iter={self.max_iter} "
+                "iterations; increase max_iter or tol.",
+                ConvergenceWarning,
+                stacklevel=2,
+            )
+        self.cluster_centers_ = centers
+        self.labels_ = labels
+        self.inertia_ = float(inertia)
+        self.inertia_path_ = path
+        self.n_iter_ = int(n_iter)
+        return self
+
+    def _check_X(self, X):
+        check_is_fitted(self, "cluster_centers_")
+        return validate_data(self, X, dtype=np.float64, order="C", reset=False)
+
+    def predict(self, X) -> np.ndarray:
+        """Nearest centre of each row (its Voronoi cell; ties to the lowest index).
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+
+        Returns
+        -------
+        ndarray of shape (n_samples,)
+        """
+        return assign_accumulate(self._check_X(X), self.cluster_centers_)[0]
+
+    def transform(self, X) -> np.ndarray:
+        """Euclidean distance of each row to each centre.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+
+        Returns
+        -------
+        ndarray of shape (n_samples, n_clusters)
+        """
+        return np.sqrt(squared_distances(self._check_X(X), self.cluster_centers_))
+
+    def score(self, X, y=None) -> float:
+        """Negative inertia of ``X`` under the fitted centres (higher is better).
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+        y : ignored
+
+        Returns
+        -------
+        float
+        """
+        return -float(assign_accumulate(self._check_X(X), self.cluster_centers_)[1].sum())
+
+    @property
+    def _n_features_out(self) -> int:
+        return self.cluster_centers_.shape[0]
+
+    def get_feature_names_out(self, input_features=None):
+        """Output names ``kmeans0, kmeans1, …`` of :meth:`transform`."""
+        check_is_fitted(self, "cluster_centers_")
+        prefix = type(self).__name__.lower()
+        return np.array([f"{prefix}{j}" for j in range(self.n_clusters)], dtype=object)
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.transformer_tags.preserves_dtype = ["float64"]
+        return tags
+
+
+class MiniBatchKMeans(KMeans):
+    """k-means on random mini-batches (Sculley, 2010), for data too large for Lloyd's passes.
+
+    Parameters
+    ----------
+    n_clusters : int, default=8
+    init : {"k-means++", "random"} or array-like of shape (n_clusters, n_features)
+        Computed on a random subset of ``init_size`` rows.
+    batch_size : int, default=1024
+        Rows per mini-batch (drawn without replacement within a batch).
+    max_iter : int, default=100
+        Maximum number of passes over the data (epochs); the number of steps is
+        ``ceil(max_iter · n_samples / batch_size)``.
+    tol : float, default=0.0
+        Stop when the total squared shift of the centres in one step is at most ``tol`` times
+        the mean column variance (``0`` disables this test).
+    max_no_improvement : int or None, default=10
+        Stop when the smoothed mini-batch inertia has not improved for this many steps
+        (``None`` disables this test).
+    init_size : int or None, default=None
+        Rows used by the initialisation; ``3 · batch_size`` by default (at least
+        ``n_clusters``).
+    n_init : "auto" or int, default="auto"
+        Initialisations tried on the ``init_size`` subset (the best by inertia on it is kept);
+        ``"auto"`` is 1 for ``"k-means++"``, 3 for ``"random"``.
+    reassignment_ratio : float, default=0.01
+        A centre that has received fewer than ``reassignment_ratio × max_j N_j`` rows (``N_j``
+        the rows it has absorbed so far) is moved to a random row of the current batch, every
+        ``10 · n_clusters`` steps; ``0`` disables this.
+    random_state : None, int or RandomState, default=None
+
+    Attributes
+    ----------
+    cluster_centers_ : ndarray of shape (n_clusters, n_features)
+    labels_ : ndarray of shape (n_samples,)
+        Nearest centre of every training row, computed after the last step.
+    inertia_ : float
+        Inertia of the training rows under the final centres.
+    counts_ : ndarray of shape (n_clusters,)
+        Rows each centre has absorbed (its learning-rate denominator).
+    n_steps_ : int
+        Mini-batch steps taken.
+    n_iter_ : int
+        Passes over the data started (``ceil(n_steps_ · batch_size / n_samples)``).
+    n_features_in_ : int
+    feature_names_in_ : ndarray of str
+
+    Notes
+    -----
+    Each step draws a batch :math:`B`, assigns its rows to the nearest centre and moves each
+    centre to the running mean of every row it has ever absorbed,
+
+    .. math:: c_j \\leftarrow \\frac{N_j c_j + \\sum_{i \\in B_j} x_i}{N_j + |B_j|},
+        \\qquad N_j \\leftarrow N_j + |B_j|,
+
+    i.e. a stochastic-gradient step on the k-means objective (seed 001 part 2, eq. 9.1) with
+    per-centre learning rate :math:`|B_j| / (N_j + |B_j|)`. The result approximates
+    :class:`KMeans`; ``inertia_`` is exact for the returned centres. :meth:`partial_fit`
+    performs one step on the rows it is given (online use). R has no counterpart in base
+    ``stats``; the algorithm is scikit-learn's ``MiniBatchKMeans`` up to the reassignment
+    details.
+    """
+
+    _parameter_constraints: dict = {
+        "n_clusters": [Interval(Integral, 1, None, closed="left")],
+        "init": [Options({"k-means++", "random"}), ArrayLike()],
+        "batch_size": [Interval(Integral, 1, None, closed="left")],
+        "max_iter": [Interval(Integral, 1, None, closed="left")],
+        "tol": [Interval(Real, 0, None, closed="left")],
+        "max_no_improvement": [None, Interval(Integral, 1, None, closed="left")],
+        "init_size": [None, Interval(Integral, 1, None, closed="left")],
+        "n_init": [Options({"auto"}), Interval(Integral, 1, None, closed="left")],
+        "reassignment_ratio": [Interval(Real, 0, None, closed="left")],
+        "random_state": [RandomState()],
+    }
+
+    def __init__(
+        self,
+        n_clusters=8,
+        *,
+        init="k-means++",
+        batch_size=1024,
+        max_iter=100,
+        tol=0.0,
+        max_no_improvement=10,
+        init_size=None,
+        n_init="auto",
+        reassignment_ratio=0.01,
+        random_state=None,
+    ):
+        self.n_clusters = n_clusters
+        self.init = init
+        self.batch_size = batch_size
+        self.max_iter = max_iter
+        self.tol = tol
+        self.max_no_improvement = max_no_improvement
+        self.init_size = init_size
+        self.n_init = n_init
+        self.reassignment_ratio = reassignment_ratio
+        self.random_state = random_state
+
+    def _initialise(self, X, rng):
+        n = X.shape[0]
+        if self.n_clusters > n:
+            raise ValueError(
+                f"{type(self).__name__}: n_samples={n} should be >= n_clusters="
+                f"{self.n_clusters} (more clusters than samples)."
+            )
+        size = 3 * self.batch_size if self.init_size is None else self.init_size
+        size = min(n, max(size, self.n_clusters))
+        if not isinstance(self.init, str):
+            n_init = 1
+        elif self.n_init == "auto":
+            n_init = 1 if self.init == "k-means++" else 3
+        else:
+            n_init = self.n_init
+        best, best_inertia = None, np.inf
+        for _ in range(n_init):
+            subset = X[np.sort(rng.choice(n, size=size, replace=False))]
+            centers = self._initial_centers(subset, rng)
+            inertia = assign_accumulate(subset, centers)[1].sum()
+            if inertia < best_inertia:
+                best, best_inertia = centers, inertia
+        self.cluster_centers_ = np.ascontiguousarray(best)
+        self.counts_ = np.zeros(self.n_clusters)
+        self.n_steps_ = 0
+        self._rng = rng
+
+    def _step(self, batch, rng) -> tuple[float, float]:
+        """One mini-batch update; returns the batch inertia (per row) and the squared shift."""
+        _, min_dist, sums, counts = assign_accumulate(batch, self.cluster_centers_)
+        old = self.cluster_centers_.copy()
+        total = self.counts_ + counts
+        hit = counts > 0
+        self.cluster_centers_[hit] = (old[hit] * self.counts_[hit, None] + sums[hit]) / total[
+            hit, None
+        ]
+        self.counts_ = total
+        self.n_steps_ += 1
+        if self.reassignment_ratio > 0 and self.n_steps_ % (10 * self.n_clusters) == 0:
+            low = np.flatnonzero(self.counts_ < self.reassignment_ratio * self.counts_.max())
+            if low.size:
+                rows = rng.choice(batch.shape[0], size=min(low.size, batch.shape[0]), replace=False)
+                low = low[: rows.size]
+                self.cluster_centers_[low] = batch[rows]
+                self.counts_[low] = self.counts_[self.counts_ > 0].min()
+        return float(min_dist.sum()) / batch.shape[0], float(
+            np.sum((self.cluster_centers_ - old) ** 2)
+        )
+
+    @fit_context
+    def fit(self, X, y=None):
+        """Cluster ``X`` by mini-batch steps.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+        y : ignored
+
+        Returns
+        -------
+        self
+        """
+        X = validate_data(self, X, dtype=np.float64, order="C")
+        n = X.shape[0]
+        rng = check_random_state(self.random_state)
+        self._initialise(X, rng)
+        batch_size = min(self.batch_size, n)
+        n_steps = math.ceil(self.max_iter * n / batch_size)
+        tol_abs = self.tol * float(np.mean(np.var(X, axis=0)))
+        smoothed, best, stale = None, np.inf, 0
+        alpha = min(1.0, 2.0 * batch_size / (n + 1))
+        converged = False
+        for _ in range(n_steps):
+            batch = X[rng.choice(n, size=batch_size, replace=False)]
+            inertia, shift = self._step(batch, rng)
+            if self.tol > 0 and shift <= tol_abs:
+                converged = True
+                break
+            smoothed = inertia if smoothed is None else (1 - alpha) * smoothed + alpha * inertia
+            if smoothed < best:
+                best, stale = smoothed, 0
+            else:
+                stale += 1
+            if self.max_no_improvement is not None and stale >= self.max_no_improvement:
+                converged = True
+                break
+        if not converged and (self.tol > 0 or self.max_no_improvement is not None):
+            warnings.warn(
+                f"{type(self).__name__}: no convergence within max_iter={self.max_iter} "
+                "passes; increase max_iter.",
+                ConvergenceWarning,
+                stacklevel=2,
+            )
+        labels, min_dist, _, _ = assign_accumulate(X, self.cluster_centers_)
+        self.labels_ = labels
+        self.inertia_ = float(min_dist.sum())
+        self.n_iter_ = math.ceil(self.n_steps_ * batch_size / n)
+        return self
+
+    def partial_fit(self, X, y=None):
+        """One mini-batch step on ``X`` (initialising from ``X`` on the first call).
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+        y : ignored
+
+        Returns
+        -------
+        self
+        """
+        first = not hasattr(self, "cluster_centers_")
+        if first:
+            self._validate_params()
+        X = validate_data(self, X, dtype=np.float64, order="C", reset=first)
+        if first:
+            self._initialise(X, check_random_state(self.random_state))
+        self._step(X, self._rng)
+        labels, min_dist, _, _ = assign_accumulate(X, self.cluster_centers_)
+        self.labels_ = labels
+        self.inertia_ = float(min_dist.sum())
+        self.n_iter_ = self.n_steps_
+        return self

@@ -1,0 +1,241 @@
+"""Compiled hot loops of k-means: the assignment step (Lloyd's E-step fused with the
+accumulation of the M-step), squared distances, and the k-means++ candidate potentials.
+
+Array in, array out; compiled by numba with ``cache=True``. The loops are serial on purpose:
+with 3 features and 20 centres an assignment pass over 500,000 rows takes about 15 ms, and
+measured on a shared 2-core machine a parallel region cost more in thread wake-ups than it
+saved (and made the timing depend on the machine's load). Rows are still accumulated in
+chunks, so the partial sums are added in a fixed order (deterministic results).
+"""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+
+_CHUNK = 2048
+
+
+@numba.njit(cache=True)
+def assign_accumulate(X, centers):
+    """Nearest centre of every row, its squared distance, and the per-cluster sums and counts.
+
+    Parameters
+    ----------
+    X : ndarray (n, p), float64, C-contiguous
+    centers : ndarray (k, p), float64
+
+    Returns
+    -------
+    labels : ndarray (n,), int64
+        Index of the nearest centre (ties to the lowest index).
+    min_dist : ndarray (n,), float64
+        Squared distance to it.
+    sums : ndarray (k, p), float64
+        Sum of the rows assigned to each centre.
+    counts : ndarray (k,), float64
+        Number of rows assigned to each centre.
+    """
+    n, p = X.shape
+    k = centers.shape[0]
+    n_chunks = (n + _CHUNK - 1) // _CHUNK
+    labels = np.empty(n, dtype=np.int64)
+    min_dist = np.empty(n, dtype=np.float64)
+    part_sums = np.zeros((n_chunks, k, p), dtype=np.float64)
+    part_counts = np.zeros((n_chunks, k), dtype=np.float64)
+    for c in range(n_chunks):
+        start = c * _CHUNK
+        stop = min(start + _CHUNK, n)
+        for i in range(start, stop):
+            best = 0
+            best_d = np.inf
+            for j in range(k):
+                d = 0.0
+                for f in range(p):
+                    diff = X[i, f] - centers[j, f]
+                    d += diff * diff
+                if d < best_d:
+                    best_d = d
+                    best = j
+            labels[i] = best
+            min_dist[i] = best_d
+            part_counts[c, best] += 1.0
+            for f in range(p):
+                part_sums[c, best, f] += X[i, f]
+    sums = np.zeros((k, p), dtype=np.float64)
+    counts = np.zeros(k, dtype=np.float64)
+    for c in range(n_chunks):
+        for j in range(k):
+            counts[j] += part_counts[c, j]
+            for f in range(p):
+                sums[j, f] += part_sums[c, j, f]
+    return labels, min_dist, sums, counts
+
+
+@numba.njit(cache=True)
+def squared_distances(X, centers):
+    """``D[i, j] = ‖X[i] − centers[j]‖²`` computed exactly (no expansion), shape (n, k)."""
+    n, p = X.shape
+    k = centers.shape[0]
+    out = np.empty((n, k), dtype=np.float64)
+    for i in range(n):
+        for j in range(k):
+            d = 0.0
+            for f in range(p):
+                diff = X[i, f] - centers[j, f]
+                d += diff * diff
+            out[i, j] = d
+    return out
+
+
+@numba.njit(cache=True)
+def candidate_potentials(X, candidates, closest):
+    """k-means++ trial: ``Σ_i min(closest[i], ‖X[i] − X[c]‖²)`` for each candidate row ``c``.
+
+    Parameters
+    ----------
+    X : ndarray (n, p)
+    candidates : ndarray (t,), int64
+        Row indices of the candidate centres.
+    closest : ndarray (n,)
+        Current squared distance of every row to its nearest chosen centre.
+
+    Returns
+    -------
+    ndarray (t,)
+    """
+    n, p = X.shape
+    t = candidates.shape[0]
+    n_chunks = (n + _CHUNK - 1) // _CHUNK
+    part = np.zeros((n_chunks, t), dtype=np.float64)
+    for c in range(n_chunks):
+        start = c * _CHUNK
+        stop = min(start + _CHUNK, n)
+        for i in range(start, stop):
+            for m in range(t):
+                r = candidates[m]
+                d = 0.0
+                for f in range(p):
+                    diff = X[i, f] - X[r, f]
+                    d += diff * diff
+                part[c, m] += min(d, closest[i])
+    out = np.zeros(t, dtype=np.float64)
+    for c in range(n_chunks):
+        for m in range(t):
+            out[m] += part[c, m]
+    return out
+
+
+@numba.njit(cache=True)
+def update_closest(X, row, closest, cumulative):
+    """``closest[i] ← min(closest[i], ‖X[i] − X[row]‖²)`` and its running sum, in place.
+
+    Returns ``(closest, cumulative)``; ``cumulative[-1]`` is the potential ``Σ_i closest[i]``
+    and ``cumulative`` is what D² sampling searches.
+    """
+    n, p = X.shape
+    total = 0.0
+    for i in range(n):
+        d = 0.0
+        for f in range(p):
+            diff = X[i, f] - X[row, f]
+            d += diff * diff
+        if d < closest[i]:
+            closest[i] = d
+        total += closest[i]
+        cumulative[i] = total
+    return closest, cumulative
+
+
+@numba.njit(cache=True)
+def _dist(X, i, centers, j):
+    d = 0.0
+    for f in range(X.shape[1]):
+        diff = X[i, f] - centers[j, f]
+        d += diff * diff
+    return np.sqrt(d)
+
+
+@numba.njit(cache=True)
+def elkan_init(X, centers):
+    """Exact start of Elkan's algorithm: labels, upper bounds and lower bounds ``(n, k)``.
+
+    Returns ``(labels, upper, lower)`` with ``lower[i, j] = ‖x_i − c_j‖`` and ``upper[i]`` the
+    distance to the nearest centre (ties to the lowest index).
+    """
+    n = X.shape[0]
+    k = centers.shape[0]
+    labels = np.zeros(n, dtype=np.int64)
+    upper = np.empty(n, dtype=np.float64)
+    lower = np.empty((n, k), dtype=np.float64)
+    for i in range(n):
+        best = 0
+        best_d = np.inf
+        for j in range(k):
+            d = _dist(X, i, centers, j)
+            lower[i, j] = d
+            if d < best_d:
+                best_d = d
+                best = j
+        labels[i] = best
+        upper[i] = best_d
+    return labels, upper, lower
+
+
+@numba.njit(cache=True)
+def elkan_assign(X, centers, labels, upper, lower):
+    """One assignment step of Elkan's algorithm (triangle-inequality pruning), in place.
+
+    ``upper[i]`` must bound ``‖x_i − c_{labels[i]}‖`` from above and ``lower[i, j]`` bound
+    ``‖x_i − c_j‖`` from below for the current ``centers``. A centre ``j`` is examined only when
+    ``upper[i] > lower[i, j]`` and ``upper[i] > ½‖c_{labels[i]} − c_j‖``. On return ``upper``
+    is exact (the distance to the assigned centre).
+
+    Returns
+    -------
+    labels, upper, lower, sums (k, p), counts (k,)
+    """
+    n, p = X.shape
+    k = centers.shape[0]
+    half = np.empty((k, k), dtype=np.float64)
+    for a in range(k):
+        half[a, a] = 0.0
+        for b in range(a + 1, k):
+            d = 0.0
+            for f in range(p):
+                diff = centers[a, f] - centers[b, f]
+                d += diff * diff
+            half[a, b] = half[b, a] = 0.5 * np.sqrt(d)
+    s = np.empty(k, dtype=np.float64)
+    for a in range(k):
+        m = np.inf
+        for b in range(k):
+            if b != a and half[a, b] < m:
+                m = half[a, b]
+        s[a] = m
+    sums = np.zeros((k, p), dtype=np.float64)
+    counts = np.zeros(k, dtype=np.float64)
+    for i in range(n):
+        a = labels[i]
+        if upper[i] > s[a]:
+            stale = True
+            for j in range(k):
+                if j == a or upper[i] <= lower[i, j] or upper[i] <= half[a, j]:
+                    continue
+                if stale:
+                    upper[i] = _dist(X, i, centers, a)
+                    lower[i, a] = upper[i]
+                    stale = False
+                    if upper[i] <= lower[i, j] or upper[i] <= half[a, j]:
+                        continue
+                d = _dist(X, i, centers, j)
+                lower[i, j] = d
+                if d < upper[i] or (d == upper[i] and j < a):
+                    a = j
+                    upper[i] = d
+            labels[i] = a
+        upper[i] = _dist(X, i, centers, a)
+        counts[a] += 1.0
+        for f in range(p):
+            sums[a, f] += X[i, f]
+    return labels, upper, lower, sums, counts

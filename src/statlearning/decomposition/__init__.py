@@ -1,0 +1,32 @@
+"""Dimension reduction: principal component analysis with R's conventions.
+
+:class:`PCA` follows R's ``prcomp`` (divisor ``n − 1``, ``scale=True`` for the correlation
+matrix) and offers the notes' retention rules (:func:`retained_components`).
+"""
+
+from .._registry import register_model
+from ._pca import PCA, retained_components
+from ._summary import PCASummary
+
+__all__ = ["PCA", "PCASummary", "principal_components_regression", "retained_components"]
+
+
+def principal_components_regression():
+    """PCR as the notes define it (seed 004 §1.6): standardise, keep the principal components
+    whose cumulative proportion of variance is at most 95%, regress ``y`` on their scores by
+    OLS."""
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import StandardScaler
+
+    from ..linear_model import LinearRegression
+
+    return make_pipeline(StandardScaler(), PCA("cumulative:0.95"), LinearRegression())
+
+
+register_model(
+    "pcr",
+    principal_components_regression,
+    task="regression",
+    description="Principal components regression: standardise, PCA (cumulative:0.95), OLS",
+    family="decomposition",
+)

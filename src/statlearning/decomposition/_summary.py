@@ -1,0 +1,89 @@
+"""The printable importance table of a fitted PCA, as R's ``summary(prcomp(...))``."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+__all__ = ["PCASummary"]
+
+ROWS = ("Standard deviation", "Proportion of Variance", "Cumulative Proportion")
+
+
+def _decimals(value: float, digits: int) -> int:
+    """Decimals R's ``formatReal`` needs to show ``value`` with ``digits`` significant digits.
+
+    Trailing zeros are dropped (``1.0000`` needs none), as R does.
+    """
+    if value == 0 or not math.isfinite(value):
+        return 0
+    magnitude = math.floor(math.log10(abs(value)))
+    target = float(f"{value:.{digits - 1}e}")
+    for sig in range(1, digits + 1):
+        if float(f"{value:.{sig - 1}e}") == target:
+            return max(0, sig - 1 - magnitude)
+    return max(0, digits - 1 - magnitude)
+
+
+class PCASummary:
+    """Importance of the principal components (R's ``summary(prcomp(...))``).
+
+    Parameters
+    ----------
+    std_devs : ndarray of shape (n_components,)
+        Standard deviations of the components (R's ``sdev``, divisor ``n − 1``).
+    total_variance : float
+        Total variance of the (centred, optionally scaled) data: the proportions divide by it.
+    names : list of str, optional
+        Column names; ``PC1, PC2, …`` by default.
+
+    Attributes
+    ----------
+    importance : ndarray of shape (3, n_components)
+        Rows: standard deviation, proportion of variance, cumulative proportion (unrounded;
+        R rounds the proportions to 5 decimals before printing).
+    columns : list of str
+    """
+
+    def __init__(self, std_devs, total_variance: float, names=None):
+        sd = np.asarray(std_devs, dtype=np.float64)
+        prop = sd**2 / total_variance
+        self.importance = np.vstack([sd, prop, np.cumsum(prop)])
+        self.columns = list(names) if names is not None else [f"PC{i + 1}" for i in range(sd.size)]
+
+    def to_frame(self):
+        """The table as a :class:`pandas.DataFrame` (rows as R prints them)."""
+        import pandas as pd
+
+        return pd.DataFrame(self.importance, index=list(ROWS), columns=self.columns)
+
+    def __str__(self) -> str:
+        # R: importance <- rbind(sdev, round(prop, 5), round(cumprop, 5)), printed with 4 digits
+        shown = self.importance.copy()
+        shown[1:] = np.round(shown[1:], 5)
+        cells = []
+        for j, name in enumerate(self.columns):
+            dec = max(_decimals(float(v), 4) for v in shown[:, j])
+            col = [f"{v:.{dec}f}" for v in shown[:, j]]
+            width = max(len(name), *(len(c) for c in col))
+            cells.append([name.rjust(width)] + [c.rjust(width) for c in col])
+        label_width = max(len(r) for r in ROWS)
+        lines = ["Importance of components:"]
+        lines.append(" " * label_width + " " + " ".join(c[0] for c in cells))
+        for i, row in enumerate(ROWS):
+            lines.append(row.ljust(label_width) + " " + " ".join(c[i + 1] for c in cells))
+        return "\n".join(lines)
+
+    def __repr__(self) -> str:
+        return self.__str__()
+
+    def _repr_html_(self) -> str:
+        head = "".join(f"<th>{c}</th>" for c in self.columns)
+        body = "".join(
+            f"<tr><th>{row}</th>"
+            + "".join(f"<td>{v:.5g}</td>" for v in self.importance[i])
+            + "</tr>"
+            for i, row in enumerate(ROWS)
+        )
+        return f"<table><tr><th></th>{head}</tr>{body}</table>"

@@ -1,0 +1,378 @@
+"""Gaussian mixture models fitted by EM: :class:`GaussianMixture`."""
+
+from __future__ import annotations
+
+import warnings
+from numbers import Integral, Real
+
+import numpy as np
+from sklearn.base import DensityMixin
+from sklearn.utils import check_random_state
+from sklearn.utils.validation import check_is_fitted, validate_data
+
+from .._core.lloyd import kmeans_plusplus, lloyd
+from .._validation import ArrayLike, Interval, Options, RandomState
+from ..base import StatBase, fit_context
+from ..exceptions import ConvergenceWarning, NumericalWarning
+from . import _em
+
+_COV_TYPES = ("full", "tied", "diag", "spherical")
+
+
+class GaussianMixture(DensityMixin, StatBase):
+    """Gaussian mixture model fitted by the EM algorithm.
+
+    Parameters
+    ----------
+    n_components : int, default=1
+        Number of mixture components K.
+    covariance_type : {"full", "tied", "diag", "spherical"}, default="full"
+        One general covariance per component, one shared by all, diagonal, or a single
+        variance per component.
+    tol : float, default=1e-3
+        Stop when the average log-likelihood changes by less than ``tol`` between iterations.
+    reg_covar : float, default=1e-6
+        Added to the diagonal of every covariance (keeps them positive definite).
+    max_iter : int, default=100
+        EM iterations per initialisation; reaching it raises a ``ConvergenceWarning``.
+    n_init : int, default=1
+        Initialisations; the one with the largest final log-likelihood is kept.
+    init_params : {"kmeans", "random"}, default="kmeans"
+        Initial responsibilities: hard k-means labels, or random responsibilities.
+    weights_init, means_init, precisions_init : array-like or None, default=None
+        User-supplied initial weights ``(K,)``, means ``(K, d)`` and precisions (inverse
+        covariances, in the ``covariance_type`` layout); they override ``init_params``.
+    random_state : int, RandomState instance or None, default=None
+
+    Attributes
+    ----------
+    weights_ : ndarray of shape (n_components,)
+    means_ : ndarray of shape (n_components, n_features)
+    covariances_ : ndarray
+        ``(K, d, d)`` full, ``(d, d)`` tied, ``(K, d)`` diag, ``(K,)`` spherical.
+    precisions_ : ndarray
+        Inverse covariances, same layout.
+    precisions_cholesky_ : ndarray
+        ``U`` with ``Σ⁻¹ = U Uᵀ``, same layout.
+    converged_ : bool
+    n_iter_ : int
+        EM iterations of the kept initialisation.
+    lower_bound_ : float
+        Average log-likelihood at the last iteration of the kept initialisation.
+    loglik_path_ : ndarray of shape (n_iter_,)
+        Average log-likelihood at each EM iteration of the kept initialisation (never
+        decreasing, up to rounding: the EM guarantee).
+    n_features_in_ : int
+    feature_names_in_ : ndarray of str
+
+    Notes
+    -----
+    The model is :math:`p(x) = \\sum_{k=1}^K \\pi_k N(x \\mid \\mu_k, \\Sigma_k)` and EM
+    maximises the log-likelihood :math:`\\sum_i \\log \\sum_k \\pi_k N(x_i \\mid \\mu_k,
+    \\Sigma_k)` (seed 001 part 2, §9.5, Algorithm 13). E-step: responsibilities
+    :math:`p_{k|i} \\propto \\pi_k N(x_i \\mid \\mu_k, \\Sigma_k)`, computed in log space with
+    log-sum-exp. M-step: :math:`n_k = \\sum_i p_{k|i}`, :math:`\\mu_k = \\sum_i p_{k|i} x_i / n_k`,
+    :math:`\\Sigma_k = \\sum_i p_{k|i} (x_i - \\mu_k)(x_i - \\mu_k)^\\top / n_k +
+    \\text{reg\\_covar}\\, I` (with the *new* means), :math:`\\pi_k = n_k / n`. The iteration
+    stops when the average log-likelihood changes by less than ``tol``.
+
+    ``reg_covar`` is not in the notes. When a covariance is singular (a component collapsed
+    onto a point or a subspace), the default ``reg_covar`` is what keeps it invertible and a
+    ``NumericalWarning`` says so; if even that is not enough (Cholesky fails), ``reg_covar`` is
+    increased tenfold until it succeeds, again with a warning.
+
+    Mapping: the notes' π, μ, Σ are ``weights_``, ``means_``, ``covariances_``. R's
+    ``mclust::Mclust`` model names: ``"full"`` is VVV, ``"tied"`` EEE, ``"diag"`` VVI,
+    ``"spherical"`` VII. :meth:`bic` follows the usual sign (lower is better), the opposite of
+    mclust's. The parameters and attributes are scikit-learn's ``GaussianMixture``'s.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from statlearning.mixture import GaussianMixture
+    >>> X = np.r_[np.zeros((5, 1)) + [[0.0], [0.1], [0.2], [0.3], [0.4]], np.full((5, 1), 9.0)]
+    >>> gm = GaussianMixture(2, random_state=0).fit(X)
+    >>> sorted(np.round(gm.means_.ravel(), 2).tolist())
+    [0.2, 9.0]
+    """
+
+    _parameter_constraints = {
+        "n_components": [Interval(Integral, 1, None, closed="left")],
+        "covariance_type": [Options(_COV_TYPES)],
+        "tol": [Interval(Real, 0.0, None, closed="left")],
+        "reg_covar": [Interval(Real, 0.0, None, closed="left")],
+        "max_iter": [Interval(Integral, 0, None, closed="left")],
+        "n_init": [Interval(Integral, 1, None, closed="left")],
+        "init_params": [Options({"kmeans", "random"})],
+        "weights_init": [ArrayLike(), None],
+        "means_init": [ArrayLike(), None],
+        "precisions_init": [ArrayLike(), None],
+        "random_state": [RandomState()],
+    }
+
+    def __init__(
+        self,
+        n_components=1,
+        *,
+        covariance_type="full",
+        tol=1e-3,
+        reg_covar=1e-6,
+        max_iter=100,
+        n_init=1,
+        init_params="kmeans",
+        weights_init=None,
+        means_init=None,
+        precisions_init=None,
+        random_state=None,
+    ):
+        self.n_components = n_components
+        self.covariance_type = covariance_type
+        self.tol = tol
+        self.reg_covar = reg_covar
+        self.max_iter = max_iter
+        self.n_init = n_init
+        self.init_params = init_params
+        self.weights_init = weights_init
+        self.means_init = means_init
+        self.precisions_init = precisions_init
+        self.random_state = random_state
+
+    # ------------------------------------------------------------------------------ fitting
+
+    @fit_context
+    def fit(self, X, y=None):
+        """Estimate the mixture by EM (``n_init`` starts, the best kept).
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+        y : ignored
+
+        Returns
+        -------
+        self
+        """
+        self._fit(X, final_estep=False)
+        return self
+
+    @fit_context
+    def fit_predict(self, X, y=None):
+        """Fit, then return the most probable component of each training row."""
+        return self._fit(X, final_estep=True).argmax(axis=1)
+
+    def _fit(self, X, *, final_estep):
+        X = validate_data(self, X, dtype=[np.float64, np.float32], ensure_min_samples=2)
+        X = np.asarray(X, dtype=np.float64)
+        n, d = X.shape
+        K = self.n_components
+        if n < K:
+            raise ValueError(
+                f"n_components={K} must be at most the number of samples, got n_samples={n}."
+            )
+        inits = self._check_inits(d)
+        rng = check_random_state(self.random_state)
+        best = None
+        for _ in range(self.n_init):
+            run = self._run_em(X, rng, inits)
+            if best is None or run["lower_bound"] > best["lower_bound"]:
+                best = run
+        if not best["converged"] and self.max_iter > 0:
+            warnings.warn(
+                f"GaussianMixture did not converge in max_iter={self.max_iter} iterations; "
+                "increase max_iter or tol, or try another initialisation.",
+                ConvergenceWarning,
+                stacklevel=4,
+            )
+        self._set_parameters(best["params"])
+        self.converged_ = best["converged"]
+        self.n_iter_ = best["n_iter"]
+        self.lower_bound_ = best["lower_bound"]
+        self.loglik_path_ = np.asarray(best["path"], dtype=np.float64)
+        self._warn_singular(best["params"][2])
+        if final_estep:  # so that fit_predict agrees with predict on the training data
+            return _em.e_step(X, *self._params_for_estep())[1]
+        return None
+
+    def _check_inits(self, d):
+        K, ct = self.n_components, self.covariance_type
+        out = {}
+        if self.weights_init is not None:
+            w = np.asarray(self.weights_init, dtype=np.float64)
+            if w.shape != (K,) or np.any(w < 0) or not np.isclose(w.sum(), 1.0):
+                raise ValueError(
+                    f"weights_init must be {K} non-negative numbers summing to 1, got {w!r}."
+                )
+            out["weights"] = w
+        if self.means_init is not None:
+            m = np.asarray(self.means_init, dtype=np.float64)
+            if m.shape != (K, d) or not np.all(np.isfinite(m)):
+                raise ValueError(f"means_init must be finite of shape ({K}, {d}), got {m.shape}.")
+            out["means"] = m
+        if self.precisions_init is not None:
+            p = np.asarray(self.precisions_init, dtype=np.float64)
+            shape = {"full": (K, d, d), "tied": (d, d), "diag": (K, d), "spherical": (K,)}[ct]
+            if p.shape != shape:
+                raise ValueError(
+                    f"precisions_init must have shape {shape} for covariance_type={ct!r}, "
+                    f"got {p.shape}."
+                )
+            if ct in ("full", "tied"):
+                mats = p if ct == "full" else p[None]
+                for mat in mats:
+                    if not np.allclose(mat, mat.T) or np.linalg.eigvalsh(mat)[0] <= 0:
+                        raise ValueError("precisions_init must be symmetric positive definite.")
+                chol = np.array([np.linalg.cholesky(mat) for mat in mats])
+                out["prec_chol"] = chol if ct == "full" else chol[0]
+            else:
+                if np.any(p <= 0):
+                    raise ValueError("precisions_init must be positive.")
+                out["prec_chol"] = np.sqrt(p)
+        return out
+
+    def _initial_resp(self, X, rng):
+        n, K = X.shape[0], self.n_components
+        if self.init_params == "kmeans":
+            gen = np.random.default_rng(rng.randint(np.iinfo(np.int32).max))
+            labels = lloyd(X, kmeans_plusplus(X, K, gen))[0]
+            resp = np.zeros((n, K))
+            resp[np.arange(n), labels] = 1.0
+        else:
+            resp = rng.uniform(size=(n, K))
+            resp /= resp.sum(axis=1, keepdims=True)
+        return resp
+
+    def _m_step(self, X, resp):
+        """M-step with the Cholesky guard: returns ``(weights, means, cov, prec_chol)``."""
+        reg = self.reg_covar
+        nk, means, cov = _em.estimate_parameters(X, resp, reg, self.covariance_type)
+        while True:
+            try:
+                prec = _em.precisions_cholesky(cov, self.covariance_type)
+                break
+            except np.linalg.LinAlgError:
+                new_reg = max(10.0 * reg, 1e-10)
+                warnings.warn(
+                    f"a component's covariance is not positive definite even with "
+                    f"reg_covar={reg:g}; increasing the regularisation to {new_reg:g}. "
+                    "Consider fewer components or a larger reg_covar.",
+                    NumericalWarning,
+                    stacklevel=6,
+                )
+                reg = new_reg
+                nk, means, cov = _em.estimate_parameters(X, resp, reg, self.covariance_type)
+        return nk / nk.sum(), means, cov, prec
+
+    def _run_em(self, X, rng, inits):
+        ct = self.covariance_type
+        need_resp = not {"weights", "means", "prec_chol"} <= inits.keys()
+        if need_resp:
+            weights, means, cov, prec = self._m_step(X, self._initial_resp(X, rng))
+        else:
+            weights = means = cov = prec = None
+        weights = inits.get("weights", weights)
+        means = inits.get("means", means)
+        if "prec_chol" in inits:
+            prec = inits["prec_chol"]
+            cov = _em.covariance_from_precision(prec, ct)
+        lower_bound, converged, n_iter, path = -np.inf, False, 0, []
+        while n_iter < self.max_iter:
+            n_iter += 1
+            previous = lower_bound
+            lower_bound, resp, _ = _em.e_step(X, weights, means, prec, ct)
+            path.append(lower_bound)
+            weights, means, cov, prec = self._m_step(X, resp)
+            if abs(lower_bound - previous) < self.tol:
+                converged = True
+                break
+        if self.max_iter == 0:
+            lower_bound = _em.e_step(X, weights, means, prec, ct)[0]
+        return {
+            "params": (weights, means, cov, prec),
+            "lower_bound": lower_bound,
+            "converged": converged,
+            "n_iter": n_iter,
+            "path": path,
+        }
+
+    def _set_parameters(self, params):
+        self.weights_, self.means_, self.covariances_, self.precisions_cholesky_ = params
+        ct, u = self.covariance_type, self.precisions_cholesky_
+        if ct == "full":
+            self.precisions_ = np.einsum("kij,klj->kil", u, u)
+        elif ct == "tied":
+            self.precisions_ = u @ u.T
+        else:
+            self.precisions_ = u**2
+
+    def _warn_singular(self, cov):
+        lam = _em.min_eigenvalue_unregularised(cov, self.reg_covar, self.covariance_type)
+        scale = max(float(np.max(np.abs(cov))), 1.0)
+        bad = np.flatnonzero(lam <= 1e-10 * scale)
+        if bad.size:
+            warnings.warn(
+                f"the covariance of component(s) {bad.tolist()} is singular; only "
+                f"reg_covar={self.reg_covar:g} keeps it positive definite. The component has "
+                "collapsed onto a point or subspace: consider fewer components.",
+                NumericalWarning,
+                stacklevel=5,
+            )
+
+    # --------------------------------------------------------------------------- prediction
+
+    def _params_for_estep(self):
+        return self.weights_, self.means_, self.precisions_cholesky_, self.covariance_type
+
+    def _validated(self, X):
+        check_is_fitted(self, "means_")
+        X = validate_data(self, X, reset=False, dtype=[np.float64, np.float32])
+        return np.asarray(X, dtype=np.float64)
+
+    def score_samples(self, X):
+        """Log-density ``log p(x_i)`` of each row, shape (n_samples,)."""
+        return _em.e_step(self._validated(X), *self._params_for_estep())[2]
+
+    def score(self, X, y=None):
+        """Average log-likelihood of ``X`` under the fitted mixture."""
+        return float(self.score_samples(X).mean())
+
+    def predict_proba(self, X):
+        """Responsibilities ``p(k | x_i)``, shape (n_samples, n_components)."""
+        return _em.e_step(self._validated(X), *self._params_for_estep())[1]
+
+    def predict(self, X):
+        """Most probable component of each row."""
+        return self.predict_proba(X).argmax(axis=1)
+
+    def _n_parameters(self):
+        return _em.n_parameters(self.n_components, self.means_.shape[1], self.covariance_type)
+
+    def aic(self, X):
+        """Akaike information criterion ``−2 log L + 2 k`` on ``X`` (lower is better)."""
+        X = self._validated(X)
+        return -2.0 * self.score(X) * X.shape[0] + 2.0 * self._n_parameters()
+
+    def bic(self, X):
+        """Bayesian information criterion ``−2 log L + k log n`` on ``X`` (lower is better)."""
+        X = self._validated(X)
+        return -2.0 * self.score(X) * X.shape[0] + self._n_parameters() * np.log(X.shape[0])
+
+    def sample(self, n_samples=1):
+        """Draw ``n_samples`` points; returns ``(X, component_labels)``."""
+        check_is_fitted(self, "means_")
+        if not isinstance(n_samples, Integral) or n_samples < 1:
+            raise ValueError(f"n_samples must be a positive integer, got {n_samples!r}.")
+        rng = check_random_state(self.random_state)
+        counts = rng.multinomial(n_samples, self.weights_)
+        d = self.means_.shape[1]
+        ct = self.covariance_type
+        parts = []
+        for k, c in enumerate(counts):
+            if ct == "full":
+                parts.append(rng.multivariate_normal(self.means_[k], self.covariances_[k], c))
+            elif ct == "tied":
+                parts.append(rng.multivariate_normal(self.means_[k], self.covariances_, c))
+            else:
+                sd = np.sqrt(self.covariances_[k]) * np.ones(d)
+                parts.append(self.means_[k] + rng.standard_normal((c, d)) * sd)
+        labels = np.repeat(np.arange(self.n_components), counts)
+        return np.vstack(parts), labels

@@ -1,0 +1,170 @@
+"""KMeans: R's kmeans (Lloyd) and scikit-learn with the same initial centres, properties,
+bad input."""
+
+from __future__ import annotations
+
+import json
+import warnings
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from sklearn.datasets import make_blobs
+
+from conftest import REFERENCE
+from statlearning.cluster import KMeans, MiniBatchKMeans, kmeans_plusplus
+from statlearning.exceptions import ConvergenceWarning
+
+UNSUP = REFERENCE / "unsupervised"
+REF = json.loads((UNSUP / "pca_kmeans_reference.json").read_text())["kmeans_lloyd"]
+DATA = np.loadtxt(UNSUP / "kmeans_data.csv", delimiter=",", skiprows=1)
+
+
+@pytest.mark.parametrize("algorithm", ["lloyd", "elkan"])
+def test_r_kmeans_lloyd_same_initial_centres(algorithm):
+    init = DATA[np.array(REF["init_rows"]) - 1]
+    km = KMeans(3, init=init, tol=0.0, max_iter=100, algorithm=algorithm).fit(DATA)
+    np.testing.assert_allclose(
+        km.cluster_centers_, np.reshape(REF["centers"], (3, 2)), rtol=1e-13, atol=1e-15
+    )
+    np.testing.assert_array_equal(km.labels_ + 1, REF["cluster"])
+    assert km.inertia_ == pytest.approx(REF["tot_withinss"][0], rel=1e-13)
+    assert km.n_iter_ == REF["iter"]
+
+
+def test_sklearn_same_initial_centres():
+    from sklearn.cluster import KMeans as SkKMeans
+
+    X, _ = make_blobs(2000, centers=6, n_features=3, cluster_std=2.0, random_state=3)
+    init = X[:6]
+    ours = KMeans(6, init=init).fit(X)
+    peer = SkKMeans(6, init=init, n_init=1, algorithm="lloyd").fit(X)
+    np.testing.assert_allclose(ours.cluster_centers_, peer.cluster_centers_, rtol=1e-10)
+    np.testing.assert_array_equal(ours.labels_, peer.labels_)
+    assert ours.inertia_ == pytest.approx(peer.inertia_, rel=1e-10)
+    assert ours.n_iter_ == peer.n_iter_
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.integers(0, 2**31 - 1), st.integers(1, 9), st.integers(1, 5))
+def test_elkan_equals_lloyd(seed, k, p):
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(150, p)) + rng.integers(0, 4, size=(150, 1)) * 1.5
+    lloyd = KMeans(k, init="random", n_init=2, random_state=seed, tol=0.0).fit(X)
+    elkan = KMeans(k, init="random", n_init=2, random_state=seed, tol=0.0, algorithm="elkan")
+    elkan.fit(X)
+    np.testing.assert_array_equal(elkan.labels_, lloyd.labels_)
+    np.testing.assert_allclose(
+        elkan.cluster_centers_, lloyd.cluster_centers_, rtol=1e-12, atol=1e-12
+    )
+    np.testing.assert_allclose(elkan.inertia_path_, lloyd.inertia_path_, rtol=1e-10)
+    assert elkan.n_iter_ == lloyd.n_iter_
+
+
+def test_kmeans_plusplus_quality_and_determinism():
+    from sklearn.metrics import adjusted_rand_score
+
+    X, y = make_blobs(3000, centers=5, cluster_std=0.5, center_box=(-30, 30), random_state=0)
+    a = KMeans(5, random_state=7).fit(X)
+    b = KMeans(5, random_state=7).fit(X)
+    np.testing.assert_array_equal(a.labels_, b.labels_)
+    assert adjusted_rand_score(y, a.labels_) == 1.0
+    centres, idx = kmeans_plusplus(X, 5, random_state=0)
+    assert len(set(idx.tolist())) == 5
+    np.testing.assert_array_equal(centres, X[idx])
+
+
+def test_one_cluster_is_the_mean():
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(101, 4)) * [1, 2, 3, 4] + 5
+    for init in ["k-means++", "random"]:
+        km = KMeans(1, init=init, random_state=0).fit(X)
+        np.testing.assert_allclose(km.cluster_centers_[0], X.mean(axis=0), rtol=1e-13)
+        assert km.inertia_ == pytest.approx(np.sum((X - X.mean(axis=0)) ** 2), rel=1e-12)
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(0, 2**31 - 1), st.integers(2, 7))
+def test_inertia_never_increases(seed, k):
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(120, 2)) + rng.integers(0, 3, size=(120, 1)) * 2.0
+    km = KMeans(k, init="random", n_init=1, tol=0.0, random_state=seed).fit(X)
+    path = km.inertia_path_
+    assert np.all(np.diff(path) <= 1e-9 * path[0])
+    assert path[-1] == pytest.approx(km.inertia_)
+    assert km.inertia_ == pytest.approx(np.sum((X - km.cluster_centers_[km.labels_]) ** 2))
+
+
+def test_empty_cluster_is_repaired():
+    X = np.array([[0.0, 0], [0.1, 0], [0, 0.1], [10, 10], [10.1, 10], [10, 10.2]])
+    init = np.array([[0.0, 0], [10, 10], [100, 100]])  # the third centre attracts nobody
+    for algorithm in ["lloyd", "elkan"]:
+        km = KMeans(3, init=init, tol=0.0, algorithm=algorithm).fit(X)
+        assert np.bincount(km.labels_, minlength=3).min() >= 1
+        assert np.all(np.diff(km.inertia_path_) <= 1e-12)
+        assert km.inertia_ == pytest.approx(np.sum((X - km.cluster_centers_[km.labels_]) ** 2))
+
+
+def test_predict_transform_score():
+    X, _ = make_blobs(500, centers=3, random_state=1)
+    km = KMeans(3, random_state=0).fit(X)
+    np.testing.assert_array_equal(km.predict(X), km.labels_)
+    D = km.transform(X)
+    expected = np.linalg.norm(X[:, None, :] - km.cluster_centers_[None], axis=2)
+    np.testing.assert_allclose(D, expected, rtol=1e-12)
+    np.testing.assert_array_equal(np.argmin(D, axis=1), km.labels_)
+    assert km.score(X) == pytest.approx(-km.inertia_)
+
+
+def test_convergence_warning():
+    X, _ = make_blobs(400, centers=8, random_state=0)
+    with pytest.warns(ConvergenceWarning, match="max_iter=1"):
+        km = KMeans(8, init="random", max_iter=1, tol=0.0, random_state=0).fit(X)
+    assert km.n_iter_ == 1
+
+
+def test_bad_input():
+    X = np.arange(10.0).reshape(5, 2)
+    with pytest.raises(ValueError, match="n_clusters=6"):
+        KMeans(6).fit(X)
+    with pytest.raises(ValueError, match="n_clusters"):
+        KMeans(0).fit(X)
+    Xn = X.copy()
+    Xn[0, 0] = np.nan
+    with pytest.raises(ValueError, match="NaN"):
+        KMeans(2).fit(Xn)
+    with pytest.raises(ValueError, match=r"shape \(2, 2\)"):
+        KMeans(2, init=np.zeros((3, 2))).fit(X)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        KMeans(2, init=X[:2]).fit(X)  # an explicit init runs once, silently
+
+
+def test_minibatch_close_to_lloyd():
+    from sklearn.metrics import adjusted_rand_score
+
+    grid = [[0, 0], [10, 0], [0, 10], [10, 10], [20, 0], [20, 10]]
+    X, y = make_blobs(20_000, centers=grid, cluster_std=1.0, random_state=5)
+    full = KMeans(6, n_init=5, random_state=0).fit(X)
+    mb = MiniBatchKMeans(6, batch_size=512, n_init=3, random_state=0).fit(X)
+    again = MiniBatchKMeans(6, batch_size=512, n_init=3, random_state=0).fit(X)
+    np.testing.assert_array_equal(mb.cluster_centers_, again.cluster_centers_)
+    assert adjusted_rand_score(y, mb.labels_) == 1.0
+    assert mb.inertia_ <= 1.001 * full.inertia_
+    assert mb.inertia_ == pytest.approx(np.sum((X - mb.cluster_centers_[mb.labels_]) ** 2))
+    assert 1 <= mb.n_iter_ <= 100 and mb.n_steps_ >= 1
+    np.testing.assert_array_equal(mb.predict(X), mb.labels_)
+
+
+def test_minibatch_partial_fit_and_bad_input():
+    X, _ = make_blobs(3000, centers=3, center_box=(-20, 20), random_state=1)
+    mb = MiniBatchKMeans(3, random_state=0)
+    for chunk in np.array_split(X, 10):
+        mb.partial_fit(chunk)
+    assert mb.n_steps_ == 10 and mb.counts_.sum() == X.shape[0]
+    assert -mb.score(X) < 1.2 * KMeans(3, random_state=0).fit(X).inertia_
+    with pytest.raises(ValueError, match="n_clusters=4"):
+        MiniBatchKMeans(4).fit(X[:3])
+    with pytest.raises(ValueError, match="batch_size"):
+        MiniBatchKMeans(batch_size=0).fit(X)
