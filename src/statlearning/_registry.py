@@ -42,6 +42,7 @@ FAMILIES = (
     "decomposition",
     "cluster",
     "mixture",
+    "neighbors",
 )
 
 #: The tasks a model can be registered for.

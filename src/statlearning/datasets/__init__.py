@@ -23,8 +23,10 @@ from ._base import (
     load_wine,
 )
 from ._csv import load_csv
+from ._simulators import GaussianMixtureDensity, make_islr_classification, make_mixture
 
 __all__ = [
+    "GaussianMixtureDensity",
     "load_biopsy",
     "load_breast_cancer",
     "load_csv",
@@ -32,4 +34,6 @@ __all__ = [
     "load_gapminder",
     "load_iris",
     "load_wine",
+    "make_islr_classification",
+    "make_mixture",
 ]
