@@ -1,0 +1,305 @@
+"""Figures for model assessment and selection: CV curves, ROC, subset criteria, replicates."""
+
+from __future__ import annotations
+
+import numpy as np
+from scipy import stats
+from sklearn import metrics as skm
+
+from ..metrics import auc_se, roc_optimal_threshold
+from ._common import as_vector, check_index, fmt, get_ax, new_figure, require_attributes
+
+
+def cv_curve(
+    param_values,
+    mean,
+    se,
+    *,
+    best_index=None,
+    one_se_index=None,
+    xscale="log",
+    xlabel="Parameter",
+    ylabel="Cross-validation error",
+    ax=None,
+):
+    """Cross-validation error against a tuning parameter, with ±1 standard-error bars.
+
+    Parameters
+    ----------
+    param_values : array-like of shape (n,)
+    mean, se : array-like of shape (n,)
+        Mean CV error and its standard error at each value (``CVEstimate.mean`` / ``.se``).
+    best_index : int, default=None
+        Index of the minimum to mark; ``None`` marks the smallest ``mean``.
+    one_se_index : int, default=None
+        Index chosen by the one-standard-error rule, marked when given (see
+        :func:`~statlearning.model_selection.one_standard_error_rule`).
+    xscale : {"log", "linear"}, default="log"
+    xlabel, ylabel : str
+    ax : matplotlib Axes, default=None
+
+    Returns
+    -------
+    ax : matplotlib Axes
+        The error-bar container, a vertical line at the minimum and, when given, one at the
+        one-SE choice, plus a horizontal line at the minimum's mean + 1 SE.
+
+    Notes
+    -----
+    The one-standard-error rule (seed 004 §5; ISLR §6.2) picks the simplest model whose CV
+    error is at most :math:`\\overline{CV}_{min} + SE_{min}`; R: ``plot(cv.glmnet(...))``.
+    """
+    x = as_vector(param_values, "param_values")
+    mean = as_vector(mean, "mean")
+    se = as_vector(se, "se")
+    if not x.size == mean.size == se.size:
+        raise ValueError(
+            f"param_values, mean and se must have equal lengths; got {x.size}, {mean.size}, "
+            f"{se.size}"
+        )
+    if xscale not in ("log", "linear"):
+        raise ValueError(f"xscale must be 'log' or 'linear'; got {xscale!r}")
+    if xscale == "log" and np.any(x <= 0):
+        raise ValueError("xscale='log' needs positive param_values; use xscale='linear'")
+    if best_index is None:
+        best_index = int(np.nanargmin(mean))
+    best_index = check_index(best_index, x.size, "best_index")
+    one_se_index = check_index(one_se_index, x.size, "one_se_index")
+    ax = get_ax(ax)
+    ax.errorbar(x, mean, yerr=np.where(np.isfinite(se), se, 0.0), fmt="o-", color="C3",
+                ecolor="grey", markersize=4, capsize=2, label="mean ± 1 SE")
+    ax.set_xscale(xscale)
+    ax.axvline(x[best_index], color="C0", linestyle="--",
+               label=f"minimum: {fmt(x[best_index])}")
+    if np.isfinite(se[best_index]):
+        ax.axhline(mean[best_index] + se[best_index], color="C0", linestyle=":", linewidth=1,
+                   label="minimum + 1 SE")
+    if one_se_index is not None:
+        ax.axvline(x[one_se_index], color="C2", linestyle="-.",
+                   label=f"one-SE rule: {fmt(x[one_se_index])}")
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    ax.legend(fontsize="small")
+    return ax
+
+
+def lasso_cv_curve(lasso_cv, ax=None):
+    """:func:`cv_curve` of a fitted ``LassoCV`` or ``ElasticNetCV`` (R's ``plot(cv.glmnet)``).
+
+    Parameters
+    ----------
+    lasso_cv : fitted :class:`~statlearning.linear_model.LassoCV` or ``ElasticNetCV``
+        Uses ``alphas_``, ``cv_mean_``, ``cv_se_``, ``alpha_min_`` and ``alpha_1se_``; with
+        several ``l1_ratio`` values, the path of the best one.
+    ax : matplotlib Axes, default=None
+
+    Returns
+    -------
+    ax : matplotlib Axes
+
+    Notes
+    -----
+    Our ``alpha`` is glmnet's ``lambda``; ``alpha_min_`` and ``alpha_1se_`` are
+    ``lambda.min`` and ``lambda.1se``.
+    """
+    names = ("alphas_", "cv_mean_", "cv_se_", "alpha_min_", "alpha_1se_")
+    require_attributes(lasso_cv, names, "lasso_cv", "a fitted LassoCV or ElasticNetCV")
+    alphas, mean, se = (np.asarray(getattr(lasso_cv, n), dtype=np.float64) for n in names[:3])
+    if mean.ndim == 2:  # several l1 ratios: the path holding the overall minimum
+        row = int(np.argmin(mean.min(axis=1)))
+        alphas, mean, se = alphas[row], mean[row], se[row]
+    best = int(np.argmin(np.abs(alphas - lasso_cv.alpha_min_)))
+    one_se = None
+    if np.isfinite(lasso_cv.alpha_1se_):
+        one_se = int(np.argmin(np.abs(alphas - lasso_cv.alpha_1se_)))
+    return cv_curve(alphas, mean, se, best_index=best, one_se_index=one_se, xscale="log",
+                    xlabel="alpha (glmnet's lambda)", ylabel="Mean squared error (CV)", ax=ax)
+
+
+def roc_curve_plot(y_true, y_score, *, pos_label=1, method="max_distance", ax=None):
+    """ROC curve with the optimal threshold marked and the AUC in the legend.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        Two classes.
+    y_score : array-like of shape (n_samples,)
+        Scores, larger meaning more likely ``pos_label``.
+    pos_label : label, default=1
+    method : {"max_distance", "youden"}, default="max_distance"
+        Criterion of :func:`~statlearning.metrics.roc_optimal_threshold`.
+    ax : matplotlib Axes, default=None
+
+    Returns
+    -------
+    ax : matplotlib Axes
+        Two lines (the curve and the diagonal) and one scatter point (the optimal threshold).
+
+    Notes
+    -----
+    The AUC is the Mann–Whitney statistic, with DeLong's standard error when each class has
+    at least two samples (R: ``pROC::roc``, ``pROC::coords(..., "best")``).
+    """
+    threshold, fpr_opt, tpr_opt = roc_optimal_threshold(
+        y_true, y_score, pos_label=pos_label, method=method
+    )
+    pos = np.asarray(y_true) == pos_label
+    fpr, tpr, _ = skm.roc_curve(pos, np.asarray(y_score, dtype=np.float64),
+                                drop_intermediate=False)
+    try:
+        auc, se = auc_se(y_true, y_score, pos_label=pos_label)
+        auc_label = f"ROC (AUC = {auc:.3f}, SE {se:.3f})"
+    except ValueError:
+        auc_label = f"ROC (AUC = {skm.auc(fpr, tpr):.3f})"
+    ax = get_ax(ax)
+    ax.plot(fpr, tpr, color="C0", label=auc_label)
+    ax.plot([0, 1], [0, 1], color="grey", linestyle="--", linewidth=1, label="chance")
+    ax.scatter([fpr_opt], [tpr_opt], color="C3", zorder=3,
+               label=f"optimal ({method}): threshold {fmt(threshold)}")
+    ax.set_xlim(-0.01, 1.01)
+    ax.set_ylim(-0.01, 1.01)
+    ax.set_aspect("equal")
+    ax.set_xlabel("False positive rate (1 − specificity)")
+    ax.set_ylabel("True positive rate (sensitivity)")
+    ax.legend(loc="lower right", fontsize="small")
+    return ax
+
+
+_CRITERIA = {
+    "rss": ("RSS", None),
+    "r2": ("R²", None),
+    "adjr2": ("Adjusted R²", "max"),
+    "cp": ("Cp", "min"),
+    "bic": ("BIC", "min"),
+    "aic": ("AIC", "min"),
+    "cv": ("CV error", "min"),
+}
+
+
+def subset_criteria_plot(selector, *, criteria=("rss", "adjr2", "cp", "bic"), fig=None):
+    """Criteria against the model size for a best-subset search (ISLR Figures 6.1–6.2).
+
+    Parameters
+    ----------
+    selector : fitted :class:`~statlearning.feature_selection.BestSubsetSelector`
+        Uses ``path_`` (one row per size).
+    criteria : sequence of str, default=("rss", "adjr2", "cp", "bic")
+        Columns of ``path_`` to draw, one panel each: ``"rss"``, ``"r2"``, ``"adjr2"``,
+        ``"cp"``, ``"bic"``, ``"aic"``, ``"cv"`` (the last with ±1 SE bars).
+    fig : matplotlib Figure, default=None
+
+    Returns
+    -------
+    fig : matplotlib Figure
+        One Axes per criterion; the best size (largest adjusted R², smallest Cp, BIC, AIC or
+        CV error) is marked by a red cross. RSS and R² are monotone and not marked.
+
+    Notes
+    -----
+    The criteria follow the selector's ``convention`` (R's ``summary(regsubsets)`` with
+    ``"leaps"``); R: ``plot(summary(regsubsets(...))$bic, type = "l")``.
+    """
+    require_attributes(selector, ("path_",), "selector", "a fitted BestSubsetSelector")
+    path = selector.path_
+    if isinstance(criteria, str):
+        criteria = (criteria,)
+    for c in criteria:
+        if c not in _CRITERIA:
+            raise ValueError(f"criteria: unknown criterion {c!r}; use one of {list(_CRITERIA)}")
+        if c not in path[0]:
+            raise ValueError(f"criteria: {c!r} is not in the selector's path_ (fit with "
+                             "criterion='cv' to get the CV error)")
+    ncols = min(len(criteria), 2)
+    nrows = -(-len(criteria) // ncols)
+    fig, axes = new_figure(nrows, ncols, fig)
+    sizes = np.array([row["size"] for row in path], dtype=np.float64)
+    for ax, c in zip(axes, criteria, strict=False):
+        title, best = _CRITERIA[c]
+        values = np.array([row[c] for row in path], dtype=np.float64)
+        ok = np.isfinite(values)
+        if not ok.any():
+            ax.text(0.5, 0.5, f"{title} not available", ha="center", transform=ax.transAxes)
+        elif c == "cv" and "cv_se" in path[0]:
+            se = np.array([row["cv_se"] for row in path], dtype=np.float64)
+            ax.errorbar(sizes[ok], values[ok], yerr=np.nan_to_num(se[ok]), fmt="o-",
+                        color="C0", capsize=2)
+        else:
+            ax.plot(sizes[ok], values[ok], "o-", color="C0", markersize=4)
+        if best is not None and ok.any():
+            pick = np.nanargmax if best == "max" else np.nanargmin
+            i = int(pick(np.where(ok, values, np.nan)))
+            ax.scatter([sizes[i]], [values[i]], marker="x", s=90, color="C3", zorder=3,
+                       label=f"best: size {int(sizes[i])}")
+            ax.legend(fontsize="small")
+        ax.set_xlabel("Number of variables")
+        ax.set_ylabel(title)
+        ax.set_title(title)
+    for ax in axes[len(criteria):]:
+        ax.set_visible(False)
+    fig.tight_layout()
+    return fig
+
+
+def replicates_plot(result, ax=None, *, stat=0, level=0.95):
+    """Histogram (or pairwise scatter) of bootstrap or jackknife replicates.
+
+    Parameters
+    ----------
+    result : :class:`~statlearning.model_selection.BootstrapResult` or ``JackknifeResult``
+    ax : matplotlib Axes, default=None
+    stat : int or pair of int, default=0
+        Which statistic (column of ``replicates``): one index draws a histogram with the
+        estimate and the interval marked; two indices draw a scatter of the joint replicates
+        with the estimate marked.
+    level : float, default=0.95
+        Jackknife only: the level of the normal interval :math:`\\hat\\theta \\pm
+        z_{(1+level)/2}\\,\\widehat{SE}` (a bootstrap result's own interval is drawn).
+
+    Returns
+    -------
+    ax : matplotlib Axes
+        Histogram: the bars, a vertical line at the estimate and two at the interval ends.
+
+    Notes
+    -----
+    R: ``plot(boot(...))`` draws the histogram of ``t`` with ``t0`` marked.
+    """
+    require_attributes(result, ("replicates", "estimate", "se"), "result",
+                       "a BootstrapResult or JackknifeResult")
+    reps = np.asarray(result.replicates, dtype=np.float64)
+    if reps.ndim == 1:
+        reps = reps[:, None]
+    estimate = np.atleast_1d(np.asarray(result.estimate, dtype=np.float64))
+    kind = "Bootstrap" if hasattr(result, "ci_low") else "Jackknife"
+    ax = get_ax(ax)
+    if np.ndim(stat) == 1:
+        if len(stat) != 2:
+            raise ValueError(f"stat must be one index or a pair; got {stat!r}")
+        i, j = (check_index(s, reps.shape[1], "stat") for s in stat)
+        ax.scatter(reps[:, i], reps[:, j], s=8, alpha=0.5, color="C0", label="replicates")
+        ax.scatter([estimate[i]], [estimate[j]], marker="X", s=120, color="C3",
+                   label="estimate", zorder=3)
+        ax.set_xlabel(f"statistic {i}")
+        ax.set_ylabel(f"statistic {j}")
+        ax.set_title(f"{kind} replicates")
+        ax.legend(fontsize="small")
+        return ax
+    i = check_index(stat, reps.shape[1], "stat")
+    if not 0 < level < 1:
+        raise ValueError(f"level must be in (0, 1); got {level!r}")
+    if kind == "Bootstrap":
+        low, high = float(np.ravel(result.ci_low)[i]), float(np.ravel(result.ci_high)[i])
+        interval = f"{100 * result.level:g}% {result.ci} interval"
+    else:
+        half = stats.norm.ppf(0.5 + level / 2) * float(np.ravel(result.se)[i])
+        low, high = estimate[i] - half, estimate[i] + half
+        interval = f"{100 * level:g}% normal interval"
+    ax.hist(reps[:, i], bins="auto", density=True, color="C0", alpha=0.6, label="replicates")
+    ax.axvline(estimate[i], color="C3", label=f"estimate {fmt(estimate[i])}")
+    ax.axvline(low, color="C2", linestyle="--", label=interval)
+    ax.axvline(high, color="C2", linestyle="--")
+    ax.set_xlabel(f"statistic {i}")
+    ax.set_ylabel("Density")
+    ax.set_title(f"{kind} replicates")
+    ax.legend(fontsize="small")
+    return ax
