@@ -18,7 +18,7 @@ from ._summary import PCASummary
 __all__ = ["PCA", "retained_components"]
 
 _RULE = re.compile(r"^(cumulative|individual):(.+)$")
-_CHUNK = 8192  # rows per block when the Gram matrix is accumulated
+_CHUNK = 1024  # rows per block when a centred Gram matrix is accumulated
 
 
 def _parse_rule(rule):
@@ -109,10 +109,21 @@ def _flip_signs(components: np.ndarray) -> np.ndarray:
 
 
 def _centred_gram(X: np.ndarray, mean: np.ndarray) -> np.ndarray:
-    """``(X − 1μᵀ)ᵀ(X − 1μᵀ)`` accumulated over row blocks (no centred copy of ``X``)."""
-    p = X.shape[1]
+    """``(X − 1μᵀ)ᵀ(X − 1μᵀ)`` without a centred copy of ``X``.
+
+    One product ``XᵀX − n μμᵀ`` when that is accurate: the subtraction loses about
+    ``log10(raw / centred)`` digits of each diagonal entry, so when any column's mean dominates
+    its spread (centred sum of squares below 1e-4 of the raw one) the matrix is accumulated
+    over centred row blocks instead.
+    """
+    n, p = X.shape
+    raw = X.T @ X
+    gram = raw - n * np.outer(mean, mean)
+    raw_diag = np.diag(raw)
+    if np.all(np.diag(gram) >= 1e-4 * raw_diag):
+        return gram
     gram = np.zeros((p, p))
-    for start in range(0, X.shape[0], _CHUNK):
+    for start in range(0, n, _CHUNK):
         block = X[start : start + _CHUNK] - mean
         gram += block.T @ block
     return gram
@@ -333,8 +344,14 @@ class PCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, StatBase):
         if solver == "gram":
             gram /= np.outer(scale, scale)
             total_ss = np.trace(gram)
-            evals, evecs = linalg.eigh(gram, check_finite=False)
-            evals, evecs = evals[::-1][:n_max], evecs[:, ::-1][:, :n_max]
+            if isinstance(nc, int) and nc < n_max // 2:
+                # all eigenvalues (for eigenvalues_) but only the nc leading vectors: ~2x faster
+                evals = linalg.eigh(gram, eigvals_only=True, check_finite=False)[::-1][:n_max]
+                _, evecs = linalg.eigh(gram, subset_by_index=[p - nc, p - 1], check_finite=False)
+                evecs = evecs[:, ::-1]
+            else:
+                evals, evecs = linalg.eigh(gram, check_finite=False)
+                evals, evecs = evals[::-1][:n_max], evecs[:, ::-1][:, :n_max]
             sv_sq = np.clip(evals, 0.0, None)
             vt = evecs.T
         elif solver == "full":
