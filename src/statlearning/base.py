@@ -26,6 +26,7 @@ __all__ = [
     "ClassifierMixin",
     "InferenceMixin",
     "LinearPredictorMixin",
+    "PosteriorClassifierMixin",
     "RegressorMixin",
     "StatBase",
     "TransformerMixin",
@@ -88,6 +89,42 @@ class LinearPredictorMixin:
         ndarray of shape (n_samples,)
         """
         return self._linear_predictor(X)
+
+
+class PosteriorClassifierMixin:
+    """``predict_proba`` and ``predict`` for classifiers that implement ``predict_log_proba``.
+
+    Probabilities are the exponentiated log-posteriors; the predicted class is the maximum a
+    posteriori one, ties going to the first class in ``classes_``.
+    """
+
+    def predict_proba(self, X) -> np.ndarray:
+        """Posterior probabilities ``P(k | x)``; columns follow ``classes_``.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+
+        Returns
+        -------
+        ndarray of shape (n_samples, n_classes)
+        """
+        with np.errstate(under="ignore"):
+            return np.exp(self.predict_log_proba(X))
+
+    def predict(self, X) -> np.ndarray:
+        """The maximum a posteriori class; ties go to the first class in ``classes_``.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+
+        Returns
+        -------
+        ndarray of shape (n_samples,)
+        """
+        log_proba = self.predict_log_proba(X)  # first: it checks that the model is fitted
+        return self.classes_[np.argmax(log_proba, axis=1)]
 
 
 class InferenceMixin:

@@ -6,6 +6,7 @@ import numpy as np
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from .._core.class_labels import log_normalise_rows
+from ..base import PosteriorClassifierMixin
 
 _BLOCK_BYTES = 16 * 2**20
 
@@ -24,7 +25,7 @@ def feature_names(estimator) -> list[str]:
     return [f"x{j}" for j in range(estimator.n_features_in_)]
 
 
-class DiscriminantMixin:
+class DiscriminantMixin(PosteriorClassifierMixin):
     """``predict``, ``predict_proba``, ``predict_log_proba`` and ``decision_function`` from
     ``_scores(X)``: the discriminant scores of validated ``X`` (shape (n, K)), equal to the
     log posterior up to a term common to all classes."""
@@ -63,20 +64,6 @@ class DiscriminantMixin:
         ndarray of shape (n_samples, n_classes)
         """
         return log_normalise_rows(self._scores(self._validated(X)), type(self).__name__)
-
-    def predict_proba(self, X):
-        """Posterior probabilities, the softmax of the discriminant scores.
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-
-        Returns
-        -------
-        ndarray of shape (n_samples, n_classes)
-        """
-        with np.errstate(under="ignore"):
-            return np.exp(self.predict_log_proba(X))
 
     def predict(self, X):
         """The class with the largest posterior; ties go to the first class in ``classes_``.

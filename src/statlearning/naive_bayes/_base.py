@@ -8,9 +8,10 @@ import numpy as np
 from sklearn.utils.validation import check_is_fitted
 
 from .._core.class_labels import label_repr, log_normalise_rows
+from ..base import PosteriorClassifierMixin
 
 
-class NaiveBayesMixin:
+class NaiveBayesMixin(PosteriorClassifierMixin):
     """Prediction methods of a naive Bayes classifier.
 
     A subclass implements ``_validate_X(X)`` (validation at predict time) and
@@ -83,33 +84,6 @@ class NaiveBayesMixin:
         """
         return log_normalise_rows(self.predict_joint_log_proba(X), type(self).__name__)
 
-    def predict_proba(self, X):
-        """Posterior probabilities ``P(k | x)`` (columns follow ``classes_``).
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-
-        Returns
-        -------
-        ndarray of shape (n_samples, n_classes)
-        """
-        with np.errstate(under="ignore"):
-            return np.exp(self.predict_log_proba(X))
-
-    def predict(self, X):
-        """The maximum a posteriori class; ties go to the first class in ``classes_``.
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-
-        Returns
-        -------
-        ndarray of shape (n_samples,)
-        """
-        log_proba = self.predict_log_proba(X)
-        return self.classes_[np.argmax(log_proba, axis=1)]
 
 
 def check_class_weights(class_weight, classes, owner):

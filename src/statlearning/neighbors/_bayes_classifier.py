@@ -22,7 +22,7 @@ from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from .._validation import ArrayLike, InstanceOf
-from ..base import ClassifierMixin, StatBase, fit_context
+from ..base import ClassifierMixin, PosteriorClassifierMixin, StatBase, fit_context
 from ..exceptions import NumericalWarning
 from ._labels import encode_labels
 
@@ -51,7 +51,7 @@ class BayesErrorRate(NamedTuple):
     method: str
 
 
-class BayesClassifier(ClassifierMixin, StatBase):
+class BayesClassifier(ClassifierMixin, PosteriorClassifierMixin, StatBase):
     """The Bayes-optimal classifier for known class-conditional densities and priors.
 
     Parameters
@@ -274,33 +274,6 @@ class BayesClassifier(ClassifierMixin, StatBase):
                 joint[empty] = np.log(self.priors_)
             norm[empty] = 0.0
         return joint - norm
-
-    def predict_proba(self, X):
-        """Posterior probabilities ``P(Y = k | X = x)``; columns follow ``classes_``.
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-
-        Returns
-        -------
-        ndarray of shape (n_samples, n_classes)
-        """
-        return np.exp(self.predict_log_proba(X))
-
-    def predict(self, X):
-        """The Bayes decision ``argmax_k π_k f_k(x)`` (ties: the first class in ``classes_``).
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-
-        Returns
-        -------
-        ndarray of shape (n_samples,)
-        """
-        log_proba = self.predict_log_proba(X)
-        return self.classes_[np.argmax(log_proba, axis=1)]
 
     def bayes_error_rate(
         self, method="auto", *, n_samples=100_000, random_state=None, bounds=None, tol=1e-6
