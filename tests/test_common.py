@@ -56,6 +56,7 @@ from statlearning.naive_bayes import (
     MultinomialNB,
 )
 from statlearning.neighbors import BayesClassifier, KNeighborsClassifier, KNeighborsRegressor
+from statlearning.tree import DecisionTreeClassifier, DecisionTreeRegressor
 
 # Every public estimator, in each configuration whose code path differs.
 ESTIMATORS = [
@@ -212,6 +213,17 @@ ESTIMATORS = [
     KNeighborsRegressor(weights="distance", algorithm="brute"),
     KNeighborsRegressor(metric="minkowski", p=3, ties="all"),
     BayesClassifier(),
+    DecisionTreeClassifier(),
+    DecisionTreeClassifier(criterion="entropy"),
+    DecisionTreeClassifier(criterion="misclassification", max_depth=3),
+    DecisionTreeClassifier(max_leaf_nodes=5),
+    DecisionTreeClassifier(min_samples_split=20, min_samples_leaf=7, cp=0.01),
+    DecisionTreeClassifier(max_features="sqrt", random_state=0),
+    DecisionTreeRegressor(),
+    DecisionTreeRegressor(criterion="absolute_error"),
+    DecisionTreeRegressor(max_leaf_nodes=6, min_samples_leaf=3),
+    DecisionTreeRegressor(min_samples_split=20, min_samples_leaf=7, cp=0.01),
+    DecisionTreeRegressor(max_features=0.5, min_impurity_decrease=0.01, random_state=0),
 ]
 
 # Methods that need the training sample to predict keep it (DESIGN.md's documented exception).

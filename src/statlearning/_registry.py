@@ -43,6 +43,7 @@ FAMILIES = (
     "cluster",
     "mixture",
     "neighbors",
+    "tree",
 )
 
 #: The tasks a model can be registered for.
