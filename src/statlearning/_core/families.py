@@ -40,6 +40,8 @@ weight is zero); the value is what R gives once those rows are removed.
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
+
 import numpy as np
 from scipy import special
 
@@ -50,7 +52,7 @@ def _asarray(x) -> np.ndarray:
     return np.asarray(x, dtype=np.float64)
 
 
-class Family:
+class Family(ABC):
     """Base class of the GLM families; see the module docstring."""
 
     name = ""
@@ -60,13 +62,13 @@ class Family:
     dispersion_fixed = False
     y_domain = ""
 
+    @abstractmethod
     def variance(self, mu):
         """``V(μ)``."""
-        raise NotImplementedError
 
+    @abstractmethod
     def unit_deviance(self, y, mu):
         """``d(y, μ)`` elementwise (unweighted)."""
-        raise NotImplementedError
 
     def deviance(self, y, mu, weights=None) -> float:
         """``D = Σ wᵢ d(yᵢ, μᵢ)``; rows with zero weight contribute nothing."""
@@ -79,8 +81,9 @@ class Family:
             d[zero] = 0.0  # a fresh array: rows left out may have undefined deviance
         return float(w @ d)
 
+    @abstractmethod
     def _minus_two_loglik(self, y, mu, w, deviance) -> float:
-        raise NotImplementedError
+        """Implemented by each subclass."""
 
     def aic(self, y, mu, weights, deviance, n_params) -> float:
         """R's ``family()$aic(y, n, mu, wt, dev) + 2·n_params`` (rows with ``w > 0``)."""

@@ -18,6 +18,8 @@ of each other. Only numpy and scipy are used; inputs are never modified.
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
+
 import numpy as np
 from scipy import special
 
@@ -32,7 +34,7 @@ def _asarray(x) -> np.ndarray:
     return np.asarray(x, dtype=np.float64)
 
 
-class Link:
+class Link(ABC):
     """Base class; subclasses define the four maps and ``valid_eta``.
 
     Attributes
@@ -46,21 +48,21 @@ class Link:
     name = ""
     r_name = ""
 
+    @abstractmethod
     def link(self, mu):
         """``η = g(μ)``."""
-        raise NotImplementedError
 
+    @abstractmethod
     def inverse(self, eta):
         """``μ = g⁻¹(η)``."""
-        raise NotImplementedError
 
+    @abstractmethod
     def derivative(self, mu):
         """``dη/dμ`` at ``μ``."""
-        raise NotImplementedError
 
+    @abstractmethod
     def inverse_derivative(self, eta):
         """``dμ/dη`` at ``η``."""
-        raise NotImplementedError
 
     def valid_eta(self, eta) -> bool:
         """Whether every ``η`` lies in the link's domain (R's ``valideta``)."""
