@@ -5,7 +5,7 @@
 #     cd tests/reference/naive_bayes && Rscript make_naive_bayes_reference.R
 #
 # Requires R with MASS (Debian: r-cran-mass) and e1071 (Debian: r-cran-e1071).
-# The JSON is written in base R below.
+# The JSON is written in base R by ../json_writer.R.
 #
 # Produces, in the current directory, one CSV per data set (the class label
 # as text, factor features as 1-based level codes), titanic_newdata.csv and
@@ -41,47 +41,8 @@
 options(warn = 1)
 suppressPackageStartupMessages({library(MASS); library(e1071)})
 
-json_string <- function(s) {
-  s <- enc2utf8(s)
-  s <- gsub("\\", "\\\\", s, fixed = TRUE)
-  s <- gsub("\"", "\\\"", s, fixed = TRUE)
-  s <- gsub("\n", "\\n", s, fixed = TRUE)
-  s <- gsub("\r", "\\r", s, fixed = TRUE)
-  s <- gsub("\t", "\\t", s, fixed = TRUE)
-  if (any(grepl("[\001-\037]", s))) stop("unexpected control character in string")
-  paste0("\"", s, "\"")
-}
-
-json_scalar <- function(x) {
-  if (is.character(x) || is.factor(x)) {
-    x <- as.character(x)
-    return(ifelse(is.na(x), "null", json_string(x)))
-  }
-  if (is.logical(x)) return(ifelse(is.na(x), "null", ifelse(x, "true", "false")))
-  if (is.integer(x)) return(ifelse(is.na(x), "null", sprintf("%d", x)))
-  if (is.numeric(x)) return(ifelse(is.finite(x), sprintf("%.17g", x), "null"))
-  stop("cannot serialise value of class ", class(x)[1])
-}
-
-to_json <- function(x, indent = 0L) {
-  pad <- strrep("  ", indent + 1L)
-  if (is.null(x)) return("null")
-  if (is.list(x)) {
-    if (length(x) == 0L) return(if (is.null(names(x))) "[]" else "{}")
-    parts <- vapply(x, to_json, character(1), indent = indent + 1L)
-    if (!is.null(names(x))) {
-      items <- paste0(pad, json_string(names(x)), ": ", parts)
-      return(paste0("{\n", paste(items, collapse = ",\n"), "\n",
-                    strrep("  ", indent), "}"))
-    }
-    return(paste0("[\n", paste0(pad, parts, collapse = ",\n"), "\n",
-                  strrep("  ", indent), "]"))
-  }
-  if (length(x) == 1L && !inherits(x, "AsIs")) return(json_scalar(unclass(x)))
-  paste0("[", paste(json_scalar(unclass(x)), collapse = ", "), "]")
-}
-
-rows_of <- function(m) lapply(seq_len(nrow(m)), function(i) I(unname(m[i, ])))
+# Minimal JSON writer (shared; see ../json_writer.R).
+source("../json_writer.R")
 
 # Factors become their 1-based codes; numbers are written with 17 digits.
 write_csv17 <- function(d, file) {
