@@ -56,7 +56,12 @@ from statlearning.naive_bayes import (
     MultinomialNB,
 )
 from statlearning.neighbors import BayesClassifier, KNeighborsClassifier, KNeighborsRegressor
-from statlearning.tree import DecisionTreeClassifier, DecisionTreeRegressor
+from statlearning.tree import (
+    DecisionTreeClassifier,
+    DecisionTreeClassifierCV,
+    DecisionTreeRegressor,
+    DecisionTreeRegressorCV,
+)
 
 # Every public estimator, in each configuration whose code path differs.
 ESTIMATORS = [
@@ -224,6 +229,12 @@ ESTIMATORS = [
     DecisionTreeRegressor(max_leaf_nodes=6, min_samples_leaf=3),
     DecisionTreeRegressor(min_samples_split=20, min_samples_leaf=7, cp=0.01),
     DecisionTreeRegressor(max_features=0.5, min_impurity_decrease=0.01, random_state=0),
+    DecisionTreeRegressor(ccp_alpha=0.01),
+    DecisionTreeClassifier(ccp_alpha=0.01),
+    DecisionTreeRegressor(cp=0.01, xval=3, random_state=0),
+    DecisionTreeClassifier(cp=0.01, xval=3, random_state=0),
+    DecisionTreeRegressorCV(cv=3, random_state=0),
+    DecisionTreeClassifierCV(cv=3, selection="1se", random_state=0),
 ]
 
 # Methods that need the training sample to predict keep it (DESIGN.md's documented exception).

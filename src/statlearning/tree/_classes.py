@@ -2,18 +2,26 @@
 
 from __future__ import annotations
 
+import copy
 import math
 from numbers import Integral, Real
 
 import numpy as np
-from sklearn.utils import check_random_state
+from sklearn.utils import Bunch, check_random_state
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from .._core.class_labels import encode_class_labels
-from .._validation import Interval, Options, RandomState, check_sample_weight
+from .._validation import ArrayLike, Interval, Options, RandomState, check_sample_weight
 from ..base import ClassifierMixin, RegressorMixin, StatBase, fit_context
 from ._builder import build_tree
 from ._criteria import CLASSIFICATION_CRITERIA, REGRESSION_CRITERIA
+from ._pruning import (
+    cp_table_rows,
+    prune_at,
+    sklearn_cost,
+    weakest_link_sequence,
+    xval_errors,
+)
 from ._structure import TREE_LEAF, apply_tree, decision_path_tree, prune_weakest_link
 
 _COMMON_CONSTRAINTS = {
@@ -23,6 +31,8 @@ _COMMON_CONSTRAINTS = {
     "min_impurity_decrease": [Interval(Real, 0, None, closed="left")],
     "max_leaf_nodes": [None, Interval(Integral, 2, None, closed="left")],
     "cp": [Interval(Real, 0, None, closed="left")],
+    "ccp_alpha": [Interval(Real, 0, None, closed="left")],
+    "xval": [Interval(Integral, 0, None, closed="left"), ArrayLike()],
     "max_features": [
         None,
         Options({"sqrt", "log2"}),
@@ -57,9 +67,28 @@ _NOTES_COMMON = """
     ``2k + 1``, the child with the smaller mean first) is reproduced by
     :func:`statlearning.tree.export_text`.
 
+    Pruning. Both complexities select a subtree of the weakest-link (minimal cost-complexity)
+    sequence :math:`T_\\alpha = \\arg\\min_{T \\preceq T_0} C(T) + \\alpha |T|`, with
+    :math:`|T|` the number of leaves. ``cp`` uses rpart's cost :math:`C(T) = \\sum_m R(m)`
+    relative to the root; ``ccp_alpha`` uses scikit-learn's
+    :math:`C(T) = \\sum_m W_m i(m) / W` (entropy in bits, as scikit-learn), applied after
+    ``cp``, one node at a time, as scikit-learn's ``ccp_alpha``.
+    :meth:`cost_complexity_pruning_path` is scikit-learn's path and :meth:`prune` returns a
+    pruned copy (``rpart::prune(fit, cp)``). With ``xval`` the estimator also stores
+    ``cptable_``, rpart's ``fit$cptable``: for every subtree of the ``cp`` sequence (root
+    first) ``CP`` (the smallest cp, relative to the root risk, that selects it), ``nsplit``,
+    ``rel_error`` (its risk over the root risk) and the cross-validated ``xerror`` and
+    ``xstd``: each fold's tree is grown on the other rows with ``cp`` measured against
+    :math:`R(root) W_{train} / W`, pruned at the geometric mean
+    :math:`\\sqrt{CP_k CP_{k-1}}` (:math:`CP_{-1} = \\infty`) on that same scale, and
+    scores its held-out rows by the squared error or the 0/1 loss; ``xerror`` is the weighted
+    total over the root risk and ``xstd`` the square root of the weighted sum of squared
+    deviations of the row losses from their mean, over the root risk, as rpart.
+    ``xval=10`` is ``rpart.control(xval = 10)`` with folds drawn from ``random_state``; an
+    array of fold ids reproduces rpart's exactly.
+
     Missing values are not supported yet: ``NaN`` in ``X`` raises a ``ValueError``
-    (surrogate splits are planned). Cost-complexity pruning paths, categorical splits and
-    ``ccp_alpha`` are planned as well.
+    (surrogate splits are planned), and neither are categorical splits.
 """
 
 
@@ -81,22 +110,159 @@ def _resolve_max_features(max_features, n_features: int) -> int:
 
 class _BaseTree(StatBase):
     _criteria: dict = {}
+    _is_classifier = False
 
-    def _fit_tree(self, X, y, codes, w, n_classes):
-        crit = self._criteria[self.criterion]
-        rng = check_random_state(self.random_state)
+    def _grow(self, X, y, codes, w, n_classes, scale=None):
+        """Grow on ``(X, y, codes, w)`` and prune at rpart's ``cp`` (no ``ccp_alpha``).
+
+        ``cp`` is measured against ``scale`` (default: the root's risk).
+        """
         tree = build_tree(
-            X, y, codes, w, crit=crit, n_classes=n_classes, max_depth=self.max_depth,
-            min_samples_split=self.min_samples_split, min_samples_leaf=self.min_samples_leaf,
+            X, y, codes, w, crit=self._criteria[self.criterion], n_classes=n_classes,
+            max_depth=self.max_depth, min_samples_split=self.min_samples_split,
+            min_samples_leaf=self.min_samples_leaf,
             min_impurity_decrease=self.min_impurity_decrease,
             max_leaf_nodes=self.max_leaf_nodes,
-            max_features=_resolve_max_features(self.max_features, X.shape[1]), rng=rng,
+            max_features=_resolve_max_features(self.max_features, X.shape[1]),
+            rng=check_random_state(self.random_state),
         )
         if self.cp > 0:
-            tree = prune_weakest_link(tree, self.cp * tree.risk[0])
+            tree = prune_weakest_link(tree, self.cp * (tree.risk[0] if scale is None else scale))
+        return tree
+
+    _xval_name = "xval"
+
+    def _xval_value(self):
+        return self.xval
+
+    def _ccp_value(self) -> float:
+        return float(self.ccp_alpha)
+
+    def _select(self, tree):
+        """Hook for the cross-validated estimators: the final tree from the fitted cp table."""
+        return tree
+
+    def _fold_ids(self, X, target) -> np.ndarray | None:
+        xval, name = self._xval_value(), self._xval_name
+        n = X.shape[0]
+        if isinstance(xval, Integral) and not isinstance(xval, bool):
+            if xval == 0:
+                return None
+            if xval == 1 or xval > n:
+                raise ValueError(f"{name}={xval} must be 0 (no cross-validation) or between 2 "
+                                 f"and the number of samples (n_samples={n}).")
+            rng = check_random_state(self.random_state)
+            return rng.permutation(np.arange(n) % xval)
+        if hasattr(xval, "split"):
+            xval = list(xval.split(X, target))
+        first = xval[0] if isinstance(xval, list | tuple) and len(xval) else None
+        if isinstance(first, list | tuple) and len(first) == 2 and not np.isscalar(first[0]):
+            return _splits_to_folds(xval, n, name)
+        folds = np.asarray(xval).ravel()
+        if folds.shape[0] != n:
+            raise ValueError(f"{name} has {folds.shape[0]} fold ids but X has {n} samples.")
+        if np.unique(folds).size < 2:
+            raise ValueError(f"{name} must hold at least two distinct fold ids.")
+        return folds
+
+    def _fit_tree(self, X, y, codes, w, n_classes):
+        folds = self._fold_ids(X, y if not self._is_classifier else codes)
+        tree = self._grow(X, y, codes, w, n_classes)
+        if folds is not None:
+            cps, nsplit, rel = cp_table_rows(tree, float(self.cp))
+            keep = w > 0
+            xerror, xstd = xval_errors(
+                lambda *a: self._grow(*a[:4], n_classes, a[4]),
+                X[keep], y[keep], codes[keep], w[keep], folds[keep], cps, tree.risk[0],
+                self._is_classifier,
+            )
+            self.cptable_ = {"CP": cps, "nsplit": nsplit, "rel_error": rel,
+                             "xerror": xerror, "xstd": xstd}
+            tree = self._select(tree)
+        if self._ccp_value() > 0:
+            tree = prune_at(tree, self._ccp_cost(tree), self._ccp_value(), one_at_a_time=True)
+        self._set_tree(tree, X.shape[1])
+
+    def _ccp_cost(self, tree):
+        """scikit-learn's node cost ``W_t i(t) / W`` (entropy in bits, as scikit-learn)."""
+        cost = sklearn_cost(tree)
+        return cost / math.log(2.0) if self.criterion == "entropy" else cost
+
+    def _set_tree(self, tree, n_features):
         self.tree_ = tree
-        self.max_features_ = _resolve_max_features(self.max_features, X.shape[1])
-        self.feature_importances_ = _mdi(tree, X.shape[1])
+        self.max_features_ = _resolve_max_features(self.max_features, n_features)
+        self.feature_importances_ = _mdi(tree, n_features)
+
+    def cost_complexity_pruning_path(self, X, y, sample_weight=None):
+        """scikit-learn's minimal cost-complexity pruning path.
+
+        Grows the tree on ``(X, y)`` with this estimator's parameters and ``ccp_alpha=0``
+        (``cp`` still applies), then collapses the weakest link one node at a time.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+        y : array-like of shape (n_samples,)
+        sample_weight : array-like of shape (n_samples,), default=None
+
+        Returns
+        -------
+        path : Bunch
+            ``ccp_alphas`` (increasing effective alphas, the first 0) and ``impurities``
+            (total leaf impurity :math:`\\sum_{leaves} W_t i(t) / W` of each subtree).
+        """
+        base = DecisionTreeClassifier if self._is_classifier else DecisionTreeRegressor
+        names = set(base().get_params(deep=False))
+        params = {k: v for k, v in self.get_params(deep=False).items() if k in names}
+        est = base(**{**params, "ccp_alpha": 0.0, "xval": 0})
+        est.fit(X, y, sample_weight=sample_weight)
+        alphas, costs, _, _ = weakest_link_sequence(
+            est.tree_, est._ccp_cost(est.tree_), one_at_a_time=True)
+        return Bunch(ccp_alphas=alphas, impurities=costs)
+
+    def prune(self, *, ccp_alpha=None, cp=None):
+        """A pruned copy of this fitted tree (give exactly one of ``ccp_alpha`` and ``cp``).
+
+        Parameters
+        ----------
+        ccp_alpha : float, default=None
+            scikit-learn's complexity on the impurity scale :math:`W_t i(t) / W`.
+        cp : float, default=None
+            rpart's complexity: the weakest-link subtree at :math:`cp \\cdot R(root)`, with
+            :math:`R` the SSE (regression) or the weighted misclassification count
+            (classification), as ``rpart::prune(fit, cp)``.
+
+        Returns
+        -------
+        pruned : estimator
+            A copy with ``tree_`` and ``feature_importances_`` replaced; ``cptable_`` is
+            truncated as by ``rpart::prune`` (the rows whose CP exceeds ``cp``, then the first
+            other row with its CP set to ``cp``), and dropped for ``ccp_alpha``.
+        """
+        check_is_fitted(self, "tree_")
+        if (ccp_alpha is None) == (cp is None):
+            raise ValueError("prune needs exactly one of ccp_alpha and cp.")
+        value, name = (ccp_alpha, "ccp_alpha") if cp is None else (cp, "cp")
+        if isinstance(value, bool) or not isinstance(value, Real) or not value >= 0:
+            raise ValueError(f"{name} must be a non-negative number, got {value!r}.")
+        out = copy.deepcopy(self)
+        tree = self.tree_
+        if cp is None:
+            tree = prune_at(tree, self._ccp_cost(tree), float(ccp_alpha), one_at_a_time=True)
+            if hasattr(out, "cptable_"):
+                del out.cptable_
+        else:
+            tree = prune_weakest_link(tree, float(cp) * tree.risk[0])
+            if hasattr(out, "cptable_"):
+                # rpart's prune.rpart: the rows of CP above cp and the first at or below it,
+                # whose CP becomes cp
+                temp = np.maximum(out.cptable_["CP"], float(cp))
+                keep = np.sort(np.unique(temp, return_index=True)[1])
+                table = {k: v[keep].copy() for k, v in out.cptable_.items()}
+                table["CP"][-1] = float(cp)
+                out.cptable_ = table
+        out._set_tree(tree, self.n_features_in_)
+        return out
 
     def _validate_X_predict(self, X):
         check_is_fitted(self, "tree_")
@@ -123,6 +289,19 @@ class _BaseTree(StatBase):
         """Number of leaves."""
         check_is_fitted(self, "tree_")
         return self.tree_.n_leaves
+
+
+def _splits_to_folds(splits, n: int, name: str) -> np.ndarray:
+    """Fold ids from ``(train, test)`` index pairs whose test sets partition the rows."""
+    folds = np.full(n, -1, dtype=np.int64)
+    for k, (_, test) in enumerate(splits):
+        test = np.asarray(test, dtype=np.int64)
+        if np.any(folds[test] >= 0):
+            raise ValueError(f"{name}: every row must be in exactly one test set.")
+        folds[test] = k
+    if np.any(folds < 0) or len(splits) < 2:
+        raise ValueError(f"{name}: the test sets must cover every row in at least two folds.")
+    return folds
 
 
 def _mdi(tree, n_features: int) -> np.ndarray:
@@ -159,6 +338,12 @@ class DecisionTreeRegressor(RegressorMixin, _BaseTree):
         Grow best-first up to this many leaves.
     cp : float, default=0.0
         rpart's complexity parameter on the SSE scale (``0`` grows without pruning).
+    ccp_alpha : float, default=0.0
+        scikit-learn's minimal cost-complexity pruning parameter, on the scale of the
+        weighted impurity divided by the total weight, applied after growth.
+    xval : int or array-like of shape (n_samples,), default=0
+        rpart's ``xval``: the number of cross-validation folds (``0`` for none) or the fold id
+        of every row; when set, ``cptable_`` holds the cross-validated cp table.
     max_features : int, float, {"sqrt", "log2"} or None, default=None
         Columns drawn at random (without replacement) at each node; ``None`` uses all.
     random_state : int, RandomState instance or None, default=None
@@ -170,6 +355,9 @@ class DecisionTreeRegressor(RegressorMixin, _BaseTree):
         The node arrays (see :class:`statlearning.tree.Tree`).
     feature_importances_ : ndarray of shape (n_features,)
         Normalised mean decrease in impurity (MDI).
+    cptable_ : dict of ndarray
+        Only with ``xval``: rpart's cp table, keys ``"CP"``, ``"nsplit"``, ``"rel_error"``,
+        ``"xerror"``, ``"xstd"`` (``pandas.DataFrame(est.cptable_)`` prints it).
     max_features_ : int
     n_features_in_ : int
     feature_names_in_ : ndarray of str
@@ -199,7 +387,7 @@ class DecisionTreeRegressor(RegressorMixin, _BaseTree):
 
     def __init__(self, criterion="squared_error", *, max_depth=None, min_samples_split=2,
                  min_samples_leaf=1, min_impurity_decrease=0.0, max_leaf_nodes=None, cp=0.0,
-                 max_features=None, random_state=None):
+                 ccp_alpha=0.0, xval=0, max_features=None, random_state=None):
         self.criterion = criterion
         self.max_depth = max_depth
         self.min_samples_split = min_samples_split
@@ -207,6 +395,8 @@ class DecisionTreeRegressor(RegressorMixin, _BaseTree):
         self.min_impurity_decrease = min_impurity_decrease
         self.max_leaf_nodes = max_leaf_nodes
         self.cp = cp
+        self.ccp_alpha = ccp_alpha
+        self.xval = xval
         self.max_features = max_features
         self.random_state = random_state
 
@@ -249,6 +439,9 @@ class DecisionTreeClassifier(ClassifierMixin, _BaseTree):
     max_depth, min_samples_split, min_samples_leaf, min_impurity_decrease, max_leaf_nodes, \
 max_features, random_state
         As in :class:`DecisionTreeRegressor`.
+    ccp_alpha, xval
+        As in :class:`DecisionTreeRegressor` (``ccp_alpha`` on the scale of the criterion's
+        impurity, entropy in bits; ``xval`` scores the 0/1 loss).
     cp : float, default=0.0
         rpart's complexity parameter, measured on the weighted misclassification count
         whatever ``criterion`` grows the tree (rpart grows with Gini and prunes on the
@@ -263,6 +456,9 @@ max_features, random_state
         ``tree_.value`` holds the weighted class proportions of every node.
     feature_importances_ : ndarray of shape (n_features,)
         Normalised mean decrease in impurity (MDI).
+    cptable_ : dict of ndarray
+        Only with ``xval``: rpart's cp table, keys ``"CP"``, ``"nsplit"``, ``"rel_error"``,
+        ``"xerror"``, ``"xstd"`` (``pandas.DataFrame(est.cptable_)`` prints it).
     max_features_ : int
     n_features_in_ : int
     feature_names_in_ : ndarray of str
@@ -286,6 +482,7 @@ max_features, random_state
     """
 
     _criteria = CLASSIFICATION_CRITERIA
+    _is_classifier = True
     _parameter_constraints = {
         "criterion": [Options(set(CLASSIFICATION_CRITERIA))],
         **_COMMON_CONSTRAINTS,
@@ -293,7 +490,7 @@ max_features, random_state
 
     def __init__(self, criterion="gini", *, max_depth=None, min_samples_split=2,
                  min_samples_leaf=1, min_impurity_decrease=0.0, max_leaf_nodes=None, cp=0.0,
-                 max_features=None, random_state=None):
+                 ccp_alpha=0.0, xval=0, max_features=None, random_state=None):
         self.criterion = criterion
         self.max_depth = max_depth
         self.min_samples_split = min_samples_split
@@ -301,6 +498,8 @@ max_features, random_state
         self.min_impurity_decrease = min_impurity_decrease
         self.max_leaf_nodes = max_leaf_nodes
         self.cp = cp
+        self.ccp_alpha = ccp_alpha
+        self.xval = xval
         self.max_features = max_features
         self.random_state = random_state
 

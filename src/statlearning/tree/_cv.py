@@ -1,0 +1,171 @@
+"""Trees pruned by rpart's cross-validated cp table: the minimum-xerror or one-SE subtree."""
+
+from __future__ import annotations
+
+from numbers import Integral
+
+import numpy as np
+
+from .._validation import ArrayLike, Interval, Options
+from ._classes import DecisionTreeClassifier, DecisionTreeRegressor
+from ._structure import prune_weakest_link
+
+_CV_NOTES = """
+    Notes
+    -----
+    The tree is grown as by the base estimator (with ``cp``), and its cp table is
+    cross-validated as rpart's ``xval`` (``cv`` folds drawn from ``random_state``, or the fold
+    id of every row); see the base estimator's Notes for ``CP``, ``xerror`` and ``xstd``.
+    ``selection="min"`` keeps the subtree of smallest ``xerror`` (the smaller tree on ties);
+    ``selection="1se"`` is Breiman's one-standard-error rule (seed 004 §1.8, ISLR §8.1): the
+    smallest subtree with :math:`xerror \\le \\min_k xerror_k + xstd_{k^*}`, :math:`k^*` the
+    minimising row. The chosen subtree is ``rpart::prune(fit, cp = cptable[k, "CP"])``.
+    In R: ``fit <- rpart(..., control = rpart.control(xval = cv, cp = cp))`` then
+    ``prune(fit, cp = fit$cptable[which.min(fit$cptable[, "xerror"]), "CP"])``.
+"""
+
+_CV_ATTRIBUTES = """
+    Attributes
+    ----------
+    cptable_ : dict of ndarray
+        rpart's cross-validated cp table of the grown tree (keys ``"CP"``, ``"nsplit"``,
+        ``"rel_error"``, ``"xerror"``, ``"xstd"``).
+    best_index_ : int
+        Row of ``cptable_`` chosen.
+    cp_ : float
+        Its ``CP``, at which the grown tree was pruned.
+    tree_, feature_importances_, max_features_, n_features_in_, feature_names_in_
+        As in the base estimator (of the pruned tree).
+"""
+
+
+class _Folds:
+    """A splitter with ``split(X, y)`` or a list of ``(train, test)`` index pairs."""
+
+    def is_satisfied_by(self, value) -> bool:
+        return hasattr(value, "split") or isinstance(value, list | tuple)
+
+    def __str__(self) -> str:
+        return "a cross-validation splitter or a list of (train, test) pairs"
+
+
+class _CVMixin:
+    _xval_name = "cv"
+
+    def _xval_value(self):
+        return self.cv
+
+    def _ccp_value(self) -> float:
+        return 0.0
+
+    def _select(self, tree):
+        tab = self.cptable_
+        best = int(np.argmin(tab["xerror"]))
+        if self.selection == "1se":
+            bound = tab["xerror"][best] + tab["xstd"][best]
+            best = int(np.flatnonzero(tab["xerror"] <= bound * (1 + 1e-12))[0])
+        self.best_index_ = best
+        self.cp_ = float(tab["CP"][best])
+        return prune_weakest_link(tree, self.cp_ * tree.risk[0])
+
+
+def _cv_constraints(base):
+    out = {k: v for k, v in base._parameter_constraints.items() if k not in ("ccp_alpha", "xval")}
+    out["cv"] = [Interval(Integral, 2, None, closed="left"), ArrayLike(), _Folds()]
+    out["selection"] = [Options({"min", "1se"})]
+    return out
+
+
+class DecisionTreeRegressorCV(_CVMixin, DecisionTreeRegressor):
+    """Regression tree pruned by cross-validation of rpart's cp table.
+
+    Parameters
+    ----------
+    cv : int, array-like of shape (n_samples,), splitter or list of (train, test), default=10
+        Number of folds or the fold id of every row (rpart's ``xval``), or a scikit-learn
+        splitter / ``(train, test)`` index pairs whose test sets partition the rows (each
+        fold's tree is grown on the rows outside its test set).
+    selection : {"min", "1se"}, default="min"
+        Minimum cross-validated error or the one-standard-error rule.
+    criterion, max_depth, min_samples_split, min_samples_leaf, min_impurity_decrease, \
+max_leaf_nodes, cp, max_features, random_state
+        As in :class:`DecisionTreeRegressor`; ``random_state`` also draws the folds.
+    {attributes}{notes}
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from statlearning.tree import DecisionTreeRegressorCV
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.uniform(size=(200, 1))
+    >>> y = (X[:, 0] > 0.5) + 0.1 * rng.normal(size=200)
+    >>> DecisionTreeRegressorCV(random_state=0).fit(X, y).get_n_leaves()
+    2
+    """
+
+    _parameter_constraints = _cv_constraints(DecisionTreeRegressor)
+
+    def __init__(self, criterion="squared_error", *, cv=10, selection="min", max_depth=None,
+                 min_samples_split=2, min_samples_leaf=1, min_impurity_decrease=0.0,
+                 max_leaf_nodes=None, cp=0.0, max_features=None, random_state=None):
+        self.criterion = criterion
+        self.cv = cv
+        self.selection = selection
+        self.max_depth = max_depth
+        self.min_samples_split = min_samples_split
+        self.min_samples_leaf = min_samples_leaf
+        self.min_impurity_decrease = min_impurity_decrease
+        self.max_leaf_nodes = max_leaf_nodes
+        self.cp = cp
+        self.max_features = max_features
+        self.random_state = random_state
+
+
+class DecisionTreeClassifierCV(_CVMixin, DecisionTreeClassifier):
+    """Classification tree pruned by cross-validation of rpart's cp table (0/1 loss).
+
+    Parameters
+    ----------
+    cv : int, array-like of shape (n_samples,), splitter or list of (train, test), default=10
+        Number of folds or the fold id of every row (rpart's ``xval``), or a scikit-learn
+        splitter / ``(train, test)`` index pairs whose test sets partition the rows (each
+        fold's tree is grown on the rows outside its test set).
+    selection : {"min", "1se"}, default="min"
+        Minimum cross-validated error or the one-standard-error rule.
+    criterion, max_depth, min_samples_split, min_samples_leaf, min_impurity_decrease, \
+max_leaf_nodes, cp, max_features, random_state
+        As in :class:`DecisionTreeClassifier`; ``random_state`` also draws the folds.
+    {attributes}    classes_ : ndarray of shape (n_classes,)
+    n_classes_ : int
+    {notes}
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from statlearning.tree import DecisionTreeClassifierCV
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.uniform(size=(200, 1))
+    >>> y = np.where(X[:, 0] > 0.5, "b", "a")
+    >>> DecisionTreeClassifierCV(random_state=0).fit(X, y).predict([[0.1], [0.9]])
+    array(['a', 'b'], dtype='<U1')
+    """
+
+    _parameter_constraints = _cv_constraints(DecisionTreeClassifier)
+
+    def __init__(self, criterion="gini", *, cv=10, selection="min", max_depth=None,
+                 min_samples_split=2, min_samples_leaf=1, min_impurity_decrease=0.0,
+                 max_leaf_nodes=None, cp=0.0, max_features=None, random_state=None):
+        self.criterion = criterion
+        self.cv = cv
+        self.selection = selection
+        self.max_depth = max_depth
+        self.min_samples_split = min_samples_split
+        self.min_samples_leaf = min_samples_leaf
+        self.min_impurity_decrease = min_impurity_decrease
+        self.max_leaf_nodes = max_leaf_nodes
+        self.cp = cp
+        self.max_features = max_features
+        self.random_state = random_state
+
+
+for _cls in (DecisionTreeRegressorCV, DecisionTreeClassifierCV):
+    _cls.__doc__ = (_cls.__doc__.replace("    {attributes}", _CV_ATTRIBUTES)
+                    .replace("    {notes}\n", _CV_NOTES))
