@@ -183,6 +183,7 @@ def irls(
     coef_init=None,
     max_iter=25,
     tol=1e-8,
+    rank_tol=None,
 ) -> IRLSResult:
     """Fit a generalised linear model by IRLS; see the module docstring.
 
@@ -204,6 +205,8 @@ def irls(
         Starting coefficients (intercept first), R's ``start``.
     max_iter : int
     tol : float
+    rank_tol : float, optional
+        Aliasing tolerance of the QR; default R's ``glm.fit`` choice ``min(1e-7, tol/1000)``.
 
     Returns
     -------
@@ -224,7 +227,8 @@ def irls(
     if prob.k == 0:
         return _empty_fit(prob)
     coefold, eta, mu, penold = _start(prob, coef_init)
-    rank_tol = min(1e-7, tol / 1000.0)
+    if rank_tol is None:
+        rank_tol = min(1e-7, tol / 1000.0)
     solver = _Solver(prob, rank_tol, tol)
     history: list = []
     converged = boundary = False

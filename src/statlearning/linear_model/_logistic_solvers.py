@@ -10,9 +10,9 @@ Every solver minimises the same objective (see :class:`Objective`)
 and the intercepts are never penalised. The estimator module chooses the solver; this module
 knows nothing about estimators.
 
-* :func:`irls_glm` — R's ``glm.fit`` for the unpenalised binary model, step for step (starting
-  values, R's clamped logit inverse, one R-compatible weighted QR per iteration, R's convergence
-  test), so that coefficients, standard errors and the iteration count are R's.
+* :func:`irls_glm` — R's ``glm.fit`` for the unpenalised binary model through the shared IRLS of
+  :mod:`statlearning._solvers.irls` (binomial family, logit link), so that coefficients,
+  standard errors and the iteration count are R's.
 * :func:`newton` — Newton's method with the full Hessian and step halving (penalised binary,
   multinomial).
 * :func:`lbfgs_fit` — L-BFGS-B through :func:`statlearning._solvers.lbfgs.lbfgs` on ``F / Σw``.
@@ -29,12 +29,11 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import linalg, special
 
-from .._core.linalg import cholesky_factor, qr_least_squares, weighted_gram
+from .._core.families import get_family
 from .._core.logistic import (
     binary_hessian,
     binary_loss,
     binary_loss_gradient,
-    binomial_deviance,
     column_moments,
     multinomial_hessian,
     multinomial_loss,
@@ -42,8 +41,7 @@ from .._core.logistic import (
     softmax,
 )
 from .._solvers.gradient_descent import gradient_descent
-
-EPS = np.finfo(np.float64).eps
+from .._solvers.irls import irls
 
 
 @dataclass
@@ -171,92 +169,25 @@ def _converged(f, f_old, tol) -> bool:
 # ------------------------------------------------------------------------------------ R's IRLS
 
 
-def _r_linkinv(eta):
-    """R's ``binomial()$linkinv`` (C ``logit_linkinv``): ``μ`` clamped to ``[ε/(1+ε), 1/(1+ε)]``."""
-    e = np.exp(np.clip(eta, -30.0, 30.0))
-    e = np.where(eta < -30.0, EPS, np.where(eta > 30.0, 1.0 / EPS, e))
-    return e / (1.0 + e)
-
-
-def _r_mu_eta(eta):
-    """R's ``binomial()$mu.eta``: ``dμ/dη``, ``ε`` where ``|η| > 30``."""
-    e = np.exp(np.clip(eta, -30.0, 30.0))
-    return np.where(np.abs(eta) > 30.0, EPS, e / (1.0 + e) ** 2)
-
-
 def irls_glm(X, y, w, *, fit_intercept=True, max_iter=25, tol=1e-8, rank_tol=1e-7):
     """R's ``glm.fit(x, y, weights = w, family = binomial())`` for 0/1 ``y``.
 
-    Starts from ``μ = (w y + 0.5)/(w + 1)``; each iteration regresses the working response
-    ``z = η + (y − μ)/μ'(η)`` on ``[1, X]`` with weights ``w μ'(η)²/V(μ)`` through the
-    R-compatible QR (aliased columns get ``NaN``); the step is halved while the deviance is not
-    finite or increases; iteration stops when ``|dev − dev_old|/(|dev| + 0.1) < tol``.
-
-    ``unscaled_cov`` is ``(AᵀWA)⁻¹`` of the kept columns from the last QR, as R's
-    ``summary.glm`` uses it. The iterations before the last solve the normal equations by
-    Cholesky (half the work of a QR) while the design is well conditioned and nothing is
-    aliased; the last iteration is always R's QR, so coefficients, aliasing and standard
-    errors are R's.
+    The shared IRLS of :mod:`statlearning._solvers.irls` with the binomial family and logit
+    link: R's starting values, step halving, convergence rule and final QR, so coefficients,
+    aliasing and ``(AᵀWA)⁻¹`` are R's. ``rank_tol`` is the estimator's aliasing tolerance.
     """
-    mu = (w * y + 0.5) / (w + 1.0)
-    eta = np.log(mu / (1.0 - mu))
-    dev_old = binomial_deviance(y, mu, w)
-    coef_old = None
-    fac = None
-    use_qr = False
-    converged = False
-    n_iter = 0
-    for it in range(1, max_iter + 1):
-        n_iter = it
-        mu_eta = _r_mu_eta(eta)
-        var = mu * (1.0 - mu)
-        z = eta + (y - mu) / mu_eta
-        sqrt_w = np.sqrt(w * mu_eta**2 / var)
-        fac, exact = _weighted_ls(X, z, sqrt_w, fit_intercept, rank_tol, use_qr)
-        use_qr = use_qr or exact
-        coef = np.where(fac.kept, fac.coef, 0.0)
-        eta = _eta(X, coef, fit_intercept)
-        mu = _r_linkinv(eta)
-        dev = binomial_deviance(y, mu, w)
-        halvings = 0
-        while coef_old is not None and (not np.isfinite(dev) or dev > dev_old * (1 + 1e-12)):
-            if halvings >= 30:
-                break
-            coef = 0.5 * (coef + coef_old)
-            eta = _eta(X, coef, fit_intercept)
-            mu = _r_linkinv(eta)
-            dev = binomial_deviance(y, mu, w)
-            halvings += 1
-        if abs(dev - dev_old) / (abs(dev) + 0.1) < tol:
-            converged = True
-            if not exact:  # R's last step, through R's QR: its coefficients and (AᵀWA)⁻¹
-                fac = qr_least_squares(X, z, sqrt_w, fit_intercept, rank_tol)
-                if halvings == 0:
-                    coef = np.where(fac.kept, fac.coef, 0.0)
-            break
-        dev_old, coef_old = dev, coef
-    params = np.where(fac.kept, coef, np.nan)
-    return LogisticFit(params[None, :], n_iter, converged, fac.kept, fac.unscaled_cov)
-
-
-def _weighted_ls(X, z, sqrt_w, fit_intercept, rank_tol, use_qr):
-    """Weighted least squares: Cholesky of ``AᵀWA`` unless ``use_qr``, aliasing or a variance
-    inflation above 1e6 (where the normal equations lose digits) call for R's QR.
-
-    Returns ``(factorisation, exact)`` with ``exact`` True when the QR was used.
-    """
-    if not use_qr:
-        G, b = weighted_gram(X, z, sqrt_w, fit_intercept)
-        fac = cholesky_factor(G, b, rank_tol)
-        if fac.kept.all():
-            vif = np.diag(G) * np.diag(fac.unscaled_cov)
-            if np.all(np.isfinite(fac.coef)) and vif.max(initial=0.0) <= 1e6:
-                return fac, False
-    return qr_least_squares(X, z, sqrt_w, fit_intercept, rank_tol), True
-
-
-def _eta(X, coef, fit_intercept):
-    return X @ coef[1:] + coef[0] if fit_intercept else X @ coef
+    res = irls(
+        X,
+        y,
+        family=get_family("binomial"),
+        link="logit",
+        sample_weight=w,
+        fit_intercept=fit_intercept,
+        max_iter=max_iter,
+        tol=tol,
+        rank_tol=rank_tol,
+    )
+    return LogisticFit(res.coef[None, :], res.n_iter, res.converged, res.kept, res.unscaled_cov)
 
 
 # ---------------------------------------------------------------------------------- Newton
