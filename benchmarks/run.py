@@ -11,7 +11,9 @@ estimator is fitted and used to predict once untimed (warm-up: imports, caches, 
 compilation); the warm-up predictions give the accuracy check. Then ``fit`` and ``predict`` are
 timed separately with :func:`time.perf_counter`, ``--repeats`` times each, ours and the peer
 interleaved, and the median and minimum are reported. Peak memory is measured in a further,
-untimed fit under :mod:`tracemalloc`.
+untimed fit under :mod:`tracemalloc`. Workloads with ``holdout`` rows (randomised learners) fit
+on the training rows, time ``predict`` on the held-out rows and compare held-out scores instead
+of predictions.
 
 Unless ``--quick`` or ``--no-record`` is given, the table is appended to
 ``benchmarks/RESULTS.md`` with the date, the machine and the exact command.
@@ -42,7 +44,10 @@ RESULTS = HERE / "RESULTS.md"
 QUICK_SHRINK = 10
 MEMORY_NOTE = (
     "Peak MiB: peak of the allocations traced by tracemalloc during one untimed fit "
-    "(Python and NumPy buffers); workspace that BLAS/LAPACK allocate internally is not traced."
+    "(Python and NumPy buffers); workspace that BLAS/LAPACK allocate internally is not traced. "
+    "Peak RSS MiB (with --rss): increase of the resident set during one fit in a fresh "
+    "process after a warm-up fit, which also sees C allocations (e.g. scikit-learn's tree "
+    "nodes)."
 )
 RATIO_NOTE = "Ratios are ours/peer: below 1 means statlearning is faster (or smaller)."
 
@@ -53,6 +58,7 @@ class Measurement:
     fit: list[float] = field(default_factory=list)
     predict: list[float] = field(default_factory=list)
     peak_bytes: int = 0
+    peak_rss_bytes: int | None = None
 
 
 @dataclass
@@ -62,10 +68,14 @@ class Result:
     ours: Measurement
     peer: Measurement
     rel_diff: float
+    scores: tuple[float, float] | None = None  # held-out (ours, peer) for scored workloads
 
     @property
     def mismatch(self) -> bool:
-        return not self.rel_diff <= self.workload.rtol  # NaN counts as a mismatch
+        if self.scores is not None:
+            ours, peer = self.scores
+            return not ours >= peer - self.workload.score_tol  # NaN counts as a mismatch
+        return not self.rel_diff <= self.workload.rtol
 
 
 # ------------------------------------------------------------------------------------ timing
@@ -97,6 +107,50 @@ def _peak_fit_bytes(factory, X, y) -> int:
         gc.collect()
 
 
+def _rss_kib() -> tuple[int, int]:
+    """(current, peak) resident set size of this process in KiB, from /proc (Linux)."""
+    status = Path("/proc/self/status").read_text(encoding="ascii").splitlines()
+    values = {line.split(":")[0]: int(line.split()[1]) for line in status
+              if line.startswith(("VmRSS:", "VmHWM:"))}
+    return values["VmRSS"], values["VmHWM"]
+
+
+def _rss_child(name: str, side: str, quick: bool) -> int:
+    """In a fresh process: the peak RSS increase (bytes) during one fit, after a warm-up.
+
+    The warm-up fit on a few rows pays imports and numba compilation; the kernel's peak
+    counter is then reset (``/proc/self/clear_refs``) so only the measured fit counts. Unlike
+    tracemalloc, this sees every allocation, including C extensions' ``malloc``.
+    """
+    workload = wl.get(name)
+    n_samples = workload.n_samples // QUICK_SHRINK if quick else workload.n_samples
+    X, y = _data(workload, n_samples)
+    X, y = X[:n_samples], y[:n_samples]
+    make = workload.ours if side == "ours" else workload.peer
+    make().fit(X[:2000], y[:2000])
+    adapter = make()
+    gc.collect()
+    Path("/proc/self/clear_refs").write_text("5", encoding="ascii")
+    before, _ = _rss_kib()
+    adapter.fit(X, y)
+    _, peak = _rss_kib()
+    return max(peak - before, 0) * 1024
+
+
+def _peak_rss_fit_bytes(workload: wl.Workload, side: str, quick: bool) -> int | None:
+    """Run :func:`_rss_child` in a subprocess; ``None`` where /proc is unavailable."""
+    if not Path("/proc/self/clear_refs").exists():
+        return None
+    cmd = [sys.executable, str(Path(__file__).resolve()), "--rss-child", workload.name, side]
+    if quick:
+        cmd.append("--quick")
+    out = subprocess.run(cmd, capture_output=True, text=True, check=False)
+    if out.returncode != 0:
+        _log(f"  peak RSS measurement failed: {out.stderr.strip().splitlines()[-1:]}")
+        return None
+    return int(out.stdout.strip().splitlines()[-1])
+
+
 def _log(msg: str) -> None:
     print(msg, file=sys.stderr, flush=True)
 
@@ -115,7 +169,7 @@ def _data(workload: wl.Workload, n_samples: int):
         gc.collect()
         start = time.perf_counter()
         rng = np.random.default_rng(workload.seed)
-        _DATA_CACHE[key] = workload.make_data(rng, n_samples)
+        _DATA_CACHE[key] = workload.make_data(rng, n_samples + workload.holdout)
         X, _ = _DATA_CACHE[key]
         _log(
             f"  data {X.shape[0]:,} × {X.shape[1]:,} ({X.nbytes / 2**20:,.0f} MiB) generated in "
@@ -124,10 +178,18 @@ def _data(workload: wl.Workload, n_samples: int):
     return _DATA_CACHE[key]
 
 
-def run_workload(workload: wl.Workload, *, repeats: int, quick: bool) -> Result:
+def run_workload(workload: wl.Workload, *, repeats: int, quick: bool,
+                 rss: bool = False) -> Result:
     n_samples = workload.n_samples // QUICK_SHRINK if quick else workload.n_samples
     _log(f"{workload.name}: {workload.description}")
     X, y = _data(workload, n_samples)
+    if workload.holdout:
+        # fit on the first n_samples rows; predict (timed and scored) on the held-out rows
+        holdout = workload.holdout // QUICK_SHRINK if quick else workload.holdout
+        X_pred, y_pred = X[n_samples:n_samples + holdout], y[n_samples:n_samples + holdout]
+        X, y = X[:n_samples], y[:n_samples]
+    else:
+        X_pred, y_pred = X, y
 
     factories = {"ours": workload.ours, "peer": workload.peer}
     fitted = {side: make() for side, make in factories.items()}
@@ -138,9 +200,13 @@ def run_workload(workload: wl.Workload, *, repeats: int, quick: bool) -> Result:
     for side, adapter in fitted.items():
         _log(f"  warm-up {adapter.label}")
         adapter.fit(X, y)
-        preds[side] = np.asarray(adapter.predict(X), dtype=np.float64).ravel()
-    scale = float(np.std(y)) or 1.0
+        preds[side] = np.asarray(adapter.predict(X_pred), dtype=np.float64).ravel()
+    scale = float(np.std(y_pred)) or 1.0
     rel_diff = float(np.max(np.abs(preds["ours"] - preds["peer"]))) / scale
+    scores = None
+    if workload.score is not None:
+        scores = (float(workload.score(y_pred, preds["ours"])),
+                  float(workload.score(y_pred, preds["peer"])))
     del preds
 
     _log(f"  timing fit × {repeats}")
@@ -153,15 +219,19 @@ def run_workload(workload: wl.Workload, *, repeats: int, quick: bool) -> Result:
     _log(f"  timing predict × {repeats}")
     for _ in range(repeats):
         for side, adapter in fitted.items():
-            meas[side].predict.append(_timed(lambda a=adapter: a.predict(X)))
+            meas[side].predict.append(_timed(lambda a=adapter: a.predict(X_pred)))
     del fitted
     gc.collect()
 
     _log("  peak memory of one fit (tracemalloc, untimed)")
     for side, make in factories.items():
         meas[side].peak_bytes = _peak_fit_bytes(make, X, y)
+    if rss:
+        _log("  peak RSS increase of one fit (fresh process each, untimed)")
+        for side in factories:
+            meas[side].peak_rss_bytes = _peak_rss_fit_bytes(workload, side, quick)
 
-    return Result(workload, n_samples, meas["ours"], meas["peer"], rel_diff)
+    return Result(workload, n_samples, meas["ours"], meas["peer"], rel_diff, scores)
 
 
 # ----------------------------------------------------------------------------------- reports
@@ -185,15 +255,20 @@ def markdown_table(results: list[Result]) -> str:
         "predict median (s)",
         "predict min (s)",
         "peak MiB",
+        "peak RSS MiB",
         "fit ours/peer",
         "predict ours/peer",
         "peak ours/peer",
+        "peak RSS ours/peer",
         "max rel diff",
         "accuracy",
     ]
     rows = []
     for r in results:
         shape = f"{r.n_samples:,} × {r.workload.n_features:,}"
+        if r.workload.holdout:
+            held = r.workload.holdout // (r.workload.n_samples // r.n_samples)
+            shape += f" (predict: {held:,} held-out rows)"
         med = {
             side: (statistics.median(m.fit), statistics.median(m.predict))
             for side, m in (("ours", r.ours), ("peer", r.peer))
@@ -209,18 +284,27 @@ def markdown_table(results: list[Result]) -> str:
                 _s(pred_med),
                 _s(min(m.predict)),
                 f"{m.peak_bytes / 2**20:,.1f}",
+                "" if m.peak_rss_bytes is None else f"{m.peak_rss_bytes / 2**20:,.1f}",
             ]
             if side == "ours":
-                flag = f"ACCURACY MISMATCH (rtol {r.workload.rtol:.0e})" if r.mismatch else "ok"
+                if r.scores is not None:
+                    got = f"held-out score {r.scores[0]:.4f} vs {r.scores[1]:.4f}"
+                    flag = (f"SCORE BELOW PEER by > {r.workload.score_tol:g} ({got})"
+                            if r.mismatch else f"ok ({got})")
+                else:
+                    flag = (f"ACCURACY MISMATCH (rtol {r.workload.rtol:.0e})" if r.mismatch
+                            else "ok")
                 row += [
                     _ratio(fit_med, med["peer"][0]),
                     _ratio(pred_med, med["peer"][1]),
                     _ratio(r.ours.peak_bytes, r.peer.peak_bytes),
+                    "" if r.ours.peak_rss_bytes is None or r.peer.peak_rss_bytes is None
+                    else _ratio(r.ours.peak_rss_bytes, r.peer.peak_rss_bytes),
                     f"{r.rel_diff:.2e}",
                     flag,
                 ]
             else:
-                row += [""] * 5
+                row += [""] * 6
             rows.append(row)
     lines = ["| " + " | ".join(header) + " |", "|" + "|".join("---" for _ in header) + "|"]
     lines += ["| " + " | ".join(row) + " |" for row in rows]
@@ -368,8 +452,20 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="do not append the results to benchmarks/RESULTS.md",
     )
+    parser.add_argument(
+        "--rss",
+        action="store_true",
+        help="also measure the peak resident-memory increase of one fit in a fresh process "
+        "per library (sees C allocations that tracemalloc misses; Linux only)",
+    )
+    parser.add_argument("--rss-child", nargs=2, metavar=("WORKLOAD", "SIDE"),
+                        help=argparse.SUPPRESS)
     parser.add_argument("--list", action="store_true", help="list the workloads and exit")
     args = parser.parse_args(argv)
+
+    if args.rss_child:
+        print(_rss_child(*args.rss_child, args.quick))
+        return 0
 
     if args.list:
         width = max(len(w.name) for w in wl.WORKLOADS)
@@ -386,7 +482,8 @@ def main(argv: list[str] | None = None) -> int:
     except KeyError as exc:
         parser.error(exc.args[0])
 
-    results = [run_workload(w, repeats=args.repeats, quick=args.quick) for w in selected]
+    results = [run_workload(w, repeats=args.repeats, quick=args.quick, rss=args.rss)
+               for w in selected]
     _DATA_CACHE.clear()
 
     print()

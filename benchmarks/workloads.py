@@ -132,6 +132,12 @@ class Workload:
 
     ``rtol`` bounds ``max |ŷ_ours − ŷ_peer| / sd(y)`` on the training data; above it the run
     reports an accuracy mismatch.
+
+    Randomised learners (forests, stochastic boosting) cannot agree prediction by prediction.
+    For them set ``holdout`` and ``score``: the runner draws ``n_samples + holdout`` rows,
+    fits on the first ``n_samples``, times ``predict`` on the ``holdout`` others, and compares
+    ``score(y_holdout, ŷ)`` (higher is better, e.g. accuracy or R²) of the two libraries:
+    the run is a mismatch when ours is lower by more than ``score_tol``.
     """
 
     name: str
@@ -143,6 +149,9 @@ class Workload:
     data: Callable[[np.random.Generator, int, int], tuple[np.ndarray, np.ndarray]] = linear_gaussian
     rtol: float = 1e-6
     seed: int = 0
+    holdout: int = 0
+    score: Callable[[np.ndarray, np.ndarray], float] | None = None
+    score_tol: float = 0.01
 
     def make_data(
         self, rng: np.random.Generator, n_samples: int | None = None
@@ -153,7 +162,7 @@ class Workload:
 
     def data_key(self, n_samples: int) -> tuple:
         """Workloads with equal keys draw identical data, which the runner generates once."""
-        return (self.data, n_samples, self.n_features, self.seed)
+        return (self.data, n_samples, self.n_features, self.seed, self.holdout)
 
 
 WORKLOADS: list[Workload] = [

@@ -260,3 +260,67 @@ def test_nothing_else_imports_matplotlib():
         if "matplotlib" in p.read_text(encoding="utf-8") and "plot" not in p.parts
     ]
     assert offenders == []
+
+
+def _e29_tree():
+    """Seed 004 E29: the gapminder-2011 regression tree with rpart's defaults (6 leaves)."""
+    from statlearning.datasets import load_gapminder
+    from statlearning.tree import DecisionTreeRegressor
+
+    bunch = load_gapminder(year=2011)
+    cols = [bunch.feature_names.index(c) for c in ("infant_mortality", "fertility")]
+    est = DecisionTreeRegressor(min_samples_split=20, min_samples_leaf=7, cp=0.01)
+    return est.fit(bunch.data[:, cols], bunch.target)
+
+
+def test_plot_tree_draws_e29_splits_and_leaves():
+    est = _e29_tree()
+    ax = plot.plot_tree(est, feature_names=["IM", "fert"])
+    texts = [t.get_text() for t in ax.texts]
+    splits = [t for t in texts if "<" in t]
+    leaves = [t for t in texts if "n=" in t]
+    assert splits[0] == "IM < 35.6"  # the root, drawn first (pre-order)
+    assert sorted(splits) == sorted(["IM < 35.6", "IM < 52.9", "IM < 9.35", "IM < 22.9",
+                                     "IM < 4.25"])
+    means = sorted(float(t.split("\n")[0]) for t in leaves)
+    np.testing.assert_allclose(means, [58.3, 63.6, 69.5, 74.3, 76.9, 80.9])
+    assert sum(int(t.split("n=")[1]) for t in leaves) == 166
+    (branches,) = [c for c in ax.collections if isinstance(c, LineCollection)]
+    assert len(branches.get_segments()) == 2 * len(splits)
+    # leaves left to right in order: the x < t child is drawn to the left of its sibling
+    tree = est.tree_
+    xs = {t.get_text(): t.get_position()[0] for t in ax.texts}
+    assert xs["IM < 9.35"] < xs["IM < 35.6"] < xs["IM < 52.9"]
+    assert tree.n_leaves == 6
+
+
+def test_plot_tree_risk_spacing_and_depth_cut():
+    est = _e29_tree()
+    tree = est.tree_
+    ax = plot.plot_tree(est, uniform=False)
+    ys = {t.get_text(): t.get_position()[1] for t in ax.texts}
+    root_drop = tree.risk[0] - tree.risk[tree.children_left[0]] - tree.risk[
+        tree.children_right[0]]
+    left_split = f"x0 < {tree.threshold[tree.children_left[0]]:.3g}"
+    np.testing.assert_allclose(ys["x0 < 35.6"] - ys[left_split], root_drop)
+    ax = plot.plot_tree(est, max_depth=1)
+    assert len([t for t in ax.texts if "n=" in t.get_text()]) == 2
+    assert [t.get_text() for t in ax.texts if "<" in t.get_text()] == ["x0 < 35.6"]
+
+
+def test_plot_tree_classifier_colours_and_errors():
+    from statlearning.tree import DecisionTreeClassifier
+
+    X = np.array([[1.0], [2.0], [3.0], [10.0], [11.0], [12.0]])
+    clf = DecisionTreeClassifier().fit(X, ["a", "a", "a", "b", "b", "b"])
+    ax = plot.plot_tree(clf, class_names=["low", "high"])
+    leaves = [t.get_text() for t in ax.texts if "n=" in t.get_text()]
+    assert leaves == ["low\n1/0\nn=3", "high\n0/1\nn=3"]
+    with pytest.raises(ValueError, match="feature_names has 2 entries"):
+        plot.plot_tree(clf, feature_names=["a", "b"])
+    with pytest.raises(ValueError, match="class_names has 1 entries"):
+        plot.plot_tree(clf, class_names=["x"])
+    with pytest.raises(TypeError, match="fitted decision tree"):
+        plot.plot_tree(DecisionTreeClassifier())
+    with pytest.raises(ValueError, match="max_depth"):
+        plot.plot_tree(clf, max_depth=-1)

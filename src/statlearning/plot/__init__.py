@@ -10,7 +10,8 @@ Unsupervised learning: :func:`scree_plot` (PCA eigenvalues with the retention ru
 :func:`cv_curve` and :func:`lasso_cv_curve` (CV error with ±1 SE bars, the minimum and the
 one-standard-error choice), :func:`roc_curve_plot` (ROC with the optimal threshold and the AUC),
 :func:`subset_criteria_plot` (RSS, adjusted R², Cp and BIC against the model size, as ISLR's
-Figure 6.2) and :func:`replicates_plot` (bootstrap or jackknife replicates).
+Figure 6.2) and :func:`replicates_plot` (bootstrap or jackknife replicates). Trees:
+:func:`plot_tree` (R's ``plot(fit); text(fit)`` for rpart).
 
 Nothing else in the package imports matplotlib.
 """
@@ -30,6 +31,7 @@ from ._selection import (
     roc_curve_plot,
     subset_criteria_plot,
 )
+from ._tree import plot_tree
 from ._unsupervised import biplot, cluster_scatter, dendrogram, scree_plot
 
 __all__ = [
@@ -38,6 +40,7 @@ __all__ = [
     "cv_curve",
     "dendrogram",
     "lasso_cv_curve",
+    "plot_tree",
     "replicates_plot",
     "roc_curve_plot",
     "scree_plot",
