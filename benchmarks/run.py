@@ -124,7 +124,8 @@ def _rss_child(name: str, side: str, quick: bool) -> int:
     """
     workload = wl.get(name)
     n_samples = workload.n_samples // QUICK_SHRINK if quick else workload.n_samples
-    X, y = _data(workload, n_samples)
+    holdout = workload.holdout // QUICK_SHRINK if quick else workload.holdout
+    X, y = _data(workload, n_samples, holdout)
     X, y = X[:n_samples], y[:n_samples]
     make = workload.ours if side == "ours" else workload.peer
     make().fit(X[:2000], y[:2000])
@@ -158,18 +159,18 @@ def _log(msg: str) -> None:
 _DATA_CACHE: dict[tuple, tuple[np.ndarray, np.ndarray]] = {}
 
 
-def _data(workload: wl.Workload, n_samples: int):
+def _data(workload: wl.Workload, n_samples: int, holdout: int = 0):
     """Generate the workload's data, reusing the previous workload's when they are identical.
 
     Only one dataset is kept alive at a time, so that two 800 MB designs never coexist.
     """
-    key = workload.data_key(n_samples)
+    key = (*workload.data_key(n_samples), holdout)
     if key not in _DATA_CACHE:
         _DATA_CACHE.clear()
         gc.collect()
         start = time.perf_counter()
         rng = np.random.default_rng(workload.seed)
-        _DATA_CACHE[key] = workload.make_data(rng, n_samples + workload.holdout)
+        _DATA_CACHE[key] = workload.make_data(rng, n_samples + holdout)
         X, _ = _DATA_CACHE[key]
         _log(
             f"  data {X.shape[0]:,} × {X.shape[1]:,} ({X.nbytes / 2**20:,.0f} MiB) generated in "
@@ -182,10 +183,10 @@ def run_workload(workload: wl.Workload, *, repeats: int, quick: bool,
                  rss: bool = False) -> Result:
     n_samples = workload.n_samples // QUICK_SHRINK if quick else workload.n_samples
     _log(f"{workload.name}: {workload.description}")
-    X, y = _data(workload, n_samples)
-    if workload.holdout:
+    holdout = workload.holdout // QUICK_SHRINK if quick else workload.holdout
+    X, y = _data(workload, n_samples, holdout)
+    if holdout:
         # fit on the first n_samples rows; predict (timed and scored) on the held-out rows
-        holdout = workload.holdout // QUICK_SHRINK if quick else workload.holdout
         X_pred, y_pred = X[n_samples:n_samples + holdout], y[n_samples:n_samples + holdout]
         X, y = X[:n_samples], y[:n_samples]
     else:

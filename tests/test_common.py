@@ -21,6 +21,15 @@ from statlearning.discriminant_analysis import (
     LinearDiscriminantAnalysis,
     QuadraticDiscriminantAnalysis,
 )
+from statlearning.ensemble import (
+    AdaBoostClassifier,
+    BaggingClassifier,
+    BaggingRegressor,
+    GradientBoostingClassifier,
+    GradientBoostingRegressor,
+    RandomForestClassifier,
+    RandomForestRegressor,
+)
 from statlearning.exceptions import NumericalWarning, RankDeficientWarning
 from statlearning.feature_selection import (
     BestSubsetSelector,
@@ -235,6 +244,29 @@ ESTIMATORS = [
     DecisionTreeClassifier(cp=0.01, xval=3, random_state=0),
     DecisionTreeRegressorCV(cv=3, random_state=0),
     DecisionTreeClassifierCV(cv=3, selection="1se", random_state=0),
+    DecisionTreeRegressor(use_surrogates=False),
+    DecisionTreeClassifier(use_surrogates=False),
+    DecisionTreeRegressor(max_surrogates=0),
+    DecisionTreeClassifier(max_surrogates=1, min_samples_leaf=3),
+    RandomForestClassifier(n_estimators=10, random_state=0),
+    RandomForestClassifier(n_estimators=10, voting="hard", criterion="entropy", random_state=0),
+    RandomForestClassifier(n_estimators=5, oob_score=True, permutation_importance=True,
+                           max_features=None, random_state=0),
+    RandomForestRegressor(n_estimators=10, random_state=0),
+    RandomForestRegressor(n_estimators=5, min_samples_split=6, oob_score=True,
+                          permutation_importance=True, random_state=0),
+    RandomForestRegressor(n_estimators=5, max_leaf_nodes=8, max_samples=0.5, random_state=0),
+    BaggingClassifier(n_estimators=5, random_state=0),
+    BaggingClassifier(n_estimators=5, voting="hard", oob_score=True, random_state=0),
+    BaggingRegressor(n_estimators=5, random_state=0),
+    BaggingRegressor(n_estimators=5, bootstrap=False, max_samples=0.7, random_state=0),
+    GradientBoostingRegressor(n_estimators=20),
+    GradientBoostingRegressor(loss="huber", n_estimators=10, max_depth=2, init="zero"),
+    GradientBoostingRegressor(loss="absolute_error", n_estimators=20, max_depth=2),
+    GradientBoostingClassifier(n_estimators=20),
+    GradientBoostingClassifier(n_estimators=10, max_depth=2, max_features=1, random_state=0),
+    AdaBoostClassifier(n_estimators=10),
+    AdaBoostClassifier(DecisionTreeClassifier(max_depth=2), n_estimators=5, learning_rate=0.5),
 ]
 
 # Methods that need the training sample to predict keep it (DESIGN.md's documented exception).
@@ -296,8 +328,11 @@ def test_no_training_data_stored(estimator):
     if tags.input_tags.categorical:
         X = np.round(X)
     est = estimator.fit(X, y)
-    # a clusterer's per-sample result (labels_, DBSCAN's core samples) is output, not stored data
-    per_sample = {"labels_", "core_sample_indices_", "components_"} if is_clusterer(est) else set()
+    # per-sample results are output, not stored data: a clusterer's labels (DBSCAN's core
+    # samples) and an ensemble's out-of-bag predictions of its training rows
+    per_sample = {"oob_prediction_", "oob_decision_function_"}
+    if is_clusterer(est):
+        per_sample |= {"labels_", "core_sample_indices_", "components_"}
     for name, value in vars(est).items():
         if name in per_sample:
             continue

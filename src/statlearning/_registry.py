@@ -44,6 +44,7 @@ FAMILIES = (
     "mixture",
     "neighbors",
     "tree",
+    "ensemble",
 )
 
 #: The tasks a model can be registered for.

@@ -1,15 +1,27 @@
 """Growing a tree: depth-first (default) or best-first (when ``max_leaf_nodes`` is set).
 
-The builder owns the stopping rules; the split search itself is :func:`._splitter.best_split`.
+The builder owns the stopping rules; the split search itself is :func:`._splitter.best_split`
+for numeric data without missing values, and :mod:`._missing` (missing values by rpart's
+surrogate splits, categorical columns) otherwise.
 """
 
 from __future__ import annotations
 
 import heapq
+from dataclasses import replace
 
 import numpy as np
 
 from ._criteria import node_stats
+from ._missing import (
+    best_split_general,
+    find_surrogates,
+    n_words,
+    primary_directions,
+    route_missing,
+    to_bitset,
+)
+from ._route import LEFT, RIGHT
 from ._splitter import GINI, best_split
 from ._structure import TREE_LEAF, Tree
 
@@ -61,8 +73,26 @@ class _Nodes:
 
 
 def build_tree(X, y, codes, w, *, crit, n_classes, max_depth, min_samples_split,
-               min_samples_leaf, min_impurity_decrease, max_leaf_nodes, max_features, rng):
-    """Grow the tree on the rows with positive weight and return its :class:`Tree`."""
+               min_samples_leaf, min_impurity_decrease, max_leaf_nodes, max_features, rng,
+               n_categories=None, max_surrogates=0):
+    """Grow the tree on the rows with positive weight and return its :class:`Tree`.
+
+    ``n_categories`` (levels per column, ``0`` for numeric; ``None``: all numeric) and
+    ``max_surrogates`` only matter on the general path, taken when ``X`` holds ``NaN`` or a
+    categorical column; numeric data without ``NaN`` grow exactly as before.
+    """
+    general = n_categories is not None and np.any(np.asarray(n_categories) > 0)
+    if general or np.isnan(X).any():
+        if n_categories is None:
+            n_categories = np.zeros(X.shape[1], dtype=np.int64)
+        return _build_general(
+            X, y, codes, w, crit=crit, n_classes=n_classes, max_depth=max_depth,
+            min_samples_split=min_samples_split, min_samples_leaf=min_samples_leaf,
+            min_impurity_decrease=min_impurity_decrease, max_leaf_nodes=max_leaf_nodes,
+            max_features=max_features, rng=rng,
+            n_categories=np.asarray(n_categories, dtype=np.int64),
+            max_surrogates=max_surrogates,
+        )
     n_features = X.shape[1]
     all_features = np.arange(n_features, dtype=np.int64)
     idx0 = np.flatnonzero(w > 0).astype(np.int64)
@@ -132,3 +162,157 @@ def build_tree(X, y, codes, w, *, crit, n_classes, max_depth, min_samples_split,
                     heapq.heappush(heap, (-cspl[2], child, cspl))
             n_leaves += 1
     return nodes.freeze()
+
+
+def _build_general(X, y, codes, w, *, crit, n_classes, max_depth, min_samples_split,
+                   min_samples_leaf, min_impurity_decrease, max_leaf_nodes, max_features, rng,
+                   n_categories, max_surrogates):
+    """:func:`build_tree` with missing values (surrogates) and categorical columns."""
+    n_features = X.shape[1]
+    all_features = np.arange(n_features, dtype=np.int64)
+    idx0 = np.flatnonzero(w > 0).astype(np.int64)
+    w_total = float(w[idx0].sum())
+    max_depth = np.iinfo(np.int64).max if max_depth is None else max_depth
+    nodes = _Nodes(n_classes if crit >= GINI else 1)
+    extras = {}  # node -> (left levels, right levels, surrogates, majority)
+
+    def candidate_features():
+        if max_features >= n_features:
+            return all_features
+        return np.sort(rng.choice(n_features, size=max_features, replace=False)).astype(np.int64)
+
+    def make(idx, depth):
+        value, wn, imp, risk = node_stats(y, codes, w, idx, crit, n_classes)
+        node = nodes.add(value, idx.size, wn, imp, risk, depth)
+        if (depth >= max_depth or wn < min_samples_split
+                or wn < 2 * min_samples_leaf or imp <= 1e-14):
+            return node, None
+        f, t, left_levels, decrease = best_split_general(
+            X, y, codes, w, idx, candidate_features(), n_categories, crit, n_classes,
+            min_samples_leaf)
+        if f < 0:
+            return node, None
+        decrease = max(decrease, 0.0)
+        if decrease / w_total + 1e-14 < min_impurity_decrease:
+            return node, None
+        return node, (f, t, decrease, idx, left_levels)
+
+    def split(node, spl, depth):
+        f, t, _, idx, left_levels = spl
+        nodes.feature[node] = f
+        nodes.threshold[node] = t
+        ydir = primary_directions(X, idx, f, t, left_levels)
+        right_levels = None
+        if left_levels is not None:
+            present = np.unique(X[idx, f][~np.isnan(X[idx, f])]).astype(np.int64)
+            right_levels = np.setdiff1d(present, left_levels)
+        lw = float(w[idx][ydir == LEFT].sum())
+        rw = float(w[idx][ydir == RIGHT].sum())
+        first = _rpart_left_first(y, codes, w, idx, ydir, crit, n_classes)
+        majority = LEFT if lw > rw else (RIGHT if rw > lw else 0)
+        surrogates = []
+        if max_surrogates > 0:
+            surrogates = find_surrogates(X, w, idx, f, ydir, n_categories, max_surrogates)
+        if np.any(ydir == 0):
+            route_missing(X, idx, ydir, surrogates, majority)
+        extras[node] = (left_levels, right_levels, surrogates, majority, first)
+        return idx[ydir == LEFT], idx[ydir == RIGHT]
+
+    if max_leaf_nodes is None:
+        stack = [(idx0, 0, -1, False)]
+        while stack:
+            idx, depth, parent, is_left = stack.pop()
+            node, spl = make(idx, depth)
+            if parent >= 0:
+                if is_left:
+                    nodes.left[parent] = node
+                else:
+                    nodes.right[parent] = node
+            if spl is not None:
+                li, ri = split(node, spl, depth)
+                stack.append((ri, depth + 1, node, False))
+                stack.append((li, depth + 1, node, True))
+    else:
+        root, spl = make(idx0, 0)
+        heap = []
+        if spl is not None:
+            heapq.heappush(heap, (-spl[2], root, spl))
+        n_leaves = 1
+        while heap and n_leaves < max_leaf_nodes:
+            _, node, spl = heapq.heappop(heap)
+            li, ri = split(node, spl, int(nodes.depth[node]))
+            for child_idx, is_left in ((li, True), (ri, False)):
+                child, cspl = make(child_idx, int(nodes.depth[node]) + 1)
+                if is_left:
+                    nodes.left[node] = child
+                else:
+                    nodes.right[node] = child
+                if cspl is not None:
+                    heapq.heappush(heap, (-cspl[2], child, cspl))
+            n_leaves += 1
+    return _attach_extras(nodes.freeze(), extras, n_categories, max_surrogates)
+
+
+def _attach_extras(tree, extras, n_categories, max_surrogates):
+    """Store the categorical level sets, surrogates and default directions in the tree."""
+    k = tree.node_count
+    words = n_words(n_categories)
+    s = max(int(max_surrogates), 0)
+    cat_left = np.zeros((k, words), np.uint64)
+    cat_right = np.zeros((k, words), np.uint64)
+    sf = np.full((k, s), -1, np.int64)
+    st = np.full((k, s), np.nan)
+    sl = np.ones((k, s), np.bool_)
+    sa = np.full((k, s), np.nan)
+    sj = np.full((k, s), np.nan)
+    scl = np.zeros((k, s, words), np.uint64)
+    scr = np.zeros((k, s, words), np.uint64)
+    majority = np.full(k, -1, np.int8)
+    rpart_left = np.ones(k, np.bool_)
+    for node, (lev_l, lev_r, surrogates, maj, first) in extras.items():
+        if node >= k or tree.children_left[node] == TREE_LEAF:
+            continue
+        rpart_left[node] = first
+        if lev_l is not None:
+            cat_left[node] = to_bitset(lev_l, words)
+            cat_right[node] = to_bitset(lev_r, words)
+        majority[node] = 1 if maj == LEFT else (0 if maj == RIGHT else -1)
+        for i, sur in enumerate(surrogates):
+            sf[node, i] = sur["feature"]
+            st[node, i] = sur["threshold"]
+            sl[node, i] = sur["lt_left"]
+            sa[node, i] = sur["agreement"]
+            sj[node, i] = sur["adj"]
+            if sur["levels_left"] is not None:
+                scl[node, i] = to_bitset(sur["levels_left"], words)
+                scr[node, i] = to_bitset(sur["levels_right"], words)
+    has_cat = bool(np.any(n_categories > 0))
+    return replace(
+        tree,
+        n_categories=n_categories.copy() if has_cat else None,
+        cat_left=cat_left if has_cat else None,
+        cat_right=cat_right if has_cat else None,
+        surrogate_feature=sf, surrogate_threshold=st, surrogate_left=sl,
+        surrogate_agreement=sa, surrogate_adj=sj, surrogate_cat_left=scl,
+        surrogate_cat_right=scr, majority_left=majority, rpart_left=rpart_left,
+    )
+
+
+def _rpart_left_first(y, codes, w, idx, ydir, crit, n_classes):
+    """Whether rpart makes ``children_left`` its left son (printed first, id ``2k``).
+
+    rpart orients a split on the rows the primary column routes: the side with the smaller
+    mean response (``anova.c``: left unless the left centred sum is positive) or the smaller
+    mean class index (``gini.c``: left when strictly smaller).
+    """
+    rows = idx[ydir != 0]
+    left = ydir[ydir != 0] == LEFT
+    ww = w[rows]
+    if crit < GINI:
+        yy = y[rows]
+        centred = ww * (yy - np.dot(ww, yy) / ww.sum())
+        return not centred[left].sum() > centred[~left].sum()
+    k = np.arange(n_classes, dtype=np.float64)
+    cl = np.bincount(codes[rows][left], weights=ww[left], minlength=n_classes)
+    cr = np.bincount(codes[rows][~left], weights=ww[~left], minlength=n_classes)
+    return bool(np.dot(cl / cl.sum(), k) < np.dot(cr / cr.sum(), k))

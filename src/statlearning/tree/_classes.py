@@ -11,10 +11,20 @@ from sklearn.utils import Bunch, check_random_state
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from .._core.class_labels import encode_class_labels
-from .._validation import ArrayLike, Interval, Options, RandomState, check_sample_weight
+from .._validation import (
+    ArrayLike,
+    Boolean,
+    Interval,
+    Options,
+    RandomState,
+    check_sample_weight,
+)
 from ..base import ClassifierMixin, RegressorMixin, StatBase, fit_context
+from ._apply import apply_checked
 from ._builder import build_tree
 from ._criteria import CLASSIFICATION_CRITERIA, REGRESSION_CRITERIA
+from ._grow import grow_tree
+from ._inputs import encode_columns, encode_frame, resolve_categorical
 from ._pruning import (
     cp_table_rows,
     prune_at,
@@ -22,7 +32,13 @@ from ._pruning import (
     weakest_link_sequence,
     xval_errors,
 )
-from ._structure import TREE_LEAF, apply_tree, decision_path_tree, prune_weakest_link
+from ._structure import (
+    TREE_LEAF,
+    decision_path_from_nodes,
+    decision_path_tree,
+    prune_weakest_link,
+    route_tree,
+)
 
 _COMMON_CONSTRAINTS = {
     "max_depth": [None, Interval(Integral, 1, None, closed="left")],
@@ -40,6 +56,9 @@ _COMMON_CONSTRAINTS = {
         Interval(Real, 0, 1, closed="right"),
     ],
     "random_state": [RandomState()],
+    "use_surrogates": [Boolean()],
+    "max_surrogates": [Interval(Integral, 0, None, closed="left")],
+    "categorical_features": [None, ArrayLike()],
 }
 
 _NOTES_COMMON = """
@@ -87,8 +106,38 @@ _NOTES_COMMON = """
     ``xval=10`` is ``rpart.control(xval = 10)`` with folds drawn from ``random_state``; an
     array of fold ids reproduces rpart's exactly.
 
-    Missing values are not supported yet: ``NaN`` in ``X`` raises a ``ValueError``
-    (surrogate splits are planned), and neither are categorical splits.
+    Missing values (``use_surrogates=True``) follow rpart 4.1 with its defaults
+    ``usesurrogate = 2, surrogatestyle = 0, maxsurrogate = 5``. A column's split is scored on
+    the node's rows where it is present, against their own totals (the weighted impurity
+    decrease of that subset, not rescaled, as rpart), and the best column wins. Then every other
+    column :math:`j` gets the split :math:`s_j` (threshold and side, or a partition of its
+    levels) maximising the agreement
+    :math:`a_j = \\sum_{i:\\,x_{ij}\\text{ present}} w_i 1\\{s_j(x_i) = s^*(x_i)\\} / W^*`,
+    with :math:`s^*` the primary split and :math:`W^*` the weight it routes (rpart's
+    ``surrogatestyle = 0``), and the adjusted agreement
+    :math:`adj_j = (a_j - m) / (1 - m)`, :math:`m` the majority side's share; columns with
+    :math:`adj_j > 0` are kept, best first (ties to the earlier column, then the smaller
+    threshold), at most ``max_surrogates`` (rpart's ``maxsurrogate``) and stored in
+    ``tree_.surrogate_*``. A row missing the primary column (also when predicting) follows its
+    first surrogate whose column it has; when all are missing it takes the side the primary
+    sent more weight to (fitting) or the child with more training rows (predicting), as
+    rpart's ``usesurrogate = 2``; such rows count in their child's ``n``, weight, value and
+    risk. Rows missing every column are dropped from the fit (rpart's ``na.rpart``; counted in
+    ``n_rows_all_missing_``). ``use_surrogates=False`` rejects ``NaN`` (surrogates are not
+    searched; a categorical level that did not reach a node then takes the majority side).
+
+    Categorical columns (``categorical_features``, or a DataFrame's ``category`` columns) are
+    split into two sets of levels. Regression and two-class classification order the levels
+    present in the node by mean response / proportion of the first class and scan the ordered
+    cuts, which is optimal (Fisher 1958; Breiman et al. 1984); with more classes every one of
+    the :math:`2^{q-1} - 1` partitions of the :math:`q` levels present is tried when
+    :math:`q \\le 10` (rpart's Gray-code search), and above 10 levels the levels are ordered by
+    the proportion of the node's most frequent class (a heuristic, not guaranteed optimal).
+    Level sets are stored as bitsets in ``tree_.cat_left``/``tree_.cat_right`` and
+    ``tree_.threshold`` is ``NaN`` at such nodes; a level that did not reach a node at fit
+    time is routed there as a missing value (surrogates, then the majority side, as rpart's
+    ``predict``); a level never seen at fit raises ``ValueError``. Categorical columns can be
+    surrogates too.
 """
 
 
@@ -108,6 +157,19 @@ def _resolve_max_features(max_features, n_features: int) -> int:
     return max(1, int(max_features * n_features))
 
 
+def _builder_for(X, n_categories, max_surrogates):
+    """The growth function for ``X`` and its extra keyword arguments (the single dispatch
+    point of :meth:`_BaseTree._grow`).
+
+    :func:`._builder.build_tree` handles every case; a specialised grower for numeric data
+    without missing values (``n_categories is None and not np.isnan(X).any()``) plugs in
+    here, returned with no extra arguments.
+    """
+    if (n_categories is None or not np.any(n_categories)) and not np.isnan(X).any():
+        return grow_tree, {}
+    return build_tree, {"n_categories": n_categories, "max_surrogates": max_surrogates}
+
+
 class _BaseTree(StatBase):
     _criteria: dict = {}
     _is_classifier = False
@@ -117,14 +179,16 @@ class _BaseTree(StatBase):
 
         ``cp`` is measured against ``scale`` (default: the root's risk).
         """
-        tree = build_tree(
+        grow, extra = _builder_for(X, getattr(self, "_n_categories", None),
+                                   self.max_surrogates if self.use_surrogates else 0)
+        tree = grow(
             X, y, codes, w, crit=self._criteria[self.criterion], n_classes=n_classes,
             max_depth=self.max_depth, min_samples_split=self.min_samples_split,
             min_samples_leaf=self.min_samples_leaf,
             min_impurity_decrease=self.min_impurity_decrease,
             max_leaf_nodes=self.max_leaf_nodes,
             max_features=_resolve_max_features(self.max_features, X.shape[1]),
-            rng=check_random_state(self.random_state),
+            rng=check_random_state(self.random_state), **extra,
         )
         if self.cp > 0:
             tree = prune_weakest_link(tree, self.cp * (tree.risk[0] if scale is None else scale))
@@ -166,6 +230,12 @@ class _BaseTree(StatBase):
         return folds
 
     def _fit_tree(self, X, y, codes, w, n_classes):
+        all_missing = np.isnan(X).all(axis=1)
+        self.n_rows_all_missing_ = int(np.count_nonzero(all_missing & (w > 0)))
+        if all_missing.any():
+            w = np.where(all_missing, 0.0, w)
+            if not np.any(w > 0):
+                raise ValueError("Every row of X is missing every feature.")
         folds = self._fold_ids(X, y if not self._is_classifier else codes)
         tree = self._grow(X, y, codes, w, n_classes)
         if folds is not None:
@@ -264,21 +334,78 @@ class _BaseTree(StatBase):
         out._set_tree(tree, self.n_features_in_)
         return out
 
+    def _validate_X(self, X, y="no_validation", *, reset):
+        """``validate_data`` with categorical columns coded ``0 … q-1`` and NaN checks."""
+        mask = None
+        if reset:
+            mask = resolve_categorical(self.categorical_features, X, frame_only=True)
+        elif hasattr(self, "is_categorical_"):
+            mask = self.is_categorical_
+        X, frame_cats = encode_frame(X, mask, None if reset else self.categories_)
+        kwargs = {"dtype": np.float64, "ensure_all_finite": "allow-nan"}
+        if isinstance(y, str) and y == "no_validation":
+            X = validate_data(self, X, reset=reset, **kwargs)
+        else:
+            X, y = validate_data(self, X, y, y_numeric=not self._is_classifier, **kwargs)
+        if reset:
+            if mask is None:
+                mask = resolve_categorical(self.categorical_features, X)
+            if mask is None:
+                mask = np.zeros(X.shape[1], dtype=bool)
+            self.is_categorical_ = np.asarray(mask, dtype=bool)
+            self.categories_ = [None] * X.shape[1]
+        X = encode_columns(X, self, frame_cats, reset=reset,
+                           names=getattr(self, "feature_names_in_", None))
+        if not self.use_surrogates:
+            bad = np.flatnonzero(np.isnan(X).any(axis=0))
+            if bad.size:
+                names = getattr(self, "feature_names_in_", None)
+                cols = ", ".join(str(names[j]) if names is not None else str(j) for j in bad)
+                raise ValueError(
+                    f"Input X contains NaN in column(s) {cols}; use_surrogates=True routes "
+                    "missing values by surrogate splits."
+                )
+        if reset:
+            n_cat = np.array([0 if c is None else len(c) for c in self.categories_],
+                             dtype=np.int64)
+            self._n_categories = n_cat if n_cat.any() else None
+        return X if isinstance(y, str) and y == "no_validation" else (X, y)
+
     def _validate_X_predict(self, X):
         check_is_fitted(self, "tree_")
-        return validate_data(self, X, reset=False, dtype=np.float64)
+        return self._validate_X(X, reset=False)
+
+    def _final_nodes(self, X):
+        t = self.tree_
+        if t.n_categories is None:
+            leaves, clean = apply_checked(t.children_left, t.children_right, t.feature,
+                                          t.threshold, np.ascontiguousarray(X, dtype=np.float64))
+            if clean:
+                return leaves
+        return route_tree(t, X)
 
     def apply(self, X) -> np.ndarray:
-        """Index (into ``tree_`` arrays) of the leaf each sample lands in."""
-        X = self._validate_X_predict(X)
-        t = self.tree_
-        return apply_tree(t.children_left, t.children_right, t.feature, t.threshold, X)
+        """Index (into ``tree_`` arrays) of the node each sample lands in.
+
+        A leaf, except for a row with missing values that reaches a split whose surrogates are
+        all missing and whose children hold as many training rows: it stays at that node (as
+        rpart).
+        """
+        return self._final_nodes(self._validate_X_predict(X))
 
     def decision_path(self, X):
         """Sparse CSR indicator ``(n_samples, n_nodes)`` of the nodes each sample visits."""
         X = self._validate_X_predict(X)
         t = self.tree_
+        if t.n_categories is not None or np.isnan(X).any():
+            return decision_path_from_nodes(t.children_left, t.children_right,
+                                            route_tree(t, X), X.shape[0])
         return decision_path_tree(t.children_left, t.children_right, t.feature, t.threshold, X)
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.allow_nan = bool(self.use_surrogates)
+        return tags
 
     def get_depth(self) -> int:
         """Depth of the tree (0 for a single leaf)."""
@@ -348,6 +475,16 @@ class DecisionTreeRegressor(RegressorMixin, _BaseTree):
         Columns drawn at random (without replacement) at each node; ``None`` uses all.
     random_state : int, RandomState instance or None, default=None
         Seeds the feature draws (only used when ``max_features`` is below ``n_features``).
+    use_surrogates : bool, default=True
+        Route rows with missing values by rpart's surrogate splits (``usesurrogate = 2``);
+        ``False`` rejects ``NaN``.
+    max_surrogates : int, default=5
+        Surrogate splits kept per node (rpart's ``maxsurrogate``); ``0`` routes every row
+        missing the split column to the majority side.
+    categorical_features : array-like of int or bool, default=None
+        Categorical columns, by index or boolean mask; ``None`` means the ``category``
+        columns of a pandas DataFrame, else none. A numeric categorical column holds
+        non-negative integer codes (or ``NaN``).
 
     Attributes
     ----------
@@ -359,6 +496,12 @@ class DecisionTreeRegressor(RegressorMixin, _BaseTree):
         Only with ``xval``: rpart's cp table, keys ``"CP"``, ``"nsplit"``, ``"rel_error"``,
         ``"xerror"``, ``"xstd"`` (``pandas.DataFrame(est.cptable_)`` prints it).
     max_features_ : int
+    categories_ : list of (ndarray or None)
+        Levels of each categorical column seen at fit (``None`` for numeric columns): the
+        DataFrame categories, or the sorted distinct codes.
+    is_categorical_ : ndarray of bool, shape (n_features,)
+    n_rows_all_missing_ : int
+        Rows dropped because every feature was missing (rpart's ``na.rpart``).
     n_features_in_ : int
     feature_names_in_ : ndarray of str
 
@@ -387,7 +530,8 @@ class DecisionTreeRegressor(RegressorMixin, _BaseTree):
 
     def __init__(self, criterion="squared_error", *, max_depth=None, min_samples_split=2,
                  min_samples_leaf=1, min_impurity_decrease=0.0, max_leaf_nodes=None, cp=0.0,
-                 ccp_alpha=0.0, xval=0, max_features=None, random_state=None):
+                 ccp_alpha=0.0, xval=0, max_features=None, random_state=None,
+                 use_surrogates=True, max_surrogates=5, categorical_features=None):
         self.criterion = criterion
         self.max_depth = max_depth
         self.min_samples_split = min_samples_split
@@ -399,6 +543,9 @@ class DecisionTreeRegressor(RegressorMixin, _BaseTree):
         self.xval = xval
         self.max_features = max_features
         self.random_state = random_state
+        self.use_surrogates = use_surrogates
+        self.max_surrogates = max_surrogates
+        self.categorical_features = categorical_features
 
     @fit_context
     def fit(self, X, y, sample_weight=None):
@@ -407,7 +554,10 @@ class DecisionTreeRegressor(RegressorMixin, _BaseTree):
         Parameters
         ----------
         X : array-like of shape (n_samples, n_features)
-            Numeric features; ``NaN`` and infinite values raise ``ValueError``.
+            Features; ``NaN`` marks a missing value (routed by surrogate splits; a
+            ``ValueError`` when ``use_surrogates=False``); infinite values raise
+            ``ValueError``. Categorical columns hold non-negative integer codes, or are a
+            DataFrame's ``category`` columns.
         y : array-like of shape (n_samples,)
         sample_weight : array-like of shape (n_samples,), default=None
             Non-negative frequency weights.
@@ -416,7 +566,7 @@ class DecisionTreeRegressor(RegressorMixin, _BaseTree):
         -------
         self : DecisionTreeRegressor
         """
-        X, y = validate_data(self, X, y, dtype=np.float64, y_numeric=True)
+        X, y = self._validate_X(X, y, reset=True)
         w = check_sample_weight(sample_weight, X.shape[0], estimator_name=type(self).__name__)
         codes = np.zeros(X.shape[0], dtype=np.int64)
         self._fit_tree(X, y.astype(np.float64), codes, w, 1)
@@ -437,7 +587,7 @@ class DecisionTreeClassifier(ClassifierMixin, _BaseTree):
         Node impurity :math:`1-\\sum_k p_k^2`, :math:`-\\sum_k p_k \\log p_k` (natural log,
         :math:`0 \\log 0 = 0`) or :math:`1 - \\max_k p_k`.
     max_depth, min_samples_split, min_samples_leaf, min_impurity_decrease, max_leaf_nodes, \
-max_features, random_state
+max_features, random_state, use_surrogates, max_surrogates, categorical_features
         As in :class:`DecisionTreeRegressor`.
     ccp_alpha, xval
         As in :class:`DecisionTreeRegressor` (``ccp_alpha`` on the scale of the criterion's
@@ -460,6 +610,12 @@ max_features, random_state
         Only with ``xval``: rpart's cp table, keys ``"CP"``, ``"nsplit"``, ``"rel_error"``,
         ``"xerror"``, ``"xstd"`` (``pandas.DataFrame(est.cptable_)`` prints it).
     max_features_ : int
+    categories_ : list of (ndarray or None)
+        Levels of each categorical column seen at fit (``None`` for numeric columns): the
+        DataFrame categories, or the sorted distinct codes.
+    is_categorical_ : ndarray of bool, shape (n_features,)
+    n_rows_all_missing_ : int
+        Rows dropped because every feature was missing (rpart's ``na.rpart``).
     n_features_in_ : int
     feature_names_in_ : ndarray of str
 
@@ -490,7 +646,8 @@ max_features, random_state
 
     def __init__(self, criterion="gini", *, max_depth=None, min_samples_split=2,
                  min_samples_leaf=1, min_impurity_decrease=0.0, max_leaf_nodes=None, cp=0.0,
-                 ccp_alpha=0.0, xval=0, max_features=None, random_state=None):
+                 ccp_alpha=0.0, xval=0, max_features=None, random_state=None,
+                 use_surrogates=True, max_surrogates=5, categorical_features=None):
         self.criterion = criterion
         self.max_depth = max_depth
         self.min_samples_split = min_samples_split
@@ -502,6 +659,9 @@ max_features, random_state
         self.xval = xval
         self.max_features = max_features
         self.random_state = random_state
+        self.use_surrogates = use_surrogates
+        self.max_surrogates = max_surrogates
+        self.categorical_features = categorical_features
 
     @fit_context
     def fit(self, X, y, sample_weight=None):
@@ -510,7 +670,10 @@ max_features, random_state
         Parameters
         ----------
         X : array-like of shape (n_samples, n_features)
-            Numeric features; ``NaN`` and infinite values raise ``ValueError``.
+            Features; ``NaN`` marks a missing value (routed by surrogate splits; a
+            ``ValueError`` when ``use_surrogates=False``); infinite values raise
+            ``ValueError``. Categorical columns hold non-negative integer codes, or are a
+            DataFrame's ``category`` columns.
         y : array-like of shape (n_samples,)
             Class labels of any type.
         sample_weight : array-like of shape (n_samples,), default=None
@@ -521,8 +684,8 @@ max_features, random_state
         self : DecisionTreeClassifier
         """
         name = type(self).__name__
-        X, y = validate_data(self, X, y, dtype=np.float64)
-        self.classes_, codes = encode_class_labels(y, name, min_classes=1)
+        X, y = self._validate_X(X, y, reset=True)
+        self.classes_, codes = encode_class_labels(y, name, min_classes=2)
         self.n_classes_ = int(self.classes_.size)
         w = check_sample_weight(sample_weight, X.shape[0], estimator_name=name)
         self._fit_tree(X, np.zeros(X.shape[0]), codes, w, self.n_classes_)

@@ -88,7 +88,8 @@ class DecisionTreeRegressorCV(_CVMixin, DecisionTreeRegressor):
     selection : {"min", "1se"}, default="min"
         Minimum cross-validated error or the one-standard-error rule.
     criterion, max_depth, min_samples_split, min_samples_leaf, min_impurity_decrease, \
-max_leaf_nodes, cp, max_features, random_state
+max_leaf_nodes, cp, max_features, random_state, use_surrogates, max_surrogates, \
+categorical_features
         As in :class:`DecisionTreeRegressor`; ``random_state`` also draws the folds.
     {attributes}{notes}
     Examples
@@ -106,7 +107,8 @@ max_leaf_nodes, cp, max_features, random_state
 
     def __init__(self, criterion="squared_error", *, cv=10, selection="min", max_depth=None,
                  min_samples_split=2, min_samples_leaf=1, min_impurity_decrease=0.0,
-                 max_leaf_nodes=None, cp=0.0, max_features=None, random_state=None):
+                 max_leaf_nodes=None, cp=0.0, max_features=None, random_state=None,
+                 use_surrogates=True, max_surrogates=5, categorical_features=None):
         self.criterion = criterion
         self.cv = cv
         self.selection = selection
@@ -118,6 +120,9 @@ max_leaf_nodes, cp, max_features, random_state
         self.cp = cp
         self.max_features = max_features
         self.random_state = random_state
+        self.use_surrogates = use_surrogates
+        self.max_surrogates = max_surrogates
+        self.categorical_features = categorical_features
 
 
 class DecisionTreeClassifierCV(_CVMixin, DecisionTreeClassifier):
@@ -132,7 +137,8 @@ class DecisionTreeClassifierCV(_CVMixin, DecisionTreeClassifier):
     selection : {"min", "1se"}, default="min"
         Minimum cross-validated error or the one-standard-error rule.
     criterion, max_depth, min_samples_split, min_samples_leaf, min_impurity_decrease, \
-max_leaf_nodes, cp, max_features, random_state
+max_leaf_nodes, cp, max_features, random_state, use_surrogates, max_surrogates, \
+categorical_features
         As in :class:`DecisionTreeClassifier`; ``random_state`` also draws the folds.
     {attributes}    classes_ : ndarray of shape (n_classes,)
     n_classes_ : int
@@ -152,7 +158,8 @@ max_leaf_nodes, cp, max_features, random_state
 
     def __init__(self, criterion="gini", *, cv=10, selection="min", max_depth=None,
                  min_samples_split=2, min_samples_leaf=1, min_impurity_decrease=0.0,
-                 max_leaf_nodes=None, cp=0.0, max_features=None, random_state=None):
+                 max_leaf_nodes=None, cp=0.0, max_features=None, random_state=None,
+                 use_surrogates=True, max_surrogates=5, categorical_features=None):
         self.criterion = criterion
         self.cv = cv
         self.selection = selection
@@ -164,6 +171,9 @@ max_leaf_nodes, cp, max_features, random_state
         self.cp = cp
         self.max_features = max_features
         self.random_state = random_state
+        self.use_surrogates = use_surrogates
+        self.max_surrogates = max_surrogates
+        self.categorical_features = categorical_features
 
 
 for _cls in (DecisionTreeRegressorCV, DecisionTreeClassifierCV):

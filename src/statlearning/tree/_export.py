@@ -78,7 +78,10 @@ def _rpart_order(estimator, tree):
         left, right = tree.children_left[node], tree.children_right[node]
         if left == TREE_LEAF:
             continue
-        first_is_left = score[left] <= score[right]
+        if tree.rpart_left is not None:
+            first_is_left = bool(tree.rpart_left[node])
+        else:
+            first_is_left = score[left] <= score[right]
         lt, ge = (left, right) if first_is_left else (right, left)
         op_first, op_second = ("< ", ">=") if first_is_left else (">=", "< ")
         children = [(lt, op_first), (ge, op_second)]
@@ -86,6 +89,27 @@ def _rpart_order(estimator, tree):
             child, op = children[k]
             stack.append((child, 2 * rid + k, depth + 1, op))
     return out
+
+
+def _level_labels(estimator, feature, bits):
+    """Labels (as R prints factor levels) of the levels in the bitset ``bits``."""
+    cats = estimator.categories_[feature]
+    codes = [c for c in range(len(cats)) if (int(bits[c >> 6]) >> (c & 63)) & 1]
+    return [_level_str(cats[c]) for c in codes]
+
+
+def _level_str(value) -> str:
+    if isinstance(value, float | np.floating) and float(value).is_integer():
+        return str(int(value))
+    return str(value)
+
+
+def _child_levels(estimator, tree, parent, child):
+    """Level labels sent to ``child`` by a categorical split at ``parent`` (else ``None``)."""
+    if tree.cat_left is None or not np.isnan(tree.threshold[parent]):
+        return None
+    bits = tree.cat_left if child == tree.children_left[parent] else tree.cat_right
+    return _level_labels(estimator, tree.feature[parent], bits[parent])
 
 
 def _export_rpart(estimator, names, digits):
@@ -118,13 +142,23 @@ def _export_rpart(estimator, names, digits):
     else:
         yval = _r_format(tree.value[nodes, 0], digits)
         header = "node), split, n, deviance, yval"
-    lines = [f"n= {tree.n_node_samples[0]} ", "", header, "      * denotes terminal node", ""]
+    dropped = getattr(estimator, "n_rows_all_missing_", 0)
+    if dropped:
+        s = "s" if dropped > 1 else ""
+        first = f"n={tree.n_node_samples[0]} ({dropped} observation{s} deleted due to missingness)"
+    else:
+        first = f"n= {tree.n_node_samples[0]} "
+    lines = [first, "", header, "      * denotes terminal node", ""]
     for i, (node, rid, depth, op) in enumerate(order):
         if node == 0:
             label = "root"
         else:
             p = parent[node]
-            label = f"{names[tree.feature[p]]}{op}{tree.threshold[p]:.{digits}g}"
+            levels = _child_levels(estimator, tree, p, node)
+            if levels is not None:
+                label = f"{names[tree.feature[p]]}={','.join(levels)}"
+            else:
+                label = f"{names[tree.feature[p]]}{op}{tree.threshold[p]:.{digits}g}"
         term = "*" if tree.children_left[node] == TREE_LEAF else " "
         lines.append(
             f"{' ' * (2 * depth)}{rid:>{id_width}}) {label} {tree.n_node_samples[node]} "
@@ -150,6 +184,14 @@ def _export_indented(estimator, names, digits):
             lines.append(pad + leaf_text(node))
             return
         name, t = names[tree.feature[node]], tree.threshold[node]
+        levels = _child_levels(estimator, tree, node, left)
+        if levels is not None:
+            right_levels = _child_levels(estimator, tree, node, right)
+            lines.append(f"{pad}{name} in {{{', '.join(levels)}}}")
+            walk(left, depth + 1)
+            lines.append(f"{pad}{name} in {{{', '.join(right_levels)}}}")
+            walk(right, depth + 1)
+            return
         lines.append(f"{pad}{name} <  {t:.{digits}f}")
         walk(left, depth + 1)
         lines.append(f"{pad}{name} >= {t:.{digits}f}")

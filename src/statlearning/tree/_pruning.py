@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._structure import TREE_LEAF, Tree, apply_tree, collapse
+from ._structure import TREE_LEAF, Tree, apply_tree, collapse, route_tree
 
 _REL_TOL = 1e-12
 
@@ -140,7 +140,10 @@ def xval_errors(grow, X, y, codes, w, folds, cps, root_risk, classification):
         for k, m in enumerate(mids):
             left = np.where(node_alpha > m, tree.children_left, TREE_LEAF)
             right = np.where(node_alpha > m, tree.children_right, TREE_LEAF)
-            leaf = apply_tree(left, right, tree.feature, tree.threshold, Xt)
+            if tree.needs_router or np.isnan(Xt).any():
+                leaf = route_tree(tree, Xt, left, right)
+            else:
+                leaf = apply_tree(left, right, tree.feature, tree.threshold, Xt)
             if classification:
                 err[test, k] = np.argmax(tree.value[leaf], axis=1) != codes[test]
             else:

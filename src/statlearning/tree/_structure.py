@@ -10,12 +10,13 @@ its depth, so that pruning can collapse a subtree into its root without the data
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 from scipy import sparse
 
 from ._apply import apply_kernel
+from ._route import route_kernel
 
 TREE_LEAF = -1
 
@@ -43,6 +44,34 @@ class Tree:
         Weighted SSE (regression) or weighted misclassification count (classification):
         rpart's ``dev`` column, the scale of ``cp``.
     depth : ndarray of int64
+    n_categories : ndarray of int64, shape (n_features,) or None
+        Number of levels of each categorical column (``0`` for numeric columns); ``None``
+        when the tree has no categorical column. A categorical column holds level codes
+        ``0 … q-1`` (see the estimators' ``categories_``).
+    cat_left, cat_right : ndarray of uint64, shape (n_nodes, n_words) or None
+        At a categorical split, the bitsets of the levels sent left and right (level ``c`` is
+        bit ``c & 63`` of word ``c >> 6``); a level in neither set did not reach the node at
+        fit time and is routed as a missing value. ``threshold`` is ``NaN`` at such nodes.
+    surrogate_feature : ndarray of int64, shape (n_nodes, max_surrogates) or None
+        Surrogate columns of each split, best first (``-1`` pads).
+    surrogate_threshold : ndarray of float64, shape (n_nodes, max_surrogates) or None
+        Their thresholds (``NaN`` for categorical surrogates).
+    surrogate_left : ndarray of bool, shape (n_nodes, max_surrogates) or None
+        ``True`` when ``x < threshold`` goes to ``children_left`` (else it goes right).
+    surrogate_agreement, surrogate_adj : ndarray of float64 or None
+        rpart's ``agree`` (weight routed as the primary routes it, over the weight the primary
+        routes) and ``adj`` (the agreement's gain over the majority rule, relative to it).
+    surrogate_cat_left, surrogate_cat_right : ndarray of uint64 or None
+        Shape (n_nodes, max_surrogates, n_words): level bitsets of categorical surrogates.
+    majority_left : ndarray of int8, shape (n_nodes,) or None
+        Fit-time default direction of a row whose primary and surrogates are all missing: ``1``
+        left, ``0`` right, ``-1`` none (the primary sent equal weight both ways; such rows stay
+        in the node), as rpart's ``lastsurrogate``. At prediction time the child with more
+        training rows is followed, as rpart's ``predict``.
+    rpart_left : ndarray of bool, shape (n_nodes,) or None
+        ``True`` when ``children_left`` is rpart's left son (printed first): the side with the
+        smaller mean response or mean class index on the rows the split column routes
+        (``None``: compare the children's values, the same without missing values).
     """
 
     children_left: np.ndarray
@@ -55,6 +84,23 @@ class Tree:
     impurity: np.ndarray
     risk: np.ndarray
     depth: np.ndarray
+    n_categories: np.ndarray | None = None
+    cat_left: np.ndarray | None = None
+    cat_right: np.ndarray | None = None
+    surrogate_feature: np.ndarray | None = None
+    surrogate_threshold: np.ndarray | None = None
+    surrogate_left: np.ndarray | None = None
+    surrogate_agreement: np.ndarray | None = None
+    surrogate_adj: np.ndarray | None = None
+    surrogate_cat_left: np.ndarray | None = None
+    surrogate_cat_right: np.ndarray | None = None
+    majority_left: np.ndarray | None = None
+    rpart_left: np.ndarray | None = None
+
+    @property
+    def needs_router(self) -> bool:
+        """Whether routing needs :func:`route_tree` (categorical splits or surrogates)."""
+        return self.cat_left is not None or self.surrogate_feature is not None
 
     @property
     def node_count(self) -> int:
@@ -67,6 +113,62 @@ class Tree:
     @property
     def max_depth(self) -> int:
         return int(self.depth.max())
+
+
+_NODE_FIELDS = ("cat_left", "cat_right", "surrogate_feature", "surrogate_threshold",
+                "surrogate_left", "surrogate_agreement", "surrogate_adj", "surrogate_cat_left",
+                "surrogate_cat_right", "majority_left", "rpart_left")
+
+
+def route_tree(tree: Tree, X, children_left=None, children_right=None) -> np.ndarray:
+    """Final node of every row of ``X`` with surrogates and categorical splits (compiled loop).
+
+    ``children_left``/``children_right`` override the tree's (a pruned view of the same
+    nodes). ``X`` holds level codes in categorical columns and may hold ``NaN``.
+    """
+    n_nodes = tree.node_count
+    n_features = X.shape[1]
+    left = tree.children_left if children_left is None else children_left
+    right = tree.children_right if children_right is None else children_right
+    n_levels = (np.zeros(n_features, np.int64) if tree.n_categories is None
+                else tree.n_categories)
+    words = np.zeros((n_nodes, 1), np.uint64)
+    cat_left = words if tree.cat_left is None else tree.cat_left
+    cat_right = words if tree.cat_right is None else tree.cat_right
+    if tree.surrogate_feature is None:
+        sf = np.full((n_nodes, 0), -1, np.int64)
+        st, sl = np.zeros((n_nodes, 0)), np.zeros((n_nodes, 0), np.bool_)
+        scl = scr = np.zeros((n_nodes, 0, 1), np.uint64)
+        use = False
+    else:
+        sf, st, sl = tree.surrogate_feature, tree.surrogate_threshold, tree.surrogate_left
+        scl, scr = tree.surrogate_cat_left, tree.surrogate_cat_right
+        use = True
+    return route_kernel(left, right, tree.feature, tree.threshold, tree.n_node_samples,
+                        n_levels, cat_left, cat_right, sf, st, sl, scl, scr, use,
+                        np.ascontiguousarray(X, dtype=np.float64))
+
+
+def decision_path_from_nodes(children_left, children_right, final, n_samples):
+    """CSR indicator of the nodes on the path from the root to each row's ``final`` node."""
+    n_nodes = children_left.size
+    parent = np.full(n_nodes, -1, dtype=np.int64)
+    internal = np.flatnonzero(children_left != TREE_LEAF)
+    parent[children_left[internal]] = internal
+    parent[children_right[internal]] = internal
+    rows, cols = [], []
+    node = final.copy()
+    active = np.arange(n_samples)
+    while active.size:
+        rows.append(active)
+        cols.append(node[active])
+        node[active] = parent[node[active]]
+        active = active[node[active] >= 0]
+    r = np.concatenate(rows)
+    c = np.concatenate(cols)
+    order = np.lexsort((c, r))
+    return sparse.csr_matrix((np.ones(r.size, dtype=np.int64), (r[order], c[order])),
+                             shape=(n_samples, n_nodes))
 
 
 def apply_tree(children_left, children_right, feature, threshold, X) -> np.ndarray:
@@ -138,10 +240,19 @@ def collapse(tree: Tree, nodes) -> Tree:
     new_right = np.where(is_leaf, TREE_LEAF, new_id[np.where(is_leaf, 0, right[keep])])
     feature = np.where(is_leaf, -2, tree.feature[keep])
     threshold = np.where(is_leaf, -2.0, tree.threshold[keep])
-    return Tree(
-        new_left, new_right, feature, threshold, tree.value[keep],
-        tree.n_node_samples[keep], tree.weighted_n_node_samples[keep], tree.impurity[keep],
-        tree.risk[keep], tree.depth[keep],
+    extra = {}
+    for name in _NODE_FIELDS:
+        arr = getattr(tree, name)
+        if arr is not None:
+            arr = arr[keep].copy()
+            if name == "surrogate_feature":
+                arr[is_leaf] = -1
+            extra[name] = arr
+    return replace(
+        tree, children_left=new_left, children_right=new_right, feature=feature,
+        threshold=threshold, value=tree.value[keep], n_node_samples=tree.n_node_samples[keep],
+        weighted_n_node_samples=tree.weighted_n_node_samples[keep],
+        impurity=tree.impurity[keep], risk=tree.risk[keep], depth=tree.depth[keep], **extra,
     )
 
 

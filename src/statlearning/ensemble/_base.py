@@ -1,0 +1,344 @@
+"""Machinery shared by bagging and random forests: seeds, bootstrap counts, threads, OOB.
+
+Every member ``b`` of the ensemble gets three integer seeds drawn up front from
+``random_state``: for its bootstrap sample, for the member itself (a tree's random feature
+subsets) and for its permutation importance. The ensemble is therefore the same whatever
+``n_jobs`` is, and the in-bag counts can be recomputed from the seeds instead of being stored.
+"""
+
+from __future__ import annotations
+
+import os
+import warnings
+from concurrent.futures import ThreadPoolExecutor
+from numbers import Integral
+
+import numpy as np
+from sklearn.base import clone
+from sklearn.utils import check_random_state
+from sklearn.utils.validation import check_is_fitted, has_fit_parameter, validate_data
+
+from .._core.class_labels import encode_class_labels
+from .._validation import check_sample_weight
+from ..base import StatBase
+from ..tree import DecisionTreeClassifier, DecisionTreeRegressor
+from ..tree._structure import apply_tree
+from ._accumulate import accumulate_forest, pack_trees
+
+try:  # the tree family's packed, branch-free routing kernel (one cache line per node)
+    from ..tree._apply import apply_packed, pack_nodes
+except ImportError:  # pragma: no cover - older tree package: the fused kernel below
+    apply_packed = pack_nodes = None
+
+_OUR_TREES = (DecisionTreeClassifier, DecisionTreeRegressor)
+
+
+def numeric_tree(est) -> bool:
+    """A statlearning tree with numeric splits only (``x < threshold``): the compiled path."""
+    return type(est) in _OUR_TREES and getattr(est.tree_, "cat_left", None) is None
+
+
+def _fit_tree(estimator, X, y, counts, accepts_weight):
+    """Fit one member on its bootstrap sample: the single place where a member is grown.
+
+    With ``accepts_weight`` the sample is passed as integer frequency weights ``counts``,
+    which is exactly the repeated rows; otherwise the rows are repeated by indexing.
+    """
+    if accepts_weight:
+        return estimator.fit(X, y, sample_weight=counts)
+    idx = np.repeat(np.arange(X.shape[0]), counts.astype(np.int64))
+    return estimator.fit(X[idx], y[idx])
+
+
+def row_order(X, target) -> np.ndarray:
+    """A canonical order of the rows: by two fixed random projections of ``x``, then ``y``.
+
+    Identical rows are adjacent and the order does not depend on how the rows were given, so
+    the bootstrap samples (and the ensemble) are invariant to row order and to replacing
+    repeated rows by integer weights.
+    """
+    r = np.random.RandomState(0).normal(size=(X.shape[1], 2))
+    proj = X @ r
+    return np.lexsort((target, proj[:, 1], proj[:, 0]))
+
+
+def check_finite_input(X, owner: str) -> None:
+    """Forests do not route missing values: NaN or infinity in ``X`` is a ``ValueError``."""
+    if X.dtype.kind == "f" and not np.all(np.isfinite(X)):
+        what = "NaN" if np.any(np.isnan(X)) else "infinity"
+        raise ValueError(
+            f"{owner}: Input X contains {what}. Bagged trees and random forests do not route "
+            "missing or infinite values (no surrogate splits); impute or drop those rows first."
+        )
+
+
+class BaseBagging(StatBase):
+    """Shared fit / predict / OOB logic; subclasses define :meth:`_make_estimator`."""
+
+    _is_classifier = False
+
+    # -- members ---------------------------------------------------------------------------
+    def _make_estimator(self, seed: int, n_features: int):
+        raise NotImplementedError
+
+    def _n_draws(self, n: float) -> int:
+        m = self.max_samples
+        if isinstance(m, Integral):
+            if m > n:
+                raise ValueError(f"max_samples={m} exceeds the number of samples ({n:g}).")
+            return int(m)
+        return max(1, round(m * n))
+
+    def _counts(self, seed: int, w: np.ndarray, order: np.ndarray) -> np.ndarray:
+        """In-bag counts of every row: draws from the rows repeated ``w`` times.
+
+        With integer weights (unit weights included) the draws are uniform over the
+        ``sum(w)`` repeated rows, so a fit with integer ``sample_weight`` equals the fit on
+        the repeated rows; fractional weights draw rows with probability proportional to ``w``.
+        The rows are taken in the canonical ``order`` (:func:`row_order`), so the sample does
+        not depend on the order of the rows.
+        """
+        counts = self._counts_ordered(seed, w[order])
+        out = np.empty_like(counts)
+        out[order] = counts
+        return out
+
+    def _counts_ordered(self, seed: int, w: np.ndarray) -> np.ndarray:
+        rng = np.random.RandomState(seed)
+        total = float(w.sum())
+        integral = bool(np.all(w == np.round(w)))
+        k = self._n_draws(total)
+        cum = np.cumsum(w)
+        if self.bootstrap:
+            u = rng.randint(0, round(total), k) if integral else rng.random_sample(k) * total
+        elif integral:
+            u = rng.choice(round(total), size=k, replace=False)
+        else:
+            u = rng.choice(w.size, size=min(k, int(np.sum(w > 0))), replace=False, p=w / total)
+            return np.bincount(u, minlength=w.size).astype(np.float64)
+        rows = np.minimum(np.searchsorted(cum, u, side="right"), w.size - 1)
+        return np.bincount(rows, minlength=w.size).astype(np.float64)
+
+    def _workers(self) -> int:
+        if self.n_jobs is None:
+            return 1
+        if self.n_jobs < 0:
+            return max(1, (os.cpu_count() or 1) + 1 + self.n_jobs)
+        return int(self.n_jobs)
+
+    def _map(self, fn, items):
+        workers = min(self._workers(), len(items))
+        if workers <= 1:
+            return [fn(i) for i in items]
+        with ThreadPoolExecutor(max_workers=workers) as pool:
+            return list(pool.map(fn, items))
+
+    # -- fit -------------------------------------------------------------------------------
+    def _validate_fit(self, X, y, sample_weight):
+        name = type(self).__name__
+        X, y = validate_data(self, X, y, dtype=np.float64, ensure_all_finite=False,
+                             y_numeric=not self._is_classifier)
+        check_finite_input(X, name)
+        if self._is_classifier:
+            self.classes_, codes = encode_class_labels(y, name, min_classes=2)
+            self.n_classes_ = int(self.classes_.size)
+            target = codes
+        else:
+            codes = None
+            target = np.asarray(y, dtype=np.float64)
+            if target.ndim != 1:
+                target = target.ravel()
+        w = check_sample_weight(sample_weight, X.shape[0], estimator_name=name)
+        if self.oob_score and not self.bootstrap:
+            raise ValueError(f"{name}: oob_score=True needs bootstrap=True (no row is out of "
+                             "bag otherwise).")
+        return X, target, w
+
+    def _fit_members(self, X, target, w, per_tree=None):
+        """Grow all members (threads); ``per_tree(est, counts, seed)`` adds per-member results."""
+        n, p = X.shape
+        rng = check_random_state(self.random_state)
+        seeds = rng.randint(np.iinfo(np.int32).max, size=(self.n_estimators, 3))
+        probe = self._make_estimator(0, p)
+        accepts = has_fit_parameter(probe, "sample_weight")
+
+        order = row_order(X, target)
+
+        def job(b):
+            counts = self._counts(int(seeds[b, 0]), w, order)
+            est = _fit_tree(self._make_estimator(int(seeds[b, 1]), p), X, target, counts,
+                            accepts)
+            extra = (per_tree(est, counts, int(seeds[b, 2])) if per_tree is not None
+                     else None)
+            return est, extra
+
+        results = self._map(job, list(range(self.n_estimators)))
+        self.estimators_ = [r[0] for r in results]
+        self._seeds = seeds
+        self._n_samples = n
+        self._fast = all(numeric_tree(e) for e in self.estimators_)
+        self._packed = None
+        if self._fast:
+            trees = [e.tree_ for e in self.estimators_]
+            if apply_packed is not None:
+                self._packed = [(pack_nodes(t.children_left, t.children_right, t.feature,
+                                            t.threshold), t.value) for t in trees]
+            else:
+                self._packed = pack_trees(trees)
+        return [r[1] for r in results]
+
+    def _in_bag_counts(self, b: int, X, target, w) -> np.ndarray:
+        """In-bag counts of member ``b``, recomputed from its seed and the training data."""
+        return self._counts(int(self._seeds[b, 0]), w, row_order(X, target))
+
+    # -- outputs of one member / of the ensemble ------------------------------------------
+    def _hard(self) -> bool:
+        return self._is_classifier and self.voting == "hard"
+
+    def _member_output(self, est, X, hard: bool) -> np.ndarray:
+        """(m, k) class probabilities or one-hot votes, or (m, 1) predictions; ``X`` valid."""
+        if numeric_tree(est):
+            t = est.tree_
+            values = t.value[apply_tree(t.children_left, t.children_right, t.feature,
+                                        t.threshold, X)]
+            if hard:
+                out = np.zeros_like(values)
+                out[np.arange(values.shape[0]), np.argmax(values, axis=1)] = 1.0
+                return out
+            return values
+        if not self._is_classifier:
+            return np.asarray(est.predict(X), dtype=np.float64).reshape(-1, 1)
+        out = np.zeros((X.shape[0], self.n_classes_))
+        cols = np.asarray(est.classes_, dtype=np.int64)
+        if hard or not hasattr(est, "predict_proba"):
+            pred = np.asarray(est.predict(X), dtype=np.int64)
+            out[np.arange(X.shape[0]), pred] = 1.0
+        else:
+            out[:, cols] = est.predict_proba(X)
+        return out
+
+    def _sum_outputs(self, X, hard: bool) -> np.ndarray:
+        k = self.n_classes_ if self._is_classifier else 1
+        if not self._fast:
+            out = np.zeros((X.shape[0], k))
+            for est in self.estimators_:
+                out += self._member_output(est, X, hard)
+            return out
+        X = np.ascontiguousarray(X, dtype=np.float64)
+        out = np.zeros((X.shape[0], k))
+        packed = self._packed
+        chunks = np.array_split(np.arange(X.shape[0]), max(1, min(self._workers(), X.shape[0])))
+
+        def run(rows):
+            if not rows.size:
+                return
+            sl = slice(rows[0], rows[-1] + 1)
+            if isinstance(packed, tuple):
+                accumulate_forest(*packed, X[sl], hard, out[sl])
+                return
+            part = out[sl]
+            Xs = X[sl]
+            idx = np.arange(Xs.shape[0])
+            for table, value in packed:
+                leaf = apply_packed(table, Xs)
+                if hard:
+                    part[idx, np.argmax(value, axis=1)[leaf]] += 1.0
+                else:
+                    part += value[leaf]
+
+        self._map(run, chunks)
+        return out
+
+    def _validate_predict(self, X):
+        check_is_fitted(self, "estimators_")
+        X = validate_data(self, X, reset=False, dtype=np.float64, ensure_all_finite=False)
+        check_finite_input(X, type(self).__name__)
+        return X
+
+    # -- out-of-bag ------------------------------------------------------------------------
+    def _compute_oob(self, X, target, w):
+        """OOB predictions, score and error curve over the first b members, b = 1..B."""
+        n = X.shape[0]
+        hard = self._hard()
+        k = self.n_classes_ if self._is_classifier else 1
+        sums = np.zeros((n, k))
+        n_oob = np.zeros(n, dtype=np.int64)
+        loss = np.zeros(n)
+        total, covered = 0.0, 0.0
+        curve = np.empty(self.n_estimators)
+        order = row_order(X, target)
+        for b, est in enumerate(self.estimators_):
+            rows = np.flatnonzero((self._counts(int(self._seeds[b, 0]), w, order) == 0)
+                                  & (w > 0))
+            if rows.size:
+                sums[rows] += self._member_output(est, X[rows], hard)
+                covered += float(np.sum(w[rows][n_oob[rows] == 0]))
+                n_oob[rows] += 1
+                if self._is_classifier:
+                    new = (np.argmax(sums[rows], axis=1) != target[rows]).astype(np.float64)
+                else:
+                    new = (sums[rows, 0] / n_oob[rows] - target[rows]) ** 2
+                total += float(np.dot(w[rows], new - loss[rows]))
+                loss[rows] = new
+            curve[b] = total / covered if covered else np.nan
+        seen = n_oob > 0
+        if not np.all(seen | (w == 0)):
+            warnings.warn(
+                f"{type(self).__name__}: {int(np.sum(~seen & (w > 0)))} rows were in every "
+                "bootstrap sample and have no OOB prediction (NaN); they are left out of "
+                "oob_score_. "
+                "Use more estimators.", UserWarning, stacklevel=3)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            pred = sums / n_oob[:, None]
+        self.oob_error_curve_ = curve
+        if self._is_classifier:
+            self.oob_decision_function_ = pred
+            self.oob_score_ = float(1.0 - curve[-1])
+        else:
+            self.oob_prediction_ = pred[:, 0]
+            yy, ww = target[seen], w[seen]
+            if yy.size == 0:
+                self.oob_score_ = np.nan
+                return
+            sst = float(np.dot(ww, (yy - np.average(yy, weights=ww)) ** 2))
+            sse = float(np.dot(ww, (pred[seen, 0] - yy) ** 2))
+            self.oob_score_ = 1.0 - sse / sst if sst > 0 else (1.0 if sse == 0 else -np.inf)
+
+
+class ClassifierOutputs:
+    """``predict_proba`` / ``predict`` of bagged classifiers (soft or hard voting)."""
+
+    def predict_proba(self, X) -> np.ndarray:
+        """Mean of the members' class probabilities (``voting="soft"``) or vote fractions.
+
+        Columns follow ``classes_``.
+        """
+        X = self._validate_predict(X)
+        return self._sum_outputs(X, self._hard()) / len(self.estimators_)
+
+    def predict_log_proba(self, X) -> np.ndarray:
+        """Logarithm of :meth:`predict_proba` (``-inf`` for a zero probability)."""
+        with np.errstate(divide="ignore"):
+            return np.log(self.predict_proba(X))
+
+    def predict(self, X) -> np.ndarray:
+        """Class with the largest mean probability or vote count (ties: first in ``classes_``)."""
+        proba = self.predict_proba(X)
+        return self.classes_[np.argmax(proba, axis=1)]
+
+
+class RegressorOutputs:
+    """``predict`` of bagged regressors: the mean of the members' predictions."""
+
+    def predict(self, X) -> np.ndarray:
+        """Mean of the members' predictions."""
+        X = self._validate_predict(X)
+        return self._sum_outputs(X, False)[:, 0] / len(self.estimators_)
+
+
+def clone_member(estimator, default, seed: int):
+    """A fresh copy of the base estimator, its ``random_state`` (if any) set to ``seed``."""
+    est = clone(default if estimator is None else estimator)
+    if "random_state" in est.get_params(deep=False):
+        est.set_params(random_state=seed)
+    return est

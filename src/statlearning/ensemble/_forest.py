@@ -1,0 +1,362 @@
+"""Random forests: :class:`RandomForestClassifier` and :class:`RandomForestRegressor`."""
+
+from __future__ import annotations
+
+import math
+from numbers import Integral, Real
+
+import numpy as np
+from sklearn.utils.validation import check_is_fitted
+
+from .._validation import Boolean, Interval, Options, RandomState
+from ..base import ClassifierMixin, RegressorMixin, fit_context
+from ..tree import DecisionTreeClassifier, DecisionTreeRegressor
+from ._base import BaseBagging, ClassifierOutputs, RegressorOutputs
+from ._importance import mean_and_se, tree_permutation_deltas
+
+_CONSTRAINTS = {
+    "n_estimators": [Interval(Integral, 1, None, closed="left")],
+    "max_depth": [None, Interval(Integral, 1, None, closed="left")],
+    "min_samples_split": [Interval(Integral, 2, None, closed="left")],
+    "min_samples_leaf": [Interval(Integral, 1, None, closed="left")],
+    "max_features": [None, Options({"sqrt", "log2"}), Interval(Integral, 1, None, closed="left"),
+                     Interval(Real, 0, 1, closed="right")],
+    "max_leaf_nodes": [None, Interval(Integral, 2, None, closed="left")],
+    "min_impurity_decrease": [Interval(Real, 0, None, closed="left")],
+    "bootstrap": [Boolean()],
+    "oob_score": [Boolean()],
+    "permutation_importance": [Boolean()],
+    "max_samples": [None, Interval(Integral, 1, None, closed="left"),
+                    Interval(Real, 0, 1, closed="right")],
+    "n_jobs": [None, Interval(Integral, None, None, closed="neither")],
+    "random_state": [RandomState()],
+}
+
+_NOTES = """
+    A random forest (Breiman 2001; seed 000 §1.6, seed 001 A3, seed 004 §77, ISLR §8.2.2) is
+    bagging of unpruned CART trees in which every split considers only ``max_features``
+    columns drawn afresh at that node. The prediction is
+    :math:`\\hat f(x) = \\frac1B \\sum_b T_b(x)` (regression), the mean of the trees' class
+    proportions (``voting="soft"``, scikit-learn) or the majority vote (``voting="hard"``,
+    the notes' (6.4)/(6.5) and R). With tree predictions of variance :math:`\\sigma^2` and
+    pairwise correlation :math:`\\rho`, the average has variance
+    :math:`\\rho\\sigma^2 + (1-\\rho)\\sigma^2/B`; the random feature subsets lower
+    :math:`\\rho`, more trees the second term. Every tree is grown on its bootstrap sample
+    given as integer frequency weights, so ``min_samples_split`` / ``min_samples_leaf``
+    count rows with their bootstrap repeats (as R's regression forests, grown on the
+    repeated rows; R's classification forests and scikit-learn count distinct in-bag rows,
+    which gives somewhat smaller trees for ``min_samples_split > 2``). Each tree's bootstrap
+    and feature draws come from seeds drawn up front from ``random_state``: the forest does
+    not depend on ``n_jobs`` (threads; the compiled loops release the GIL) nor on the order
+    of the rows.
+
+    OOB: row :math:`i` is predicted by the trees whose bootstrap left it out; rows never out
+    of bag are excluded. ``oob_error_curve_[b-1]`` is the OOB error of the first :math:`b`
+    trees (misclassification rate or MSE; R's ``err.rate[, "OOB"]`` / ``mse``).
+    ``feature_importances_`` is the mean decrease in impurity (MDI): each tree's normalised
+    MDI averaged over the trees with a split and renormalised (scikit-learn).
+    ``permutation_importance=True`` adds Breiman's OOB permutation importance: for tree
+    :math:`b` and column :math:`j` permuted among the tree's OOB rows,
+    :math:`d_{bj}` is the decrease in the tree's OOB accuracy (classification) or the increase
+    in its OOB MSE (regression); ``permutation_importances_`` :math:`= \\bar d_j` and
+    ``permutation_importances_se_`` :math:`= \\sqrt{(\\overline{d_j^2} - \\bar d_j^2)/B}`,
+    R's ``importance(fit, type = 1, scale = FALSE)`` and ``fit$importanceSD``.
+
+    Mapping to R's ``randomForest``: ``ntree`` = ``n_estimators``; ``mtry`` =
+    ``max_features`` (an integer; R's defaults ``floor(sqrt(p))`` and ``max(floor(p/3), 1)``
+    are ``"sqrt"`` and ``1/3``, both floored, at least 1); ``nodesize`` is a *split* rule
+    in R (a node of at most ``nodesize`` rows is not split; no child-size limit), i.e.
+    ``min_samples_split = nodesize + 1, min_samples_leaf = 1`` (R's defaults 1 for
+    classification and 5 for regression are exactly ``min_samples_split=2`` and ``6``; for
+    classification with ``nodesize > 1`` R counts distinct rows, so the map is approximate);
+    ``maxnodes`` = ``max_leaf_nodes``; ``importance = TRUE`` = ``permutation_importance``;
+    ``keep.inbag`` is not stored (the counts are recomputed from seeds); ``replace`` =
+    ``bootstrap``; ``sampsize`` = ``max_samples``. R breaks split ties and vote ties at
+    random; we keep the first. scikit-learn's ``RandomForest*`` has the same names (its
+    regressor default is ``max_features=1.0``).
+"""
+
+
+def _resolve_max_features(max_features, p: int) -> int:
+    """Columns per split: floor of the rule, at least 1 (R's ``mtry``)."""
+    if max_features is None:
+        return p
+    if max_features == "sqrt":
+        return max(1, math.isqrt(p))
+    if max_features == "log2":
+        return max(1, int(math.log2(p)))
+    if isinstance(max_features, Integral):
+        if max_features > p:
+            raise ValueError(f"max_features={max_features} exceeds the number of features ({p}).")
+        return int(max_features)
+    return max(1, math.floor(max_features * p + 1e-9))
+
+
+class _BaseForest(BaseBagging):
+    def _tree_params(self):
+        return {"max_depth": self.max_depth, "min_samples_split": self.min_samples_split,
+                "min_samples_leaf": self.min_samples_leaf, "max_leaf_nodes": self.max_leaf_nodes,
+                "min_impurity_decrease": self.min_impurity_decrease,
+                "criterion": self.criterion}
+
+    def _make_estimator(self, seed, n_features):
+        cls = DecisionTreeClassifier if self._is_classifier else DecisionTreeRegressor
+        est = cls(max_features=_resolve_max_features(self.max_features, n_features),
+                  random_state=seed, **self._tree_params())
+        if "use_surrogates" in est.get_params(deep=False):
+            est.set_params(use_surrogates=False)  # finite inputs only: no surrogate splits
+        return est
+
+    def _n_draws(self, n):
+        if self.max_samples is None:
+            return max(1, round(n))
+        return super()._n_draws(n)
+
+    def _fit_forest(self, X, y, sample_weight):
+        X, target, w = self._validate_fit(X, y, sample_weight)
+        self.max_features_ = _resolve_max_features(self.max_features, X.shape[1])
+        per_tree = None
+        if self.permutation_importance:
+            if not self.bootstrap:
+                raise ValueError(f"{type(self).__name__}: permutation_importance=True needs "
+                                 "bootstrap=True (out-of-bag rows).")
+            k = self.n_classes_ if self._is_classifier else 1
+
+            def per_tree(est, counts, seed):
+                counts = np.where(w > 0, counts, 1.0)  # zero-weight rows are never OOB
+                return tree_permutation_deltas(est, X, target, counts, self._is_classifier,
+                                               k, np.random.RandomState(seed))
+
+        extras = self._fit_members(X, target, w, per_tree)
+        if self.permutation_importance:
+            d = np.array([e[0] for e in extras])
+            self.permutation_importances_, self.permutation_importances_se_ = mean_and_se(d)
+            if self._is_classifier:
+                mean, se = mean_and_se(np.array([e[1] for e in extras]))
+                self.permutation_importances_per_class_ = mean
+                self.permutation_importances_per_class_se_ = se
+        if self.oob_score:
+            self._compute_oob(X, target, w)
+        return self
+
+    @property
+    def feature_importances_(self):
+        """Mean decrease in impurity: per-tree normalised MDI averaged, renormalised."""
+        check_is_fitted(self, "estimators_")
+        imps = [e.feature_importances_ for e in self.estimators_ if e.tree_.node_count > 1]
+        if not imps:
+            return np.zeros(self.n_features_in_)
+        mean = np.mean(imps, axis=0)
+        return mean / mean.sum()
+
+
+class RandomForestRegressor(RegressorOutputs, RegressorMixin, _BaseForest):
+    """Random forest regressor (Breiman 2001; R's ``randomForest``).
+
+    Parameters
+    ----------
+    n_estimators : int, default=100
+        Number of trees (R's ``ntree``).
+    criterion : {"squared_error", "absolute_error"}, default="squared_error"
+    max_depth : int, default=None
+    min_samples_split : int, default=2
+        A node with less total (bootstrap-repeated) weight is not split (R's ``nodesize + 1``).
+    min_samples_leaf : int, default=1
+    max_features : int, float, {"sqrt", "log2"} or None, default=1/3
+        Columns drawn at each split; a float ``f`` gives ``max(1, floor(f * p))``, so the
+        default is R's ``max(floor(p/3), 1)``; ``None`` is bagging.
+    max_leaf_nodes : int, default=None
+        Best-first growth up to this many leaves (R's ``maxnodes``).
+    min_impurity_decrease : float, default=0.0
+    bootstrap : bool, default=True
+    oob_score : bool, default=False
+        Compute ``oob_prediction_``, ``oob_score_`` (:math:`R^2`), ``oob_error_curve_``.
+    permutation_importance : bool, default=False
+        Compute Breiman's OOB permutation importance during the fit (R's ``importance=TRUE``).
+    max_samples : int, float or None, default=None
+        Bootstrap sample size (``None``: ``n_samples``; R's ``sampsize``).
+    n_jobs : int, default=None
+        Threads (``None``: 1, ``-1``: all cores).
+    random_state : int, RandomState instance or None, default=None
+
+    Attributes
+    ----------
+    estimators_ : list of DecisionTreeRegressor
+    feature_importances_ : ndarray of shape (n_features,)
+        Normalised MDI.
+    permutation_importances_, permutation_importances_se_ : ndarray of shape (n_features,)
+        Only with ``permutation_importance``: mean OOB MSE increase and its standard error.
+    oob_prediction_ : ndarray of shape (n_samples,)
+    oob_score_ : float
+    oob_error_curve_ : ndarray of shape (n_estimators,)
+        OOB MSE of the first ``b`` trees (R's ``fit$mse``).
+    max_features_ : int
+    n_features_in_ : int
+    feature_names_in_ : ndarray of str
+
+    Notes
+    -----
+    {notes}
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from statlearning.ensemble import RandomForestRegressor
+    >>> X = np.arange(40.0).reshape(-1, 2)
+    >>> y = np.r_[np.zeros(10), np.ones(10)]
+    >>> RandomForestRegressor(20, random_state=0).fit(X, y).predict([[0.0, 1.0], [38.0, 39.0]])
+    array([0., 1.])
+    """
+
+    _parameter_constraints = {**_CONSTRAINTS,
+                              "criterion": [Options({"squared_error", "absolute_error"})]}
+
+    def __init__(self, n_estimators=100, *, criterion="squared_error", max_depth=None,
+                 min_samples_split=2, min_samples_leaf=1, max_features=1 / 3,
+                 max_leaf_nodes=None, min_impurity_decrease=0.0, bootstrap=True,
+                 oob_score=False, permutation_importance=False, max_samples=None, n_jobs=None,
+                 random_state=None):
+        self.n_estimators = n_estimators
+        self.criterion = criterion
+        self.max_depth = max_depth
+        self.min_samples_split = min_samples_split
+        self.min_samples_leaf = min_samples_leaf
+        self.max_features = max_features
+        self.max_leaf_nodes = max_leaf_nodes
+        self.min_impurity_decrease = min_impurity_decrease
+        self.bootstrap = bootstrap
+        self.oob_score = oob_score
+        self.permutation_importance = permutation_importance
+        self.max_samples = max_samples
+        self.n_jobs = n_jobs
+        self.random_state = random_state
+
+    @fit_context
+    def fit(self, X, y, sample_weight=None):
+        """Grow the forest.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Finite numeric features (NaN or infinity raise ``ValueError``).
+        y : array-like of shape (n_samples,)
+        sample_weight : array-like of shape (n_samples,), default=None
+            Frequency weights: each bootstrap sample is drawn from the rows repeated ``w``
+            times (integer weights are exactly repeated rows; fractional weights are
+            sampling probabilities); the OOB error is weighted.
+
+        Returns
+        -------
+        self : RandomForestRegressor
+        """
+        return self._fit_forest(X, y, sample_weight)
+
+
+class RandomForestClassifier(ClassifierOutputs, ClassifierMixin, _BaseForest):
+    """Random forest classifier (Breiman 2001; R's ``randomForest``).
+
+    Parameters
+    ----------
+    n_estimators : int, default=100
+    criterion : {"gini", "entropy", "misclassification"}, default="gini"
+    max_depth, min_samples_split, min_samples_leaf, max_leaf_nodes, min_impurity_decrease, \
+bootstrap, max_samples, n_jobs, random_state
+        As in :class:`RandomForestRegressor`.
+    max_features : int, float, {"sqrt", "log2"} or None, default="sqrt"
+        Columns drawn at each split (R's ``mtry = floor(sqrt(p))``).
+    oob_score : bool, default=False
+        Compute ``oob_decision_function_``, ``oob_score_`` (accuracy), ``oob_error_curve_``.
+    permutation_importance : bool, default=False
+        Breiman's OOB permutation importance (mean decrease in accuracy), overall and per
+        class (R's ``importance=TRUE``).
+    voting : {"soft", "hard"}, default="soft"
+        Mean of the trees' class proportions (scikit-learn) or majority vote with vote
+        fractions as probabilities (the notes, R).
+
+    Attributes
+    ----------
+    classes_ : ndarray of shape (n_classes,)
+    n_classes_ : int
+    estimators_ : list of DecisionTreeClassifier
+    feature_importances_ : ndarray of shape (n_features,)
+        Normalised MDI (Gini decrease).
+    permutation_importances_, permutation_importances_se_ : ndarray of shape (n_features,)
+        Mean decrease in OOB accuracy and its standard error (R's ``MeanDecreaseAccuracy``
+        column, unscaled, and ``importanceSD``).
+    permutation_importances_per_class_, permutation_importances_per_class_se_ : ndarray
+        Shape (n_features, n_classes): the same over each class's OOB rows (R's class columns).
+    oob_decision_function_ : ndarray of shape (n_samples, n_classes)
+    oob_score_ : float
+        OOB accuracy, ``1 - oob_error_curve_[-1]``.
+    oob_error_curve_ : ndarray of shape (n_estimators,)
+        OOB misclassification rate of the first ``b`` trees (R's ``err.rate[, "OOB"]``).
+    max_features_ : int
+    n_features_in_ : int
+    feature_names_in_ : ndarray of str
+
+    Notes
+    -----
+    {notes}
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from statlearning.ensemble import RandomForestClassifier
+    >>> X = np.arange(40.0).reshape(-1, 2)
+    >>> y = np.r_[["a"] * 10, ["b"] * 10]
+    >>> RandomForestClassifier(20, random_state=0).fit(X, y).predict([[0.0, 1.0], [38.0, 39.0]])
+    array(['a', 'b'], dtype='<U1')
+    """
+
+    _parameter_constraints = {
+        **_CONSTRAINTS,
+        "criterion": [Options({"gini", "entropy", "misclassification"})],
+        "voting": [Options({"soft", "hard"})],
+    }
+    _is_classifier = True
+
+    def __init__(self, n_estimators=100, *, criterion="gini", max_depth=None,
+                 min_samples_split=2, min_samples_leaf=1, max_features="sqrt",
+                 max_leaf_nodes=None, min_impurity_decrease=0.0, bootstrap=True,
+                 oob_score=False, permutation_importance=False, voting="soft",
+                 max_samples=None, n_jobs=None, random_state=None):
+        self.n_estimators = n_estimators
+        self.criterion = criterion
+        self.max_depth = max_depth
+        self.min_samples_split = min_samples_split
+        self.min_samples_leaf = min_samples_leaf
+        self.max_features = max_features
+        self.max_leaf_nodes = max_leaf_nodes
+        self.min_impurity_decrease = min_impurity_decrease
+        self.bootstrap = bootstrap
+        self.oob_score = oob_score
+        self.permutation_importance = permutation_importance
+        self.voting = voting
+        self.max_samples = max_samples
+        self.n_jobs = n_jobs
+        self.random_state = random_state
+
+    @fit_context
+    def fit(self, X, y, sample_weight=None):
+        """Grow the forest.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Finite numeric features (NaN or infinity raise ``ValueError``).
+        y : array-like of shape (n_samples,)
+            Class labels of any type (at least two classes).
+        sample_weight : array-like of shape (n_samples,), default=None
+            Frequency weights: each bootstrap sample is drawn from the rows repeated ``w``
+            times (integer weights are exactly repeated rows; fractional weights are
+            sampling probabilities); the OOB error is weighted.
+
+        Returns
+        -------
+        self : RandomForestClassifier
+        """
+        return self._fit_forest(X, y, sample_weight)
+
+
+for _cls in (RandomForestRegressor, RandomForestClassifier):
+    _cls.__doc__ = _cls.__doc__.replace("    {notes}\n", _NOTES)

@@ -1,0 +1,267 @@
+"""The compiled grower: the same trees as the Python builder; random subsets; threads."""
+
+from concurrent.futures import ThreadPoolExecutor
+
+import numpy as np
+import pytest
+
+from statlearning.tree import _grow
+from statlearning.tree._apply import apply_checked, apply_kernel
+from statlearning.tree._builder import build_tree
+from statlearning.tree._grow import _heapsort, grow_tree, radix_pairs, sort_node, sort_pairs
+from statlearning.tree._splitter import (
+    ABSOLUTE_ERROR,
+    ENTROPY,
+    GINI,
+    MISCLASSIFICATION,
+    SQUARED_ERROR,
+)
+
+FIELDS = ("children_left", "children_right", "feature", "threshold", "value", "n_node_samples",
+          "weighted_n_node_samples", "impurity", "risk", "depth")
+CRITERIA = (SQUARED_ERROR, ABSOLUTE_ERROR, GINI, ENTROPY, MISCLASSIFICATION)
+
+
+def _dataset(rng, n, p, n_classes):
+    """Mixed columns: continuous, few distinct values (ties), constant, signed zeros."""
+    X = rng.normal(size=(n, p))
+    kinds = rng.integers(0, 4, size=p)
+    for j in range(p):
+        if kinds[j] == 1:
+            X[:, j] = np.round(2 * X[:, j]) / 2
+        elif kinds[j] == 2:
+            X[:, j] = 1.5
+        elif kinds[j] == 3:
+            X[:, j] = rng.choice([-0.0, 0.0, 1.0], size=n)
+    codes = rng.integers(0, n_classes, size=n)
+    y = X[:, 0] + codes + 0.5 * rng.normal(size=n)
+    if rng.random() < 0.3:
+        y = np.round(y)
+    return X, y, codes.astype(np.int64)
+
+
+def _weights(rng, n, kind):
+    if kind == 0:
+        return np.ones(n)
+    if kind == 1:
+        w = rng.integers(0, 4, size=n).astype(float)
+    else:
+        w = rng.exponential(size=n) * (rng.random(n) > 0.2)
+    if w.sum() == 0:
+        w[0] = 1.0
+    return w
+
+
+def _params(rng, crit, n_classes, p):
+    return dict(
+        crit=crit, n_classes=n_classes if crit >= GINI else 1,
+        max_depth=[None, 0, 2, 5][rng.integers(4)],
+        min_samples_split=int(rng.choice([2, 3, 10])),
+        min_samples_leaf=int(rng.choice([1, 1, 2, 5])),
+        min_impurity_decrease=float(rng.choice([0.0, 0.0, 1e-3, 0.05])),
+        max_leaf_nodes=None, max_features=p, rng=np.random.RandomState(0),
+    )
+
+
+def _assert_same(a, b):
+    for name in FIELDS:
+        x, y = getattr(a, name), getattr(b, name)
+        assert x.shape == y.shape, name
+        if x.dtype.kind == "i":
+            np.testing.assert_array_equal(x, y, err_msg=name)
+        else:
+            np.testing.assert_allclose(x, y, rtol=1e-12, atol=1e-12, err_msg=name)
+
+
+@pytest.mark.parametrize("crit", CRITERIA)
+def test_same_tree_as_python_builder(crit):
+    rng = np.random.default_rng(100 + crit)
+    n_cases = 12 if crit == ABSOLUTE_ERROR else 30
+    for case in range(n_cases):
+        n = int(rng.integers(1, 60 if crit == ABSOLUTE_ERROR else 250))
+        p = int(rng.integers(1, 7))
+        n_classes = int(rng.integers(2, 5))
+        X, y, codes = _dataset(rng, n, p, n_classes)
+        w = _weights(rng, n, case % 3)
+        kw = _params(rng, crit, n_classes, p)
+        ours = grow_tree(X, y, codes, w, **{**kw, "max_features": None})
+        _assert_same(ours, build_tree(X, y, codes, w, **kw))
+
+
+def test_one_row_and_pure_node():
+    X = np.array([[1.0, 2.0]])
+    for crit in CRITERIA:
+        kw = _params(np.random.default_rng(0), crit, 2, 2)
+        t = grow_tree(X, np.array([3.0]), np.array([1]), np.ones(1), **kw)
+        assert t.node_count == 1
+        _assert_same(t, build_tree(X, np.array([3.0]), np.array([1]), np.ones(1), **kw))
+    X = np.random.default_rng(1).normal(size=(20, 3))
+    t = grow_tree(X, np.ones(20), np.zeros(20, np.int64), np.ones(20), **kw)
+    assert t.node_count == 1
+
+
+@pytest.mark.parametrize("presort", [True, False])
+def test_larger_tree_same_as_builder(presort, monkeypatch):
+    if not presort:  # the per-node sorting path (taken on data too large to presort)
+        monkeypatch.setattr(_grow, "_PRESORT_CAP", 0)
+    rng = np.random.default_rng(7)
+    X, y, codes = _dataset(rng, 2000, 8, 3)
+    for crit in (SQUARED_ERROR, GINI):
+        kw = dict(crit=crit, n_classes=3 if crit == GINI else 1, max_depth=None,
+                  min_samples_split=2, min_samples_leaf=1, min_impurity_decrease=0.0,
+                  max_leaf_nodes=None, max_features=8, rng=None)
+        ours = grow_tree(X, y, codes, np.ones(2000), **kw)
+        assert ours.node_count > 200
+        _assert_same(ours, build_tree(X, y, codes, np.ones(2000), **kw))
+
+
+def test_best_first_delegates_to_builder():
+    rng = np.random.default_rng(3)
+    X, y, codes = _dataset(rng, 300, 5, 2)
+    kw = {**_params(rng, GINI, 2, 5), "max_leaf_nodes": 7}
+    t = grow_tree(X, y, codes, np.ones(300), **kw)
+    assert t.n_leaves <= 7
+    _assert_same(t, build_tree(X, y, codes, np.ones(300), **kw))
+
+
+def _check_valid(t, p, n_classes=None):
+    internal = np.flatnonzero(t.children_left >= 0)
+    leaves = np.flatnonzero(t.children_left < 0)
+    assert np.all(t.children_right[leaves] == -1) and np.all(t.feature[leaves] == -2)
+    assert np.all((t.feature[internal] >= 0) & (t.feature[internal] < p))
+    # pre-order: the left child follows its parent, the right child follows the left subtree
+    np.testing.assert_array_equal(t.children_left[internal], internal + 1)
+    assert np.all(t.children_right[internal] > t.children_left[internal])
+    np.testing.assert_array_equal(
+        t.n_node_samples[internal],
+        t.n_node_samples[t.children_left[internal]] + t.n_node_samples[t.children_right[internal]],
+    )
+    np.testing.assert_array_equal(t.depth[t.children_left[internal]], t.depth[internal] + 1)
+    if n_classes is not None:
+        np.testing.assert_allclose(t.value.sum(axis=1), 1.0)
+
+
+def _forest_tree(X, y, codes, seed, max_features=2):
+    return grow_tree(X, y, codes, np.ones(X.shape[0]), crit=GINI, n_classes=3, max_depth=None,
+                     min_samples_split=2, min_samples_leaf=1, min_impurity_decrease=0.0,
+                     max_leaf_nodes=None, max_features=max_features,
+                     rng=np.random.RandomState(seed))
+
+
+def test_random_feature_subsets():
+    rng = np.random.default_rng(11)
+    X, y, codes = _dataset(rng, 400, 10, 3)
+    X[:, :3] = rng.normal(size=(400, 3))  # at least three informative-looking columns
+    trees = [_forest_tree(X, y, codes, seed) for seed in range(6)]
+    for seed, t in enumerate(trees):
+        _check_valid(t, 10, 3)
+        _assert_same(t, _forest_tree(X, y, codes, seed))  # deterministic for a fixed seed
+    roots = {int(t.feature[0]) for t in trees}
+    used = [frozenset(t.feature[t.feature >= 0].tolist()) for t in trees]
+    assert len(roots) > 1 or len(set(used)) > 1
+    assert any(not _trees_equal(trees[0], t) for t in trees[1:])
+    # a generator works too, and max_features >= p is the exhaustive search
+    t = grow_tree(X, y, codes, np.ones(400), crit=GINI, n_classes=3, max_depth=3,
+                  min_samples_split=2, min_samples_leaf=1, min_impurity_decrease=0.0,
+                  max_leaf_nodes=None, max_features=4, rng=np.random.default_rng(0))
+    _check_valid(t, 10, 3)
+
+
+def test_constant_features_are_redrawn():
+    """With one informative column among constants, max_features=1 still finds it."""
+    rng = np.random.default_rng(5)
+    X = np.ones((200, 6))
+    X[:, 4] = rng.normal(size=200)
+    codes = (X[:, 4] > 0).astype(np.int64)
+    for seed in range(5):
+        t = _forest_tree(X, codes.astype(float), codes, seed, max_features=1)
+        assert t.feature[0] == 4 and t.node_count == 3
+
+
+def _trees_equal(a, b):
+    return all(getattr(a, f).shape == getattr(b, f).shape
+               and np.array_equal(getattr(a, f), getattr(b, f)) for f in FIELDS)
+
+
+def test_threads_give_serial_trees():
+    rng = np.random.default_rng(2)
+    X, y, codes = _dataset(rng, 3000, 12, 3)
+    X[:, :4] = rng.normal(size=(3000, 4))
+    seeds = list(range(8))
+    serial = [_forest_tree(X, y, codes, s, max_features=3) for s in seeds]
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        threaded = list(pool.map(lambda s: _forest_tree(X, y, codes, s, max_features=3), seeds))
+    for a, b in zip(serial, threaded, strict=True):
+        _assert_same(a, b)
+
+
+def test_sort_pairs_is_a_stable_sort():
+    rng = np.random.default_rng(4)
+    for n in (0, 1, 2, 5, 17, 100, 5000):
+        for values in (rng.normal(size=n), rng.integers(0, 3, size=n).astype(float),
+                       np.zeros(n), np.arange(n, 0, -1.0), np.arange(float(n)),
+                       rng.choice([-0.0, 0.0, -1.5, 2.0, -1e300, 1e-300], size=n),
+                       np.ldexp(rng.normal(size=n), rng.integers(-60, 60, size=n))):
+            order = np.argsort(values, kind="stable")
+            for sort in (sort_pairs, radix_pairs, sort_node):
+                xs = values.copy()
+                ids = np.arange(n, dtype=np.int64)
+                if sort is sort_pairs:
+                    sort(xs, ids, n)
+                else:
+                    sort(xs, ids, n, np.empty(n), np.empty(n, np.int64),
+                         np.zeros((8, 256), np.int64))
+                np.testing.assert_array_equal(ids, order)
+                np.testing.assert_array_equal(xs, values[order])
+    xs = rng.integers(0, 5, size=300).astype(float)
+    ids = rng.permutation(300).astype(np.int64)
+    order = np.lexsort((ids, xs))
+    ex, ei = xs[order], ids[order]
+    _heapsort(xs, ids, 0, 300)
+    np.testing.assert_array_equal(ids, ei)
+    np.testing.assert_array_equal(xs, ex)
+
+
+def _apply_reference(t, X):
+    out = np.empty(X.shape[0], dtype=np.int64)
+    for i in range(X.shape[0]):
+        node = 0
+        while t.children_left[node] != -1:
+            go_left = X[i, t.feature[node]] < t.threshold[node]
+            node = t.children_left[node] if go_left else t.children_right[node]
+        out[i] = node
+    return out
+
+
+def test_apply_kernel():
+    rng = np.random.default_rng(9)
+    X, y, codes = _dataset(rng, 500, 6, 3)
+    X[:, :3] = rng.normal(size=(500, 3))
+    t = _forest_tree(X, y, codes, 0, max_features=6)
+    args = (t.children_left, t.children_right, t.feature, t.threshold)
+    for n in (0, 1, 7, 8, 9, 75, 401):  # partial blocks of eight rows, rows read ahead
+        Xn = np.ascontiguousarray(rng.normal(size=(n, 6)))
+        if n > 3:
+            Xn[:3] = X[:3]
+            Xn[3, :] = np.nan  # x < t is False: NaN goes right, as the reference
+        leaves = apply_kernel(*args, Xn)
+        np.testing.assert_array_equal(leaves, _apply_reference(t, Xn))
+        checked, clean = apply_checked(*args, Xn)
+        np.testing.assert_array_equal(checked, leaves)
+        assert clean == (n <= 3)
+    # a NaN in a column no split uses does not count; in the last, partial block it does
+    Xn = np.ascontiguousarray(X[:13].copy())
+    unused = np.setdiff1d(np.arange(6), t.feature[t.feature >= 0])
+    assert unused.size  # a constant column of _dataset
+    Xn[:, unused[0]] = np.nan
+    assert apply_checked(*args, Xn)[1]
+    Xn[12, :] = np.nan
+    assert not apply_checked(*args, Xn)[1]
+    # the training rows land in leaves of pure class (grown to purity, distinct rows)
+    leaves = apply_kernel(*args, np.ascontiguousarray(X))
+    assert np.all(t.children_left[leaves] == -1)
+    stump = grow_tree(X, y, codes, np.ones(500), crit=GINI, n_classes=3, max_depth=0,
+                      min_samples_split=2, min_samples_leaf=1, min_impurity_decrease=0.0,
+                      max_leaf_nodes=None, max_features=None, rng=None)
+    assert np.all(apply_kernel(stump.children_left, stump.children_right, stump.feature,
+                               stump.threshold, np.ascontiguousarray(X)) == 0)
