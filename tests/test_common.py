@@ -333,9 +333,18 @@ def test_no_training_data_stored(estimator):
     per_sample = {"oob_prediction_", "oob_decision_function_"}
     if is_clusterer(est):
         per_sample |= {"labels_", "core_sample_indices_", "components_"}
+    def arrays(value):
+        """Every array inside ``value`` (lists and tuples are walked)."""
+        if isinstance(value, np.ndarray):
+            yield value
+        elif isinstance(value, list | tuple):
+            if value and all(np.isscalar(v) for v in value):
+                yield np.asarray(value)  # a list of n numbers is as much data as an array
+            for part in value:
+                yield from arrays(part)
+
     for name, value in vars(est).items():
         if name in per_sample:
             continue
-        for part in value if isinstance(value, list) else [value]:
-            if isinstance(part, np.ndarray | list):
-                assert n not in np.shape(part), f"{name} has shape {np.shape(part)}"
+        for part in arrays(value):
+            assert n not in part.shape, f"{name} holds an array of shape {part.shape}"

@@ -324,3 +324,15 @@ def test_plot_tree_classifier_colours_and_errors():
         plot.plot_tree(DecisionTreeClassifier())
     with pytest.raises(ValueError, match="max_depth"):
         plot.plot_tree(clf, max_depth=-1)
+
+
+def test_plot_tree_labels_categorical_splits():
+    from statlearning.tree import DecisionTreeRegressor
+
+    rng = np.random.default_rng(0)
+    level = rng.integers(0, 4, size=200).astype(float)
+    y = np.where(np.isin(level, [1, 3]), 5.0, 0.0) + rng.normal(scale=0.1, size=200)
+    est = DecisionTreeRegressor(max_depth=1, categorical_features=[0]).fit(level[:, None], y)
+    ax = plot.plot_tree(est, feature_names=["g"])
+    (split,) = [t.get_text() for t in ax.texts if "n=" not in t.get_text()]
+    assert split in ("g in {0, 2}", "g in {1, 3}")

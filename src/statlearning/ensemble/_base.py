@@ -23,12 +23,7 @@ from .._validation import check_sample_weight
 from ..base import StatBase
 from ..tree import DecisionTreeClassifier, DecisionTreeRegressor
 from ..tree._structure import apply_tree
-from ._accumulate import accumulate_forest, pack_trees
-
-try:  # the tree family's packed, branch-free routing kernel (one cache line per node)
-    from ..tree._apply import apply_packed, pack_nodes
-except ImportError:  # pragma: no cover - older tree package: the fused kernel below
-    apply_packed = pack_nodes = None
+from ._accumulate import accumulate_forest, pack_forest
 
 _OUR_TREES = (DecisionTreeClassifier, DecisionTreeRegressor)
 
@@ -177,14 +172,6 @@ class BaseBagging(StatBase):
         self._seeds = seeds
         self._n_samples = n
         self._fast = all(numeric_tree(e) for e in self.estimators_)
-        self._packed = None
-        if self._fast:
-            trees = [e.tree_ for e in self.estimators_]
-            if apply_packed is not None:
-                self._packed = [(pack_nodes(t.children_left, t.children_right, t.feature,
-                                            t.threshold), t.value) for t in trees]
-            else:
-                self._packed = pack_trees(trees)
         return [r[1] for r in results]
 
     def _in_bag_counts(self, b: int, X, target, w) -> np.ndarray:
@@ -226,25 +213,15 @@ class BaseBagging(StatBase):
             return out
         X = np.ascontiguousarray(X, dtype=np.float64)
         out = np.zeros((X.shape[0], k))
-        packed = self._packed
+        # routing tables built per call (a few ms), not stored: they would add ~40% to the
+        # fitted forest's memory
+        packed = pack_forest([e.tree_ for e in self.estimators_])
         chunks = np.array_split(np.arange(X.shape[0]), max(1, min(self._workers(), X.shape[0])))
 
         def run(rows):
-            if not rows.size:
-                return
-            sl = slice(rows[0], rows[-1] + 1)
-            if isinstance(packed, tuple):
-                accumulate_forest(*packed, X[sl], hard, out[sl])
-                return
-            part = out[sl]
-            Xs = X[sl]
-            idx = np.arange(Xs.shape[0])
-            for table, value in packed:
-                leaf = apply_packed(table, Xs)
-                if hard:
-                    part[idx, np.argmax(value, axis=1)[leaf]] += 1.0
-                else:
-                    part += value[leaf]
+            if rows.size:
+                sl = slice(rows[0], rows[-1] + 1)
+                accumulate_forest(packed, X[sl], hard, out[sl])
 
         self._map(run, chunks)
         return out

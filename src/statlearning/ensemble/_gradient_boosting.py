@@ -23,6 +23,7 @@ from ..tree._classes import _resolve_max_features
 from ..tree._grow import grow_tree  # the one switch point for the tree grower
 from ..tree._splitter import SQUARED_ERROR
 from ..tree._structure import TREE_LEAF, apply_tree
+from ._accumulate import accumulate_forest, pack_forest
 from ._gb_losses import make_loss
 
 __all__ = ["GradientBoostingClassifier", "GradientBoostingRegressor"]
@@ -159,6 +160,8 @@ class _BaseGradientBoosting(StatBase):
         self.train_score_ = train_score
         self.max_features_ = max_features
         self._loss = loss
+        # routing tables for predict: every stage's tree of score k, packed once
+        self._packed = [pack_forest(trees[:, k]) for k in range(trees.shape[1])]
         if do_oob:
             self.oob_scores_ = oob_scores
             self.oob_improvement_ = np.concatenate([[init_oob], oob_scores[:-1]]) - oob_scores
@@ -183,9 +186,14 @@ class _BaseGradientBoosting(StatBase):
             yield raw.copy()
 
     def _raw_predict(self, X):
-        raw = None
-        for stage_raw in self._staged_raw(X):
-            raw = stage_raw
+        """:math:`f_0 + \\lambda \\sum_b h_b(x)` for every score, rows in cache-sized blocks."""
+        X = np.ascontiguousarray(self._validate_X(X))
+        raw = np.empty((X.shape[0], len(self._packed)))
+        total = np.empty((X.shape[0], 1))
+        for k, packed in enumerate(self._packed):
+            total[:] = 0.0
+            accumulate_forest(packed, X, False, total)
+            raw[:, k] = self.init_raw_prediction_[k] + self.learning_rate * total[:, 0]
         return raw
 
     @property

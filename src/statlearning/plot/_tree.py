@@ -66,14 +66,17 @@ def _layout(tree, uniform: bool, max_depth: int | None):
     return x, y, shown, is_leaf
 
 
-def _split_label(tree, node: int, names, precision: int) -> str:
+def _split_label(estimator, tree, node: int, names, precision: int) -> str:
     feature = int(tree.feature[node])
     name = names[feature]
-    left_levels = getattr(tree, "categorical_left_levels", None)
-    if callable(left_levels):
-        levels = left_levels(node)
-        if levels is not None:
-            return f"{name} in {{{', '.join(str(v) for v in levels)}}}"
+    if getattr(tree, "cat_left", None) is not None and np.isnan(tree.threshold[node]):
+        # a categorical split: the levels sent to the left child
+        cats = estimator.categories_[feature]
+        bits = tree.cat_left[node]
+        levels = [cats[c] for c in range(len(cats)) if (int(bits[c >> 6]) >> (c & 63)) & 1]
+        text = ", ".join(str(int(v)) if isinstance(v, float) and float(v).is_integer()
+                         else str(v) for v in levels)
+        return f"{name} in {{{text}}}"
     return f"{name} < {tree.threshold[node]:.{precision}g}"
 
 
@@ -178,8 +181,8 @@ def plot_tree(estimator, *, feature_names=None, class_names=None, max_depth=None
             ax.text(x[node], y[node], text, ha="center", va="top", fontsize=fontsize, bbox=style)
         else:
             # a white box hides the stem that arrives from the parent behind the label
-            ax.text(x[node], y[node], _split_label(tree, node, names, precision), ha="center",
-                    va="bottom", fontsize=fontsize, zorder=3,
+            label = _split_label(estimator, tree, node, names, precision)
+            ax.text(x[node], y[node], label, ha="center", va="bottom", fontsize=fontsize, zorder=3,
                     bbox={"boxstyle": "square,pad=0.15", "fc": "white", "ec": "none"})
     pad_x = 0.6
     ax.set_xlim(x[shown].min() - pad_x, x[shown].max() + pad_x)

@@ -51,11 +51,13 @@ def _descend(table, thr, X, i):
 
 
 @njit(cache=True, nogil=True)
-def apply_packed(table, X):
+def apply_packed(table, X, read_ahead=True):
     """Leaf id of every row of ``X`` from a :func:`pack_nodes` table (8 rows at a time).
 
     Also returns whether no compared value was ``NaN`` (a ``NaN`` goes right, as ``x <
     threshold`` is false; a caller that routes missing values otherwise re-routes).
+    ``read_ahead=False`` skips the sequential read-ahead, for callers that route a block of
+    rows already in cache through many trees.
     """
     thr = table.view(np.float64)
     n, p = X.shape
@@ -65,7 +67,7 @@ def apply_packed(table, X):
     missing = False
     i = 0
     while i + 8 <= n:
-        if i + _AHEAD + 8 <= n:
+        if read_ahead and i + _AHEAD + 8 <= n:
             for q in range(i + _AHEAD, i + _AHEAD + 8):
                 for col in range(0, p, 8):
                     touched += X[q, col]

@@ -72,6 +72,59 @@ class _Nodes:
         )
 
 
+def _feature_sampler(n_features: int, max_features: int, rng):
+    """The candidate columns of one node: all of them, or ``max_features`` drawn afresh."""
+    all_features = np.arange(n_features, dtype=np.int64)
+
+    def candidate_features():
+        if max_features >= n_features:
+            return all_features
+        return np.sort(rng.choice(n_features, size=max_features, replace=False)).astype(np.int64)
+
+    return candidate_features
+
+
+def _drive(nodes: _Nodes, idx0, make, split, max_leaf_nodes) -> None:
+    """Grow from the root rows ``idx0``: depth-first, or best-first up to ``max_leaf_nodes``.
+
+    ``make(idx, depth) -> (node, split or None)`` adds a node (the split's third entry is its
+    weighted decrease, the best-first priority); ``split(node, spl, depth) -> (left rows,
+    right rows)`` records the split. Depth-first numbering is pre-order, left child first.
+    """
+    if max_leaf_nodes is None:
+        stack = [(idx0, 0, -1, False)]
+        while stack:
+            idx, depth, parent, is_left = stack.pop()
+            node, spl = make(idx, depth)
+            if parent >= 0:
+                if is_left:
+                    nodes.left[parent] = node
+                else:
+                    nodes.right[parent] = node
+            if spl is not None:
+                li, ri = split(node, spl, depth)
+                stack.append((ri, depth + 1, node, False))
+                stack.append((li, depth + 1, node, True))
+        return
+    root, spl = make(idx0, 0)
+    heap = []
+    if spl is not None:
+        heapq.heappush(heap, (-spl[2], root, spl))
+    n_leaves = 1
+    while heap and n_leaves < max_leaf_nodes:
+        _, node, spl = heapq.heappop(heap)
+        li, ri = split(node, spl, int(nodes.depth[node]))
+        for child_idx, is_left in ((li, True), (ri, False)):
+            child, cspl = make(child_idx, int(nodes.depth[node]) + 1)
+            if is_left:
+                nodes.left[node] = child
+            else:
+                nodes.right[node] = child
+            if cspl is not None:
+                heapq.heappush(heap, (-cspl[2], child, cspl))
+        n_leaves += 1
+
+
 def build_tree(X, y, codes, w, *, crit, n_classes, max_depth, min_samples_split,
                min_samples_leaf, min_impurity_decrease, max_leaf_nodes, max_features, rng,
                n_categories=None, max_surrogates=0):
@@ -94,16 +147,12 @@ def build_tree(X, y, codes, w, *, crit, n_classes, max_depth, min_samples_split,
             max_surrogates=max_surrogates,
         )
     n_features = X.shape[1]
-    all_features = np.arange(n_features, dtype=np.int64)
     idx0 = np.flatnonzero(w > 0).astype(np.int64)
     w_total = float(w[idx0].sum())
     max_depth = np.iinfo(np.int64).max if max_depth is None else max_depth
     nodes = _Nodes(n_classes if crit >= GINI else 1)
 
-    def candidate_features():
-        if max_features >= n_features:
-            return all_features
-        return np.sort(rng.choice(n_features, size=max_features, replace=False)).astype(np.int64)
+    candidate_features = _feature_sampler(n_features, max_features, rng)
 
     def make(idx, depth):
         """Add a node; return its id and its split (or None) with the weighted decrease."""
@@ -129,38 +178,7 @@ def build_tree(X, y, codes, w, *, crit, n_classes, max_depth, min_samples_split,
         mask = X[idx, f] < t
         return idx[mask], idx[~mask]
 
-    if max_leaf_nodes is None:
-        stack = [(idx0, 0, -1, False)]
-        while stack:
-            idx, depth, parent, is_left = stack.pop()
-            node, spl = make(idx, depth)
-            if parent >= 0:
-                if is_left:
-                    nodes.left[parent] = node
-                else:
-                    nodes.right[parent] = node
-            if spl is not None:
-                li, ri = split(node, spl, depth)
-                stack.append((ri, depth + 1, node, False))
-                stack.append((li, depth + 1, node, True))
-    else:
-        root, spl = make(idx0, 0)
-        heap = []
-        if spl is not None:
-            heapq.heappush(heap, (-spl[2], root, spl))
-        n_leaves = 1
-        while heap and n_leaves < max_leaf_nodes:
-            _, node, spl = heapq.heappop(heap)
-            li, ri = split(node, spl, int(nodes.depth[node]))
-            for child_idx, is_left in ((li, True), (ri, False)):
-                child, cspl = make(child_idx, int(nodes.depth[node]) + 1)
-                if is_left:
-                    nodes.left[node] = child
-                else:
-                    nodes.right[node] = child
-                if cspl is not None:
-                    heapq.heappush(heap, (-cspl[2], child, cspl))
-            n_leaves += 1
+    _drive(nodes, idx0, make, split, max_leaf_nodes)
     return nodes.freeze()
 
 
@@ -169,17 +187,13 @@ def _build_general(X, y, codes, w, *, crit, n_classes, max_depth, min_samples_sp
                    n_categories, max_surrogates):
     """:func:`build_tree` with missing values (surrogates) and categorical columns."""
     n_features = X.shape[1]
-    all_features = np.arange(n_features, dtype=np.int64)
     idx0 = np.flatnonzero(w > 0).astype(np.int64)
     w_total = float(w[idx0].sum())
     max_depth = np.iinfo(np.int64).max if max_depth is None else max_depth
     nodes = _Nodes(n_classes if crit >= GINI else 1)
     extras = {}  # node -> (left levels, right levels, surrogates, majority)
 
-    def candidate_features():
-        if max_features >= n_features:
-            return all_features
-        return np.sort(rng.choice(n_features, size=max_features, replace=False)).astype(np.int64)
+    candidate_features = _feature_sampler(n_features, max_features, rng)
 
     def make(idx, depth):
         value, wn, imp, risk = node_stats(y, codes, w, idx, crit, n_classes)
@@ -218,38 +232,7 @@ def _build_general(X, y, codes, w, *, crit, n_classes, max_depth, min_samples_sp
         extras[node] = (left_levels, right_levels, surrogates, majority, first)
         return idx[ydir == LEFT], idx[ydir == RIGHT]
 
-    if max_leaf_nodes is None:
-        stack = [(idx0, 0, -1, False)]
-        while stack:
-            idx, depth, parent, is_left = stack.pop()
-            node, spl = make(idx, depth)
-            if parent >= 0:
-                if is_left:
-                    nodes.left[parent] = node
-                else:
-                    nodes.right[parent] = node
-            if spl is not None:
-                li, ri = split(node, spl, depth)
-                stack.append((ri, depth + 1, node, False))
-                stack.append((li, depth + 1, node, True))
-    else:
-        root, spl = make(idx0, 0)
-        heap = []
-        if spl is not None:
-            heapq.heappush(heap, (-spl[2], root, spl))
-        n_leaves = 1
-        while heap and n_leaves < max_leaf_nodes:
-            _, node, spl = heapq.heappop(heap)
-            li, ri = split(node, spl, int(nodes.depth[node]))
-            for child_idx, is_left in ((li, True), (ri, False)):
-                child, cspl = make(child_idx, int(nodes.depth[node]) + 1)
-                if is_left:
-                    nodes.left[node] = child
-                else:
-                    nodes.right[node] = child
-                if cspl is not None:
-                    heapq.heappush(heap, (-cspl[2], child, cspl))
-            n_leaves += 1
+    _drive(nodes, idx0, make, split, max_leaf_nodes)
     return _attach_extras(nodes.freeze(), extras, n_categories, max_surrogates)
 
 

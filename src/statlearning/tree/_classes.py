@@ -125,6 +125,11 @@ _NOTES_COMMON = """
     risk. Rows missing every column are dropped from the fit (rpart's ``na.rpart``; counted in
     ``n_rows_all_missing_``). ``use_surrogates=False`` rejects ``NaN`` (surrogates are not
     searched; a categorical level that did not reach a node then takes the majority side).
+    Surrogates are searched when the training ``X`` holds a ``NaN`` or a categorical column;
+    a tree grown on complete numeric data (the compiled path, which would be about twice as
+    slow with the surrogate search) has none, and a ``NaN`` met at prediction time follows
+    the child with more training rows (scikit-learn's rule; rpart, which always computes
+    surrogates, would try them first).
 
     Categorical columns (``categorical_features``, or a DataFrame's ``category`` columns) are
     split into two sets of levels. Regression and two-class classification order the levels

@@ -6,17 +6,18 @@ node statistics, tie-breaking and pre-order node ids) without a Python step per 
 * the rows of the current node are ``samples[start:end]``, kept in increasing row order by a
   stable in-place partition after each split (so node sums are accumulated in the same order
   as the Python builder and the node statistics agree to the last bit);
-* with every feature a candidate (``max_features`` ``None``), the rows are sorted once per
-  feature at the root by the key ``(x, row)`` (the order of a stable sort) and each split
-  partitions these lists stably as well, so every node reads its rows in sorted order in
+* with every feature a candidate (``max_features`` ``None``) and a depth limit of at least
+  ``_PRESORT_MIN_DEPTH`` (or none), the rows are sorted once per feature at the root by the
+  key ``(x, row)`` (the order of a stable sort) and each split partitions these lists
+  stably as well, so every node reads its rows in sorted order in
   O(rows) per feature instead of sorting them (features constant in a node are skipped and
   their lists left alone; the lists take 4 bytes per row and feature). Above
   ``_PRESORT_CAP`` list entries, or with random feature subsets, the drawn feature's node
   values are copied into a preallocated buffer and sorted with their row ids on the same key
   (a stable byte-wise radix sort of an order-preserving integer image of the values for long
   arrays, introsort on ``(x, row)`` for short ones);
-* ``X`` is read column by column (a column-major copy is made unless ``X`` already is one:
-  callers growing many trees on the same data pass ``np.asfortranarray(X)``);
+* ``X`` is read in place in row-major order (no copy: a column-major copy costs 8 bytes per
+  entry and measured no faster, since rows are visited in sorted, not memory, order);
 * nodes are stored in arrays grown by doubling, the pending nodes in an explicit stack;
 * the compiled entry point releases the GIL, so several trees can grow in threads.
 
@@ -46,6 +47,10 @@ _REL_TIE = 1e-10
 _SMALL = 16
 _RADIX_MIN = 1024
 _PRESORT_CAP = 2**26  # entries of the presorted row lists (int32): 256 MB
+#: Shallower trees sort per node: a few levels of per-node sorts cost less memory (boosting's
+#: depth-3 trees: 5.5 instead of 9.3 MiB on 50,000 × 20) for a modest time (8.4 s instead of
+#: 5.4 s for 100 stages, scikit-learn 24.8 s).
+_PRESORT_MIN_DEPTH = 5
 
 
 @njit(cache=True, nogil=True)
@@ -388,6 +393,9 @@ def _grow_kernel(X, y, codes, w, samples, w_total, crit, n_classes, max_depth, m
                 ids[i] = samples[i]
             sort_node(xs, ids, m0, xs2, ids2, counts)
             presorted[j] = ids
+        # the radix buffers serve only per-node sorts, which the presorted lists replace
+        xs2 = np.empty(0)
+        ids2 = np.empty(0, dtype=np.int64)
         goes_left = np.zeros(X.shape[0], dtype=np.bool_)
     else:
         presorted = np.empty((0, 0), dtype=np.int32)
@@ -530,7 +538,7 @@ def grow_tree(X, y, codes, w, *, crit, n_classes, max_depth, min_samples_split,
             min_impurity_decrease=min_impurity_decrease, max_leaf_nodes=max_leaf_nodes,
             max_features=max_features, rng=rng,
         )
-    X = np.asfortranarray(X, dtype=np.float64)
+    X = np.ascontiguousarray(X, dtype=np.float64)
     y = np.ascontiguousarray(y, dtype=np.float64)
     codes = np.ascontiguousarray(codes, dtype=np.int64)
     w = np.ascontiguousarray(w, dtype=np.float64)
@@ -539,7 +547,7 @@ def grow_tree(X, y, codes, w, *, crit, n_classes, max_depth, min_samples_split,
     w_total = float(w[samples].sum())
     max_depth = np.iinfo(np.int64).max if max_depth is None else int(max_depth)
     presort = (max_features == n_features and n_features * samples.size <= _PRESORT_CAP
-               and X.shape[0] < 2**31)
+               and X.shape[0] < 2**31 and max_depth >= _PRESORT_MIN_DEPTH)
     ints, floats, values, k = _grow_kernel(
         X, y, codes, w, samples, w_total, int(crit), int(n_classes), max_depth,
         float(min_samples_split), float(min_samples_leaf), float(min_impurity_decrease),
