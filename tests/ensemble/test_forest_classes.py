@@ -105,11 +105,13 @@ def test_hard_voting_gives_vote_fractions(clf_data):
 def test_bagging_trees_equals_forest_with_all_features(classifier, clf_data, reg_data):
     X, y = clf_data if classifier else reg_data
     if classifier:
-        bag = BaggingClassifier(DecisionTreeClassifier(), 12, random_state=5).fit(X, y)
+        tree = DecisionTreeClassifier(tie_break="random")
+        bag = BaggingClassifier(tree, 12, random_state=5).fit(X, y)
         rf = RandomForestClassifier(12, max_features=None, random_state=5).fit(X, y)
         np.testing.assert_array_equal(bag.predict_proba(X), rf.predict_proba(X))
     else:
-        bag = BaggingRegressor(DecisionTreeRegressor(), 12, random_state=5).fit(X, y)
+        tree = DecisionTreeRegressor(tie_break="random")
+        bag = BaggingRegressor(tree, 12, random_state=5).fit(X, y)
         rf = RandomForestRegressor(12, max_features=None, random_state=5).fit(X, y)
         np.testing.assert_array_equal(bag.predict(X), rf.predict(X))
     _same_forest(bag, rf)

@@ -1,13 +1,14 @@
 """Random forests and bagging against scikit-learn on the same data and parameters.
 
 Forests are random, so single fits differ; the held-out accuracy (absolute) and the OOB scores
-must agree within 1-1.5% in the mean over 5 seeds. Two documented differences: (1) scikit-learn
-draws further columns when a drawn one is constant in the node (we, like R, do not), which
-changes forests on data with many ties (biopsy's 1-10 scores), so biopsy is compared with
-``max_features=None``; (2) on regression our bagged trees reach a held-out MSE 1-4% *below*
-scikit-learn's (the same gap against its RandomForestRegressor(max_features=None) and its
-BaggingRegressor; our trees on identical bootstrap weights match scikit-learn's trees fitted
-with those weights), so the MSE check is two-sided at 5% and one-sided (not worse) at 1%.
+must agree within 1-1.5% in the mean over 5 seeds, and the held-out MSE of regression forests
+within 3% (relative). Both libraries draw further columns when a drawn one is constant in the
+node and break ties between equally good columns at random (the trees' ``tie_break="random"``;
+with the earlier column always winning, our bagged MSE was 3.5% below scikit-learn's on the
+friedman1 case below, a bias, not noise). Measured (5 seeds): forest MSE -0.4%, bagging MSE
+-2.0% (+0.1% over 30 seeds: the 5-seed gap is noise), accuracies within 0.8 points. biopsy is
+compared with ``max_features=None``: with ``"sqrt"`` ours is 0.8 points more accurate over 30
+seeds on its 205 held-out rows (OOB: 0.15 points).
 """
 
 import numpy as np
@@ -82,8 +83,7 @@ def test_random_forest_regressor_matches_sklearn():
         lambda s: sk.RandomForestRegressor(60, max_features=1 / 3, oob_score=True,
                                            random_state=s),
         X, y, _mse)
-    assert abs(mse / sk_mse - 1) <= 0.05
-    assert mse <= 1.01 * sk_mse
+    assert abs(mse / sk_mse - 1) <= 0.03
     assert abs(oob - sk_oob) <= 0.015
 
 
@@ -93,8 +93,7 @@ def test_bagging_matches_sklearn():
         lambda s: BaggingRegressor(n_estimators=40, oob_score=True, random_state=s),
         lambda s: sk.BaggingRegressor(n_estimators=40, oob_score=True, random_state=s),
         X, y, _mse)
-    assert abs(mse / sk_mse - 1) <= 0.05
-    assert mse <= 1.01 * sk_mse
+    assert abs(mse / sk_mse - 1) <= 0.03
     assert abs(oob - sk_oob) <= 0.015
     X, y = _biopsy()
     acc, sk_acc, oob, sk_oob = _mean_scores(

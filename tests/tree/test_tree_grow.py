@@ -265,3 +265,34 @@ def test_apply_kernel():
                       max_leaf_nodes=None, max_features=None, rng=None)
     assert np.all(apply_kernel(stump.children_left, stump.children_right, stump.feature,
                                stump.threshold, np.ascontiguousarray(X)) == 0)
+
+
+@pytest.mark.parametrize("kind", ["numba", "python"])
+def test_tie_break_random_picks_tied_columns_at_random(kind):
+    """Two identical columns tie at every split: "first" always takes column 0, "random"
+    takes either, depending on the seed; the partition and predictions do not change."""
+    from statlearning.tree import DecisionTreeRegressor
+
+    rng = np.random.default_rng(3)
+    x = rng.normal(size=120)
+    X = np.column_stack([x, x, rng.normal(size=120)])
+    y = np.sin(2 * x) + 0.1 * rng.normal(size=120)
+    # max_leaf_nodes sends the fit through the Python builder
+    extra = {"max_leaf_nodes": 6} if kind == "python" else {"max_depth": 2}
+    first = DecisionTreeRegressor(**extra).fit(X, y)
+    assert set(first.tree_.feature[first.tree_.feature >= 0]) == {0}
+    roots = set()
+    for seed in range(12):
+        est = DecisionTreeRegressor(tie_break="random", random_state=seed, **extra).fit(X, y)
+        roots.add(int(est.tree_.feature[0]))
+        np.testing.assert_array_equal(est.predict(X), first.predict(X))
+        again = DecisionTreeRegressor(tie_break="random", random_state=seed, **extra).fit(X, y)
+        np.testing.assert_array_equal(again.tree_.feature, est.tree_.feature)
+    assert roots == {0, 1}
+
+
+def test_tie_break_rejects_unknown_values():
+    from statlearning.tree import DecisionTreeClassifier
+
+    with pytest.raises(ValueError, match="tie_break"):
+        DecisionTreeClassifier(tie_break="last").fit([[0.0], [1.0]], [0, 1])

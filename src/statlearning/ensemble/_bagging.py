@@ -62,7 +62,8 @@ class BaggingRegressor(RegressorOutputs, RegressorMixin, BaseBagging):
     Parameters
     ----------
     estimator : estimator, default=None
-        Base estimator; ``None`` is an unpruned :class:`~statlearning.tree.DecisionTreeRegressor`.
+        Base estimator; ``None`` is an unpruned :class:`~statlearning.tree.DecisionTreeRegressor`
+        with ``tie_break="random"`` (ties between columns broken at random, as scikit-learn).
     n_estimators : int, default=10
         Number of bootstrap samples :math:`B`.
     max_samples : int or float, default=1.0
@@ -113,7 +114,7 @@ class BaggingRegressor(RegressorOutputs, RegressorMixin, BaseBagging):
         self.random_state = random_state
 
     def _make_estimator(self, seed, n_features):
-        return clone_member(self.estimator, DecisionTreeRegressor(), seed)
+        return clone_member(self.estimator, DecisionTreeRegressor(tie_break="random"), seed)
 
     @fit_context
     def fit(self, X, y, sample_weight=None):
@@ -147,7 +148,7 @@ class BaggingClassifier(ClassifierOutputs, ClassifierMixin, BaseBagging):
     ----------
     estimator : estimator, default=None
         Base estimator; ``None`` is an unpruned
-        :class:`~statlearning.tree.DecisionTreeClassifier`.
+        :class:`~statlearning.tree.DecisionTreeClassifier` with ``tie_break="random"``.
     n_estimators, max_samples, bootstrap, n_jobs, random_state
         As in :class:`BaggingRegressor`.
     oob_score : bool, default=False
@@ -202,7 +203,7 @@ class BaggingClassifier(ClassifierOutputs, ClassifierMixin, BaseBagging):
         self.random_state = random_state
 
     def _make_estimator(self, seed, n_features):
-        return clone_member(self.estimator, DecisionTreeClassifier(), seed)
+        return clone_member(self.estimator, DecisionTreeClassifier(tie_break="random"), seed)
 
     @fit_context
     def fit(self, X, y, sample_weight=None):

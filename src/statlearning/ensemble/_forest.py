@@ -71,9 +71,11 @@ _NOTES = """
     classification with ``nodesize > 1`` R counts distinct rows, so the map is approximate);
     ``maxnodes`` = ``max_leaf_nodes``; ``importance = TRUE`` = ``permutation_importance``;
     ``keep.inbag`` is not stored (the counts are recomputed from seeds); ``replace`` =
-    ``bootstrap``; ``sampsize`` = ``max_samples``. R breaks split ties and vote ties at
-    random; we keep the first. scikit-learn's ``RandomForest*`` has the same names (its
-    regressor default is ``max_features=1.0``).
+    ``bootstrap``; ``sampsize`` = ``max_samples``. Equally good splits on different columns
+    are chosen at random (the trees' ``tie_break="random"``), as R and scikit-learn do;
+    always taking the first column would favour it in every tree. Tied votes go to the
+    first class in ``classes_`` (R breaks them at random). scikit-learn's ``RandomForest*``
+    has the same names (its regressor default is ``max_features=1.0``).
 """
 
 
@@ -101,8 +103,10 @@ class _BaseForest(BaseBagging):
 
     def _make_estimator(self, seed, n_features):
         cls = DecisionTreeClassifier if self._is_classifier else DecisionTreeRegressor
+        # ties between columns at random, as R and scikit-learn: the first column would
+        # otherwise win every tie in every tree
         est = cls(max_features=_resolve_max_features(self.max_features, n_features),
-                  random_state=seed, **self._tree_params())
+                  random_state=seed, tie_break="random", **self._tree_params())
         if "use_surrogates" in est.get_params(deep=False):
             est.set_params(use_surrogates=False)  # finite inputs only: no surrogate splits
         return est

@@ -72,11 +72,15 @@ class _Nodes:
         )
 
 
-def _feature_sampler(n_features: int, max_features: int, rng):
-    """The candidate columns of one node: all of them, or ``max_features`` drawn afresh."""
+def _feature_sampler(n_features: int, max_features: int, rng, shuffle: bool = False):
+    """The candidate columns of one node, in scan order: all of them or ``max_features``
+    drawn afresh, in column order, or (``shuffle``, ``tie_break="random"``) in random order.
+    """
     all_features = np.arange(n_features, dtype=np.int64)
 
     def candidate_features():
+        if shuffle:
+            return rng.permutation(n_features)[:max_features].astype(np.int64)
         if max_features >= n_features:
             return all_features
         return np.sort(rng.choice(n_features, size=max_features, replace=False)).astype(np.int64)
@@ -127,7 +131,7 @@ def _drive(nodes: _Nodes, idx0, make, split, max_leaf_nodes) -> None:
 
 def build_tree(X, y, codes, w, *, crit, n_classes, max_depth, min_samples_split,
                min_samples_leaf, min_impurity_decrease, max_leaf_nodes, max_features, rng,
-               n_categories=None, max_surrogates=0):
+               n_categories=None, max_surrogates=0, tie_break="first"):
     """Grow the tree on the rows with positive weight and return its :class:`Tree`.
 
     ``n_categories`` (levels per column, ``0`` for numeric; ``None``: all numeric) and
@@ -144,7 +148,7 @@ def build_tree(X, y, codes, w, *, crit, n_classes, max_depth, min_samples_split,
             min_impurity_decrease=min_impurity_decrease, max_leaf_nodes=max_leaf_nodes,
             max_features=max_features, rng=rng,
             n_categories=np.asarray(n_categories, dtype=np.int64),
-            max_surrogates=max_surrogates,
+            max_surrogates=max_surrogates, tie_break=tie_break,
         )
     n_features = X.shape[1]
     idx0 = np.flatnonzero(w > 0).astype(np.int64)
@@ -152,7 +156,8 @@ def build_tree(X, y, codes, w, *, crit, n_classes, max_depth, min_samples_split,
     max_depth = np.iinfo(np.int64).max if max_depth is None else max_depth
     nodes = _Nodes(n_classes if crit >= GINI else 1)
 
-    candidate_features = _feature_sampler(n_features, max_features, rng)
+    candidate_features = _feature_sampler(n_features, max_features, rng,
+                                          shuffle=tie_break == "random")
 
     def make(idx, depth):
         """Add a node; return its id and its split (or None) with the weighted decrease."""
@@ -184,7 +189,7 @@ def build_tree(X, y, codes, w, *, crit, n_classes, max_depth, min_samples_split,
 
 def _build_general(X, y, codes, w, *, crit, n_classes, max_depth, min_samples_split,
                    min_samples_leaf, min_impurity_decrease, max_leaf_nodes, max_features, rng,
-                   n_categories, max_surrogates):
+                   n_categories, max_surrogates, tie_break="first"):
     """:func:`build_tree` with missing values (surrogates) and categorical columns."""
     n_features = X.shape[1]
     idx0 = np.flatnonzero(w > 0).astype(np.int64)
@@ -193,7 +198,8 @@ def _build_general(X, y, codes, w, *, crit, n_classes, max_depth, min_samples_sp
     nodes = _Nodes(n_classes if crit >= GINI else 1)
     extras = {}  # node -> (left levels, right levels, surrogates, majority)
 
-    candidate_features = _feature_sampler(n_features, max_features, rng)
+    candidate_features = _feature_sampler(n_features, max_features, rng,
+                                          shuffle=tie_break == "random")
 
     def make(idx, depth):
         value, wn, imp, risk = node_stats(y, codes, w, idx, crit, n_classes)

@@ -56,6 +56,7 @@ _COMMON_CONSTRAINTS = {
         Interval(Real, 0, 1, closed="right"),
     ],
     "random_state": [RandomState()],
+    "tie_break": [Options({"first", "random"})],
     "use_surrogates": [Boolean()],
     "max_surrogates": [Interval(Integral, 0, None, closed="left")],
     "categorical_features": [None, ArrayLike()],
@@ -193,7 +194,7 @@ class _BaseTree(StatBase):
             min_impurity_decrease=self.min_impurity_decrease,
             max_leaf_nodes=self.max_leaf_nodes,
             max_features=_resolve_max_features(self.max_features, X.shape[1]),
-            rng=check_random_state(self.random_state), **extra,
+            rng=check_random_state(self.random_state), tie_break=self.tie_break, **extra,
         )
         if self.cp > 0:
             tree = prune_weakest_link(tree, self.cp * (tree.risk[0] if scale is None else scale))
@@ -479,7 +480,15 @@ class DecisionTreeRegressor(RegressorMixin, _BaseTree):
     max_features : int, float, {"sqrt", "log2"} or None, default=None
         Columns drawn at random (without replacement) at each node; ``None`` uses all.
     random_state : int, RandomState instance or None, default=None
-        Seeds the feature draws (only used when ``max_features`` is below ``n_features``).
+        Seeds the feature draws (when ``max_features`` is below ``n_features``) and the
+        column order of ``tie_break="random"``.
+    tie_break : {"first", "random"}, default="first"
+        Among equally good splits on different columns: the earlier column (deterministic,
+        rpart's rule) or a column chosen at random (the candidate columns are scanned in a
+        random order at every node, as scikit-learn's trees and R's ``randomForest``). Ties
+        are frequent in small nodes (any column separating two rows is as good as any
+        other); the ensembles use ``"random"``, because always taking the first column would
+        favour it in every tree, biasing the forest's predictions and importances.
     use_surrogates : bool, default=True
         Route rows with missing values by rpart's surrogate splits (``usesurrogate = 2``);
         ``False`` rejects ``NaN``.
@@ -536,7 +545,8 @@ class DecisionTreeRegressor(RegressorMixin, _BaseTree):
     def __init__(self, criterion="squared_error", *, max_depth=None, min_samples_split=2,
                  min_samples_leaf=1, min_impurity_decrease=0.0, max_leaf_nodes=None, cp=0.0,
                  ccp_alpha=0.0, xval=0, max_features=None, random_state=None,
-                 use_surrogates=True, max_surrogates=5, categorical_features=None):
+                 use_surrogates=True, max_surrogates=5, categorical_features=None,
+                 tie_break="first"):
         self.criterion = criterion
         self.max_depth = max_depth
         self.min_samples_split = min_samples_split
@@ -551,6 +561,7 @@ class DecisionTreeRegressor(RegressorMixin, _BaseTree):
         self.use_surrogates = use_surrogates
         self.max_surrogates = max_surrogates
         self.categorical_features = categorical_features
+        self.tie_break = tie_break
 
     @fit_context
     def fit(self, X, y, sample_weight=None):
@@ -592,7 +603,7 @@ class DecisionTreeClassifier(ClassifierMixin, _BaseTree):
         Node impurity :math:`1-\\sum_k p_k^2`, :math:`-\\sum_k p_k \\log p_k` (natural log,
         :math:`0 \\log 0 = 0`) or :math:`1 - \\max_k p_k`.
     max_depth, min_samples_split, min_samples_leaf, min_impurity_decrease, max_leaf_nodes, \
-max_features, random_state, use_surrogates, max_surrogates, categorical_features
+max_features, random_state, use_surrogates, max_surrogates, categorical_features, tie_break
         As in :class:`DecisionTreeRegressor`.
     ccp_alpha, xval
         As in :class:`DecisionTreeRegressor` (``ccp_alpha`` on the scale of the criterion's
@@ -652,7 +663,8 @@ max_features, random_state, use_surrogates, max_surrogates, categorical_features
     def __init__(self, criterion="gini", *, max_depth=None, min_samples_split=2,
                  min_samples_leaf=1, min_impurity_decrease=0.0, max_leaf_nodes=None, cp=0.0,
                  ccp_alpha=0.0, xval=0, max_features=None, random_state=None,
-                 use_surrogates=True, max_surrogates=5, categorical_features=None):
+                 use_surrogates=True, max_surrogates=5, categorical_features=None,
+                 tie_break="first"):
         self.criterion = criterion
         self.max_depth = max_depth
         self.min_samples_split = min_samples_split
@@ -667,6 +679,7 @@ max_features, random_state, use_surrogates, max_surrogates, categorical_features
         self.use_surrogates = use_surrogates
         self.max_surrogates = max_surrogates
         self.categorical_features = categorical_features
+        self.tie_break = tie_break
 
     @fit_context
     def fit(self, X, y, sample_weight=None):

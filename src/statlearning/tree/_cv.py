@@ -89,7 +89,7 @@ class DecisionTreeRegressorCV(_CVMixin, DecisionTreeRegressor):
         Minimum cross-validated error or the one-standard-error rule.
     criterion, max_depth, min_samples_split, min_samples_leaf, min_impurity_decrease, \
 max_leaf_nodes, cp, max_features, random_state, use_surrogates, max_surrogates, \
-categorical_features
+categorical_features, tie_break
         As in :class:`DecisionTreeRegressor`; ``random_state`` also draws the folds.
     {attributes}{notes}
     Examples
@@ -108,7 +108,8 @@ categorical_features
     def __init__(self, criterion="squared_error", *, cv=10, selection="min", max_depth=None,
                  min_samples_split=2, min_samples_leaf=1, min_impurity_decrease=0.0,
                  max_leaf_nodes=None, cp=0.0, max_features=None, random_state=None,
-                 use_surrogates=True, max_surrogates=5, categorical_features=None):
+                 use_surrogates=True, max_surrogates=5, categorical_features=None,
+                 tie_break="first"):
         self.criterion = criterion
         self.cv = cv
         self.selection = selection
@@ -123,6 +124,7 @@ categorical_features
         self.use_surrogates = use_surrogates
         self.max_surrogates = max_surrogates
         self.categorical_features = categorical_features
+        self.tie_break = tie_break
 
 
 class DecisionTreeClassifierCV(_CVMixin, DecisionTreeClassifier):
@@ -138,7 +140,7 @@ class DecisionTreeClassifierCV(_CVMixin, DecisionTreeClassifier):
         Minimum cross-validated error or the one-standard-error rule.
     criterion, max_depth, min_samples_split, min_samples_leaf, min_impurity_decrease, \
 max_leaf_nodes, cp, max_features, random_state, use_surrogates, max_surrogates, \
-categorical_features
+categorical_features, tie_break
         As in :class:`DecisionTreeClassifier`; ``random_state`` also draws the folds.
     {attributes}    classes_ : ndarray of shape (n_classes,)
     n_classes_ : int
@@ -159,7 +161,8 @@ categorical_features
     def __init__(self, criterion="gini", *, cv=10, selection="min", max_depth=None,
                  min_samples_split=2, min_samples_leaf=1, min_impurity_decrease=0.0,
                  max_leaf_nodes=None, cp=0.0, max_features=None, random_state=None,
-                 use_surrogates=True, max_surrogates=5, categorical_features=None):
+                 use_surrogates=True, max_surrogates=5, categorical_features=None,
+                 tie_break="first"):
         self.criterion = criterion
         self.cv = cv
         self.selection = selection
@@ -174,6 +177,7 @@ categorical_features
         self.use_surrogates = use_surrogates
         self.max_surrogates = max_surrogates
         self.categorical_features = categorical_features
+        self.tie_break = tie_break
 
 
 for _cls in (DecisionTreeRegressorCV, DecisionTreeClassifierCV):

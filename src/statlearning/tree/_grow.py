@@ -519,15 +519,18 @@ def _draw_seed(rng) -> int:
 
 
 def grow_tree(X, y, codes, w, *, crit, n_classes, max_depth, min_samples_split,
-              min_samples_leaf, min_impurity_decrease, max_leaf_nodes, max_features, rng):
+              min_samples_leaf, min_impurity_decrease, max_leaf_nodes, max_features, rng,
+              tie_break="first"):
     """Grow the tree on the rows with positive weight and return its :class:`Tree`.
 
     Parameters are those of :func:`._builder.build_tree`: ``X`` float (n, p) without NaN,
     ``y`` float (n,), ``codes`` int (n,) class codes, ``w`` float (n,) weights, ``crit`` a
     criterion code, ``max_features`` an int (or ``None`` for all features) and ``rng`` a
     ``numpy`` random state or generator, from which one seed is drawn when
-    ``max_features < n_features``. With ``max_leaf_nodes`` set (best-first growth) or the
-    absolute-error criterion, the Python builder grows the tree.
+    ``max_features < n_features`` or ``tie_break="random"`` (the candidate columns are then
+    scanned in a random order at every node, so ties between columns are broken at random).
+    With ``max_leaf_nodes`` set (best-first growth) or the absolute-error criterion, the
+    Python builder grows the tree.
     """
     n_features = X.shape[1]
     max_features = n_features if max_features is None else min(int(max_features), n_features)
@@ -536,13 +539,14 @@ def grow_tree(X, y, codes, w, *, crit, n_classes, max_depth, min_samples_split,
             X, y, codes, w, crit=crit, n_classes=n_classes, max_depth=max_depth,
             min_samples_split=min_samples_split, min_samples_leaf=min_samples_leaf,
             min_impurity_decrease=min_impurity_decrease, max_leaf_nodes=max_leaf_nodes,
-            max_features=max_features, rng=rng,
+            max_features=max_features, rng=rng, tie_break=tie_break,
         )
     X = np.ascontiguousarray(X, dtype=np.float64)
     y = np.ascontiguousarray(y, dtype=np.float64)
     codes = np.ascontiguousarray(codes, dtype=np.int64)
     w = np.ascontiguousarray(w, dtype=np.float64)
-    seed = _draw_seed(rng) if max_features < n_features else -1
+    shuffle = max_features < n_features or tie_break == "random"
+    seed = _draw_seed(rng) if shuffle else -1
     samples = np.flatnonzero(w > 0).astype(np.int64)
     w_total = float(w[samples].sum())
     max_depth = np.iinfo(np.int64).max if max_depth is None else int(max_depth)
