@@ -56,6 +56,7 @@ ALLOWED_SKLEARN_MODULES = {
     "sklearn.base",
     "sklearn.utils",
     "sklearn.utils.validation",
+    "sklearn.utils.parallel",
     "sklearn.utils.estimator_checks",
     "sklearn.model_selection",
     "sklearn.metrics",

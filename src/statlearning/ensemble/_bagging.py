@@ -27,7 +27,8 @@ _CONSTRAINTS = {
                     Interval(Real, 0, 1, closed="right")],
     "bootstrap": [Boolean()],
     "oob_score": [Boolean()],
-    "n_jobs": [None, Interval(Integral, None, None, closed="neither")],
+    "n_jobs": [None, Interval(Integral, 1, None, closed="left"),
+               Interval(Integral, None, -1, closed="right")],
     "random_state": [RandomState()],
 }
 
@@ -73,7 +74,8 @@ class BaggingRegressor(RegressorOutputs, RegressorMixin, BaseBagging):
     oob_score : bool, default=False
         Compute ``oob_prediction_``, ``oob_score_`` (:math:`R^2`) and ``oob_error_curve_``.
     n_jobs : int, default=None
-        Threads for fitting and predicting (``None``: 1, ``-1``: all cores).
+        joblib threads for fitting and prediction (``None``: 1 unless a
+        ``joblib.parallel_config`` context says otherwise; ``-1``: all cores).
     random_state : int, RandomState instance or None, default=None
 
     Attributes

@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import os
 import warnings
-from concurrent.futures import ThreadPoolExecutor
 from numbers import Integral
 
 import numpy as np
 from sklearn.base import clone
 from sklearn.utils import check_random_state
+from sklearn.utils.parallel import Parallel, delayed
 from sklearn.utils.validation import check_is_fitted, has_fit_parameter, validate_data
 
 from .._core.class_labels import encode_class_labels
@@ -122,11 +122,11 @@ class BaseBagging(StatBase):
         return int(self.n_jobs)
 
     def _map(self, fn, items):
-        workers = min(self._workers(), len(items))
-        if workers <= 1:
+        """``[fn(i) for i in items]`` on ``n_jobs`` joblib threads (the compiled kernels release
+        the GIL); joblib's ``parallel_config`` applies when ``n_jobs`` is ``None``."""
+        if len(items) <= 1 or (self._workers() == 1 and self.n_jobs is not None):
             return [fn(i) for i in items]
-        with ThreadPoolExecutor(max_workers=workers) as pool:
-            return list(pool.map(fn, items))
+        return Parallel(n_jobs=self.n_jobs, prefer="threads")(delayed(fn)(i) for i in items)
 
     # -- fit -------------------------------------------------------------------------------
     def _validate_fit(self, X, y, sample_weight):

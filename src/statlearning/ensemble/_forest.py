@@ -28,7 +28,8 @@ _CONSTRAINTS = {
     "permutation_importance": [Boolean()],
     "max_samples": [None, Interval(Integral, 1, None, closed="left"),
                     Interval(Real, 0, 1, closed="right")],
-    "n_jobs": [None, Interval(Integral, None, None, closed="neither")],
+    "n_jobs": [None, Interval(Integral, 1, None, closed="left"),
+               Interval(Integral, None, -1, closed="right")],
     "random_state": [RandomState()],
 }
 
@@ -180,7 +181,8 @@ class RandomForestRegressor(RegressorOutputs, RegressorMixin, _BaseForest):
     max_samples : int, float or None, default=None
         Bootstrap sample size (``None``: ``n_samples``; R's ``sampsize``).
     n_jobs : int, default=None
-        Threads (``None``: 1, ``-1``: all cores).
+        joblib threads for fitting and prediction (``None``: 1 unless a
+        ``joblib.parallel_config`` context says otherwise; ``-1``: all cores).
     random_state : int, RandomState instance or None, default=None
 
     Attributes
