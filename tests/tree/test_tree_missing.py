@@ -287,8 +287,12 @@ def test_nan_rejected_without_surrogates_names_the_columns():
 def test_inf_rejected_even_with_surrogates():
     X, y = _data()
     X[0, 1] = np.inf
-    with pytest.raises(ValueError, match="infinity"):
+    with pytest.raises(ValueError, match=r"infinity in column\(s\) 1;"):
         DecisionTreeRegressor().fit(X, y)
+    est = DecisionTreeRegressor().fit(np.nan_to_num(X, posinf=0.0), y)
+    X[3, 0] = -np.inf
+    with pytest.raises(ValueError, match=r"DecisionTreeRegressor: .*infinity in column\(s\) 0, 1"):
+        est.predict(X)
 
 
 def test_single_class_rejected():

@@ -348,7 +348,8 @@ class _BaseTree(StatBase):
         elif hasattr(self, "is_categorical_"):
             mask = self.is_categorical_
         X, frame_cats = encode_frame(X, mask, None if reset else self.categories_)
-        kwargs = {"dtype": np.float64, "ensure_all_finite": "allow-nan"}
+        # finiteness is checked below, where the offending columns can be named
+        kwargs = {"dtype": np.float64, "ensure_all_finite": False}
         if isinstance(y, str) and y == "no_validation":
             X = validate_data(self, X, reset=reset, **kwargs)
         else:
@@ -362,14 +363,24 @@ class _BaseTree(StatBase):
             self.categories_ = [None] * X.shape[1]
         X = encode_columns(X, self, frame_cats, reset=reset,
                            names=getattr(self, "feature_names_in_", None))
+        names = getattr(self, "feature_names_in_", None)
+
+        def columns(bad):
+            return ", ".join(str(names[j]) if names is not None else str(j) for j in bad)
+
+        bad = np.flatnonzero(np.isinf(X).any(axis=0))
+        if bad.size:
+            raise ValueError(
+                f"{type(self).__name__}: Input X contains infinity in column(s) "
+                f"{columns(bad)}; trees need finite values (NaN marks a missing value)."
+            )
         if not self.use_surrogates:
             bad = np.flatnonzero(np.isnan(X).any(axis=0))
             if bad.size:
-                names = getattr(self, "feature_names_in_", None)
-                cols = ", ".join(str(names[j]) if names is not None else str(j) for j in bad)
                 raise ValueError(
-                    f"Input X contains NaN in column(s) {cols}; use_surrogates=True routes "
-                    "missing values by surrogate splits."
+                    f"{type(self).__name__}: Input X contains NaN in column(s) "
+                    f"{columns(bad)}; use_surrogates=True routes missing values by surrogate "
+                    "splits."
                 )
         if reset:
             n_cat = np.array([0 if c is None else len(c) for c in self.categories_],
