@@ -78,7 +78,10 @@ class AdaBoostClassifier(ClassifierMixin, StatBase):
     is SAMME (its default ``"Breiman"`` uses :math:`\frac12\log` and bootstrap resampling).
     scikit-learn's ``AdaBoostClassifier`` (SAMME, ``estimator``, ``n_estimators``,
     ``learning_rate``) gives the same learners, weights and predictions on data without
-    tied splits.
+    tied splits. The base learner is fitted with the boosting weights rescaled so that the
+    lightest row weighs one, because our trees read weights as frequencies (weights summing
+    to one would stop every split); with a base tree's ``min_samples_leaf > 1`` a heavily
+    weighted row therefore counts as several rows, where scikit-learn counts rows.
 
     Examples
     --------
@@ -151,7 +154,7 @@ class AdaBoostClassifier(ClassifierMixin, StatBase):
             if "random_state" in est.get_params():
                 est.set_params(random_state=int(rng.randint(np.iinfo(np.int32).max)))
             # rescaled so that the lightest row weighs one: our trees read weights as
-            # frequencies, and this keeps min_samples_split/min_samples_leaf counting rows
+            # frequencies, so weights summing to one would allow no split at all
             est.fit(X, codes, sample_weight=w / w[w > 0].min())
             incorrect = np.asarray(est.predict(X)) != codes
             err = float(np.average(incorrect, weights=w))
