@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import warnings
+from abc import ABCMeta, abstractmethod
 from numbers import Integral
 
 import numpy as np
@@ -67,14 +68,15 @@ def check_finite_input(X, owner: str) -> None:
         )
 
 
-class BaseBagging(StatBase):
+class BaseBagging(StatBase, metaclass=ABCMeta):
     """Shared fit / predict / OOB logic; subclasses define :meth:`_make_estimator`."""
 
     _is_classifier = False
 
     # -- members ---------------------------------------------------------------------------
+    @abstractmethod
     def _make_estimator(self, seed: int, n_features: int):
-        raise NotImplementedError
+        """An unfitted member whose random choices are seeded by ``seed``."""
 
     def _n_draws(self, n: float) -> int:
         m = self.max_samples
