@@ -249,6 +249,7 @@ ESTIMATORS = [
     DecisionTreeRegressor(max_surrogates=0),
     DecisionTreeClassifier(max_surrogates=1, min_samples_leaf=3),
     DecisionTreeRegressor(tie_break="random", random_state=0),
+    DecisionTreeClassifier(use_surrogates="always", max_depth=4),
     RandomForestClassifier(n_estimators=10, random_state=0),
     RandomForestClassifier(n_estimators=10, voting="hard", criterion="entropy", random_state=0),
     RandomForestClassifier(n_estimators=5, oob_score=True, permutation_importance=True,

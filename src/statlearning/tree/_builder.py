@@ -131,14 +131,15 @@ def _drive(nodes: _Nodes, idx0, make, split, max_leaf_nodes) -> None:
 
 def build_tree(X, y, codes, w, *, crit, n_classes, max_depth, min_samples_split,
                min_samples_leaf, min_impurity_decrease, max_leaf_nodes, max_features, rng,
-               n_categories=None, max_surrogates=0, tie_break="first"):
+               n_categories=None, max_surrogates=0, tie_break="first", force_general=False):
     """Grow the tree on the rows with positive weight and return its :class:`Tree`.
 
     ``n_categories`` (levels per column, ``0`` for numeric; ``None``: all numeric) and
     ``max_surrogates`` only matter on the general path, taken when ``X`` holds ``NaN`` or a
-    categorical column; numeric data without ``NaN`` grow exactly as before.
+    categorical column, or when ``force_general`` (surrogates searched on complete data);
+    numeric data without ``NaN`` otherwise grow on the numeric path, without surrogates.
     """
-    general = n_categories is not None and np.any(np.asarray(n_categories) > 0)
+    general = force_general or (n_categories is not None and np.any(np.asarray(n_categories) > 0))
     if general or np.isnan(X).any():
         if n_categories is None:
             n_categories = np.zeros(X.shape[1], dtype=np.int64)

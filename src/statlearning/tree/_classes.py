@@ -57,7 +57,7 @@ _COMMON_CONSTRAINTS = {
     ],
     "random_state": [RandomState()],
     "tie_break": [Options({"first", "random"})],
-    "use_surrogates": [Boolean()],
+    "use_surrogates": [Boolean(), Options({"always"})],
     "max_surrogates": [Interval(Integral, 0, None, closed="left")],
     "categorical_features": [None, ArrayLike()],
 }
@@ -126,11 +126,11 @@ _NOTES_COMMON = """
     risk. Rows missing every column are dropped from the fit (rpart's ``na.rpart``; counted in
     ``n_rows_all_missing_``). ``use_surrogates=False`` rejects ``NaN`` (surrogates are not
     searched; a categorical level that did not reach a node then takes the majority side).
-    Surrogates are searched when the training ``X`` holds a ``NaN`` or a categorical column;
-    a tree grown on complete numeric data (the compiled path, which would be about twice as
-    slow with the surrogate search) has none, and a ``NaN`` met at prediction time follows
-    the child with more training rows (scikit-learn's rule; rpart, which always computes
-    surrogates, would try them first).
+    With ``use_surrogates=True`` surrogates are searched when the training ``X`` holds a
+    ``NaN`` or a categorical column; a tree grown on complete numeric data (the compiled path)
+    has none, and a ``NaN`` met at prediction time follows the child with more training rows
+    (scikit-learn's rule). ``use_surrogates="always"`` searches them on complete data too,
+    as rpart always does, at the cost of the slower Python growth path.
 
     Categorical columns (``categorical_features``, or a DataFrame's ``category`` columns) are
     split into two sets of levels. Regression and two-class classification order the levels
@@ -163,17 +163,19 @@ def _resolve_max_features(max_features, n_features: int) -> int:
     return max(1, int(max_features * n_features))
 
 
-def _builder_for(X, n_categories, max_surrogates):
+def _builder_for(X, n_categories, max_surrogates, always_surrogates=False):
     """The growth function for ``X`` and its extra keyword arguments (the single dispatch
     point of :meth:`_BaseTree._grow`).
 
-    :func:`._builder.build_tree` handles every case; a specialised grower for numeric data
-    without missing values (``n_categories is None and not np.isnan(X).any()``) plugs in
-    here, returned with no extra arguments.
+    :func:`._builder.build_tree` handles every case; numeric data without missing values
+    go to the compiled :func:`._grow.grow_tree` (which searches no surrogates) unless
+    ``always_surrogates`` (``use_surrogates="always"``) asks for them.
     """
-    if (n_categories is None or not np.any(n_categories)) and not np.isnan(X).any():
+    numeric = n_categories is None or not np.any(n_categories)
+    if numeric and not always_surrogates and not np.isnan(X).any():
         return grow_tree, {}
-    return build_tree, {"n_categories": n_categories, "max_surrogates": max_surrogates}
+    return build_tree, {"n_categories": n_categories, "max_surrogates": max_surrogates,
+                        "force_general": bool(always_surrogates and max_surrogates > 0)}
 
 
 class _BaseTree(StatBase):
@@ -186,7 +188,8 @@ class _BaseTree(StatBase):
         ``cp`` is measured against ``scale`` (default: the root's risk).
         """
         grow, extra = _builder_for(X, getattr(self, "_n_categories", None),
-                                   self.max_surrogates if self.use_surrogates else 0)
+                                   self.max_surrogates if self.use_surrogates else 0,
+                                   always_surrogates=self.use_surrogates == "always")
         tree = grow(
             X, y, codes, w, crit=self._criteria[self.criterion], n_classes=n_classes,
             max_depth=self.max_depth, min_samples_split=self.min_samples_split,
@@ -500,9 +503,12 @@ class DecisionTreeRegressor(RegressorMixin, _BaseTree):
         are frequent in small nodes (any column separating two rows is as good as any
         other); the ensembles use ``"random"``, because always taking the first column would
         favour it in every tree, biasing the forest's predictions and importances.
-    use_surrogates : bool, default=True
+    use_surrogates : bool or "always", default=True
         Route rows with missing values by rpart's surrogate splits (``usesurrogate = 2``);
-        ``False`` rejects ``NaN``.
+        ``False`` rejects ``NaN``. ``True`` searches surrogates when the training data hold
+        a ``NaN`` or a categorical column; ``"always"`` searches them on complete data too,
+        as rpart does, so that a tree grown on complete data routes ``NaN`` met at
+        prediction time exactly as ``predict.rpart`` (the Python growth path: slower).
     max_surrogates : int, default=5
         Surrogate splits kept per node (rpart's ``maxsurrogate``); ``0`` routes every row
         missing the split column to the majority side.
