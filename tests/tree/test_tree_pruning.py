@@ -202,3 +202,75 @@ def test_cv_splitter_equals_fold_ids(gapminder):
     overlapping = [(np.arange(100, 166), np.arange(100)), (np.arange(50), np.arange(50, 166))]
     with pytest.raises(ValueError, match="exactly one test set"):
         DecisionTreeRegressorCV(cv=overlapping).fit(X, y)
+
+
+def _iterated_weakest_link(tree, alpha):
+    """The literal weakest-link loop: collapse the smallest-g node(s) while g <= alpha."""
+    from statlearning.tree._structure import TREE_LEAF, collapse, subtree_leaves_and_risk
+
+    while tree.node_count > 1:
+        leaves, sub_risk = subtree_leaves_and_risk(tree)
+        internal = np.flatnonzero(tree.children_left != TREE_LEAF)
+        g = (tree.risk[internal] - sub_risk[internal]) / (leaves[internal] - 1)
+        gmin = g.min()
+        if gmin > alpha * (1 + 1e-12) + 1e-12 * abs(tree.risk[0]):
+            break
+        tree = collapse(tree, internal[g <= gmin + 1e-12 * max(abs(gmin), 1e-300)])
+    return tree
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_one_pass_pruning_equals_iterated_weakest_link(seed):
+    from statlearning.tree._structure import prune_weakest_link
+
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(400, 4))
+    y = X[:, 0] + np.sin(2 * X[:, 1]) + rng.normal(size=400)
+    if seed % 2:
+        y = np.round(y)  # ties in the risks
+    if seed >= 3:  # classification: misclassification risks, many tied complexities
+        full = DecisionTreeClassifier(min_samples_leaf=2).fit(X, y > 0.5).tree_
+    else:
+        full = DecisionTreeRegressor(min_samples_leaf=3).fit(X, y).tree_
+    for cp in (0.0, 1e-4, 1e-3, 0.005, 0.02, 0.1, 0.5):
+        alpha = cp * full.risk[0]
+        ours, ref = prune_weakest_link(full, alpha), _iterated_weakest_link(full, alpha)
+        np.testing.assert_array_equal(ours.children_left, ref.children_left)
+        np.testing.assert_array_equal(ours.feature, ref.feature)
+        np.testing.assert_array_equal(ours.threshold, ref.threshold)
+
+
+@pytest.mark.parametrize("classification", [False, True])
+def test_xval_loss_sums_equal_routing_at_every_complexity(classification):
+    """The difference-array kernel equals pruning at each complexity and predicting."""
+    from statlearning.tree._pruning import collapse_alphas
+    from statlearning.tree._structure import TREE_LEAF, apply_tree
+    from statlearning.tree._xval import xval_loss_sums
+
+    rng = np.random.default_rng(7)
+    X = rng.normal(size=(300, 3))
+    y = X[:, 0] + np.sin(3 * X[:, 1]) + 0.3 * rng.normal(size=300)
+    codes = (y > 0.2).astype(np.int64)
+    est = (DecisionTreeClassifier(min_samples_leaf=2).fit(X[:200], codes[:200]) if classification
+           else DecisionTreeRegressor(min_samples_leaf=2).fit(X[:200], y[:200]))
+    tree = est.tree_
+    node_alpha = collapse_alphas(tree, tree.risk)
+    mids = np.sort(np.unique(np.r_[node_alpha[np.isfinite(node_alpha)], 0.0, 1e-9]))[::-1]
+    mids = np.r_[np.inf, mids * 1.0000001, mids, mids * 0.9999999]
+    mids = np.sort(mids)[::-1]
+    Xt, yt, ct = X[200:], y[200:], codes[200:]
+    wt = rng.integers(1, 3, size=100).astype(float)
+    total, total_sq = np.zeros(mids.size), np.zeros(mids.size)
+    xval_loss_sums(tree.children_left, tree.children_right, tree.feature, tree.threshold,
+                   node_alpha, tree.value[:, 0].copy(), np.argmax(tree.value, axis=1), Xt, yt,
+                   ct, wt, mids, classification, total, total_sq)
+    for k, m in enumerate(mids):
+        left = np.where(node_alpha > m, tree.children_left, TREE_LEAF)
+        right = np.where(node_alpha > m, tree.children_right, TREE_LEAF)
+        leaf = apply_tree(left, right, tree.feature, tree.threshold, Xt)
+        if classification:
+            err = (np.argmax(tree.value[leaf], axis=1) != ct).astype(float)
+        else:
+            err = (yt - tree.value[leaf, 0]) ** 2
+        np.testing.assert_allclose(total[k], wt @ err, rtol=1e-12, atol=1e-12)
+        np.testing.assert_allclose(total_sq[k], wt @ err ** 2, rtol=1e-12, atol=1e-12)

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._structure import TREE_LEAF, Tree, apply_tree, collapse, route_tree
+from ._structure import TREE_LEAF, Tree, collapse, route_tree
+from ._xval import xval_loss_sums
 
 _REL_TOL = 1e-12
 
@@ -128,7 +129,8 @@ def xval_errors(grow, X, y, codes, w, folds, cps, root_risk, classification):
     if root_risk <= 0:
         return np.zeros(cps.size), np.zeros(cps.size)
     mids = np.sqrt(cps * np.concatenate([[np.inf], cps[:-1]]))
-    err = np.zeros((X.shape[0], mids.size))
+    xrisk = np.zeros(mids.size)  # Σ w·loss over the held-out rows of every fold
+    xrisk_sq = np.zeros(mids.size)  # Σ w·loss²
     for f in np.unique(folds):
         test = folds == f
         train = ~test & (w > 0)
@@ -136,19 +138,24 @@ def xval_errors(grow, X, y, codes, w, folds, cps, root_risk, classification):
         tree = grow(X[train], y[train], codes[train], w[train], scale)
         node_alpha = (collapse_alphas(tree, tree.risk) / scale if scale > 0
                       else np.full(tree.node_count, np.inf))
-        Xt = X[test]
-        for k, m in enumerate(mids):
-            left = np.where(node_alpha > m, tree.children_left, TREE_LEAF)
-            right = np.where(node_alpha > m, tree.children_right, TREE_LEAF)
-            if tree.needs_router or np.isnan(Xt).any():
+        Xt = np.ascontiguousarray(X[test])
+        if tree.needs_router or np.isnan(Xt).any():
+            # surrogates or categorical splits: route the rows once per complexity
+            for k, m in enumerate(mids):
+                left = np.where(node_alpha > m, tree.children_left, TREE_LEAF)
+                right = np.where(node_alpha > m, tree.children_right, TREE_LEAF)
                 leaf = route_tree(tree, Xt, left, right)
-            else:
-                leaf = apply_tree(left, right, tree.feature, tree.threshold, Xt)
-            if classification:
-                err[test, k] = np.argmax(tree.value[leaf], axis=1) != codes[test]
-            else:
-                err[test, k] = (y[test] - tree.value[leaf, 0]) ** 2
+                if classification:
+                    err = (np.argmax(tree.value[leaf], axis=1) != codes[test]).astype(float)
+                else:
+                    err = (y[test] - tree.value[leaf, 0]) ** 2
+                xrisk[k] += w[test] @ err
+                xrisk_sq[k] += w[test] @ (err * err)
+        else:
+            xval_loss_sums(tree.children_left, tree.children_right, tree.feature,
+                           tree.threshold, node_alpha, tree.value[:, 0].copy(),
+                           np.argmax(tree.value, axis=1), Xt, y[test], codes[test], w[test],
+                           mids, classification, xrisk, xrisk_sq)
     total = w.sum()
-    xrisk = w @ err
-    xstd = np.sqrt(np.maximum(w @ (err * err) - xrisk ** 2 / total, 0.0))
+    xstd = np.sqrt(np.maximum(xrisk_sq - xrisk ** 2 / total, 0.0))
     return xrisk / root_risk, xstd / root_risk

@@ -259,16 +259,29 @@ def collapse(tree: Tree, nodes) -> Tree:
 def prune_weakest_link(tree: Tree, alpha: float) -> Tree:
     """The weakest-link (cost-complexity) subtree at complexity ``alpha`` on the risk scale.
 
-    Repeatedly collapses the internal node(s) with the smallest
-    ``g(t) = (R(t) - R(T_t)) / (|T_t| - 1)`` while ``g(t) <= alpha`` (rpart's rule: a split
-    whose complexity does not exceed ``alpha`` is removed).
+    The subtree that repeatedly collapsing the internal node(s) with the smallest
+    ``g(t) = (R(t) - R(T_t)) / (|T_t| - 1)`` while ``g(t) <= alpha`` ends with (rpart's rule: a
+    split whose complexity does not exceed ``alpha`` is removed). That is the smallest subtree
+    minimising :math:`R(T) + \\alpha |T|` (Breiman et al. 1984, §10.2), found here in one
+    bottom-up pass: a node is collapsed when its ``g``, computed on its already-pruned
+    subtree, does not exceed ``alpha`` (linear in the number of nodes, where the repeated
+    weakest-link search is quadratic).
     """
-    while tree.node_count > 1:
-        leaves, sub_risk = subtree_leaves_and_risk(tree)
-        internal = np.flatnonzero(tree.children_left != TREE_LEAF)
-        g = (tree.risk[internal] - sub_risk[internal]) / (leaves[internal] - 1)
-        gmin = g.min()
-        if gmin > alpha * (1 + 1e-12) + 1e-12 * abs(tree.risk[0]):
-            break
-        tree = collapse(tree, internal[g <= gmin + 1e-12 * max(abs(gmin), 1e-300)])
-    return tree
+    left, right = tree.children_left, tree.children_right
+    n = tree.node_count
+    limit = alpha * (1 + 1e-12) + 1e-12 * abs(tree.risk[0])
+    leaves = np.ones(n, dtype=np.int64)
+    sub_risk = tree.risk.astype(np.float64).copy()
+    pruned = []
+    # children always have larger ids than their parent: sweep ids downwards
+    for t in range(n - 1, -1, -1):
+        if left[t] == TREE_LEAF:
+            continue
+        n_leaves = leaves[left[t]] + leaves[right[t]]
+        risk = sub_risk[left[t]] + sub_risk[right[t]]
+        if (tree.risk[t] - risk) / (n_leaves - 1) <= limit:
+            pruned.append(t)  # leaves[t] = 1 and sub_risk[t] = R(t) already
+        else:
+            leaves[t] = n_leaves
+            sub_risk[t] = risk
+    return collapse(tree, pruned) if pruned else tree
