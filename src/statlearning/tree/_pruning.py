@@ -9,6 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from ._structure import TREE_LEAF, Tree, collapse, route_tree
+from ._weakest_link import weakest_link_kernel
 from ._xval import xval_loss_sums
 
 _REL_TOL = 1e-12
@@ -23,53 +24,11 @@ def weakest_link_sequence(tree: Tree, cost: np.ndarray, *, one_at_a_time: bool =
     single node per step (the smallest id among ties, as scikit-learn's path); otherwise every
     node tied at the minimum.
     """
-    left, right = tree.children_left, tree.children_right
-    n = tree.node_count
-    cost = np.asarray(cost, dtype=np.float64)
-    parent = np.full(n, -1, dtype=np.int64)
-    internal = np.flatnonzero(left != TREE_LEAF)
-    parent[left[internal]] = internal
-    parent[right[internal]] = internal
-    # subtree leaf counts and leaf costs; children always have larger ids than their parent
-    leaves = np.ones(n)
-    branch = cost.copy()
-    for t in internal[::-1]:
-        leaves[t] = leaves[left[t]] + leaves[right[t]]
-        branch[t] = branch[left[t]] + branch[right[t]]
-    # g(t) of the live internal nodes; +inf once a node is a leaf or removed
-    g = np.full(n, np.inf)
-    g[internal] = (cost[internal] - branch[internal]) / (leaves[internal] - 1.0)
-    alphas, leaf_costs, steps = [0.0], [float(branch[0])], [np.empty(0, np.int64)]
-    n_leaves = [int(leaves[0])]
-    while np.isfinite(g[0]):
-        gmin = g.min()
-        if one_at_a_time:
-            chosen = np.array([int(np.argmin(g))])
-        else:
-            chosen = np.flatnonzero(g <= gmin + _REL_TOL * max(abs(gmin), abs(cost[0]) * 1e-3))
-        # drop chosen nodes lying inside another chosen subtree (they vanish with it)
-        for t in chosen:
-            if not np.isfinite(g[t]):
-                continue
-            d_leaves, d_cost = leaves[t] - 1.0, branch[t] - cost[t]
-            stack = [int(t)]
-            while stack:
-                u = stack.pop()
-                if np.isfinite(g[u]):
-                    g[u] = np.inf
-                    stack.extend([left[u], right[u]])
-            leaves[t], branch[t] = 1.0, cost[t]
-            u = parent[t]
-            while u >= 0:
-                leaves[u] -= d_leaves
-                branch[u] -= d_cost
-                g[u] = (cost[u] - branch[u]) / (leaves[u] - 1.0)
-                u = parent[u]
-        alphas.append(max(float(gmin), 0.0))
-        leaf_costs.append(float(branch[0]))
-        n_leaves.append(int(leaves[0]))
-        steps.append(chosen)
-    return np.asarray(alphas), np.asarray(leaf_costs), steps, np.asarray(n_leaves)
+    alphas, leaf_costs, n_leaves, nodes, offsets = weakest_link_kernel(
+        tree.children_left, tree.children_right, np.asarray(cost, dtype=np.float64),
+        bool(one_at_a_time), _REL_TOL)
+    steps = [nodes[offsets[s]:offsets[s + 1]] for s in range(alphas.size)]
+    return alphas, leaf_costs, steps, n_leaves.astype(np.int64)
 
 
 def prune_at(tree: Tree, cost: np.ndarray, alpha: float, *, one_at_a_time=False) -> Tree:
