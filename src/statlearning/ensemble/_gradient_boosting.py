@@ -19,6 +19,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 from .._core.class_labels import encode_class_labels
 from .._validation import Interval, Options, RandomState, check_sample_weight
 from ..base import ClassifierMixin, RegressorMixin, StatBase, fit_context
+from ..tree._apply import apply_packed
 from ..tree._classes import _resolve_max_features
 from ..tree._grow import grow_tree  # the one switch point for the tree grower
 from ..tree._splitter import SQUARED_ERROR
@@ -178,11 +179,11 @@ class _BaseGradientBoosting(StatBase):
 
     def _stages(self, X):
         raw = np.tile(self.init_raw_prediction_, (X.shape[0], 1)).astype(np.float64)
-        for stage in self.estimators_:
-            for k, tree in enumerate(stage):
-                leaf = apply_tree(tree.children_left, tree.children_right, tree.feature,
-                                  tree.threshold, X)
-                raw[:, k] += self.learning_rate * tree.value[leaf, 0]
+        for b in range(self.estimators_.shape[0]):
+            for k, packed in enumerate(self._packed):
+                table, value, _ = packed[b]  # the routing tables fit stored
+                leaf, _ = apply_packed(table, X)
+                raw[:, k] += self.learning_rate * value[leaf, 0]
             yield raw.copy()
 
     def _raw_predict(self, X):
