@@ -36,6 +36,7 @@ __all__ = [
     "Callable",
     "InstanceOf",
     "Interval",
+    "NJobs",
     "Options",
     "RandomState",
     "check_sample_weight",
@@ -140,6 +141,19 @@ class RandomState(_Constraint):
 
     def __str__(self) -> str:
         return "None, an int or a numpy random state"
+
+
+class NJobs(_Constraint):
+    """A non-zero int, as scikit-learn's ``n_jobs`` (``-1``: every core, ``-2``: all but one).
+
+    Combine with ``None`` (the library's default thread count) in the constraint list.
+    """
+
+    def is_satisfied_by(self, value) -> bool:
+        return isinstance(value, Integral) and not _is_bool(value) and value != 0
+
+    def __str__(self) -> str:
+        return "a non-zero int"
 
 
 class Callable(_Constraint):

@@ -15,6 +15,7 @@ mixins on the left, our base on the right). This module adds, over :mod:`sklearn
 from __future__ import annotations
 
 import functools
+import warnings
 
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin, TransformerMixin
@@ -31,7 +32,11 @@ __all__ = [
     "StatBase",
     "TransformerMixin",
     "fit_context",
+    "renamed_parameter",
 ]
+
+#: Default of a renamed hyper-parameter's old name: "not given".
+DEPRECATED = "deprecated"
 
 
 class StatBase(BaseEstimator):
@@ -56,6 +61,48 @@ def fit_context(fit_method):
         return fit_method(estimator, *args, **kwargs)
 
     return wrapper
+
+
+def renamed_parameter(estimator, old: str, new: str, *, new_default=None):
+    """The value of a renamed hyper-parameter, honouring its old name with a ``FutureWarning``.
+
+    The old name stays in ``__init__`` with the default ``"deprecated"`` (scikit-learn's
+    deprecation style; its constraint accepts that string). When the user set it, its value is
+    used, with a ``FutureWarning`` naming the new parameter; setting both names is an error.
+
+    Parameters
+    ----------
+    estimator : StatBase
+        The estimator whose attributes ``old`` and ``new`` hold the two parameters.
+    old, new : str
+        The deprecated and the current parameter names.
+    new_default : object, default=None
+        The default of ``new`` (a string is compared by value, anything else by identity).
+
+    Returns
+    -------
+    The value to use.
+    """
+    old_value = getattr(estimator, old)
+    new_value = getattr(estimator, new)
+    if isinstance(old_value, str) and old_value == DEPRECATED:
+        return new_value
+    name = type(estimator).__name__
+    new_is_default = new_value is new_default or (
+        isinstance(new_default, str) and isinstance(new_value, str) and new_value == new_default
+    )
+    if not new_is_default:
+        raise ValueError(
+            f"{name}: {old!r} is the deprecated name of {new!r}; set only {new!r} "
+            f"(got {old}={old_value!r} and {new}={new_value!r})."
+        )
+    warnings.warn(
+        f"{name}: parameter {old!r} was renamed {new!r} and will be removed in a future "
+        f"release; use {new}={old_value!r}.",
+        FutureWarning,
+        stacklevel=3,
+    )
+    return old_value
 
 
 class LinearPredictorMixin:

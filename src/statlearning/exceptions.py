@@ -5,6 +5,8 @@ One vocabulary for the whole library: scikit-learn's :class:`ConvergenceWarning`
 raised it.
 """
 
+import warnings
+
 from sklearn.exceptions import ConvergenceWarning, DataConversionWarning, NotFittedError
 
 __all__ = [
@@ -14,6 +16,8 @@ __all__ = [
     "NotFittedError",
     "NumericalWarning",
     "RankDeficientWarning",
+    "warn_aliased",
+    "warn_not_converged",
 ]
 
 
@@ -31,3 +35,78 @@ class RankDeficientWarning(UserWarning):
 
 class NumericalWarning(RuntimeWarning):
     """A computation is numerically unreliable (near-singular system, perfect fit, ...)."""
+
+
+def _owner(estimator) -> str:
+    """The name messages use: the estimator's class name, or the text given (a function)."""
+    return estimator if isinstance(estimator, str) else type(estimator).__name__
+
+
+def warn_not_converged(
+    estimator,
+    algorithm,
+    *,
+    max_iter,
+    unit="iterations",
+    tol=None,
+    advice="increase max_iter",
+    stacklevel=2,
+):
+    """Issue the :class:`ConvergenceWarning` of an iterative fit that stopped at its cap.
+
+    The message reads ``"<Estimator>: <algorithm> did not converge in max_iter=<n> <unit>
+    (tol=<tol>); <advice>."``, naming the estimator by its class (so that a subclass names
+    itself) and the parameter to change.
+
+    Parameters
+    ----------
+    estimator : object or str
+        The estimator (its ``type(estimator).__name__`` is used) or, for a function, its name.
+    algorithm : str
+        What did not converge (``"Lloyd's algorithm"``, ``"EM"``, ``"IRLS"``).
+    max_iter : int
+        The cap that was reached.
+    unit : str, default="iterations"
+        What ``max_iter`` counts (``"iterations"``, ``"epochs"``, ``"passes"``).
+    tol : float, optional
+        Shown when given.
+    advice : str, default="increase max_iter"
+        The remedy, naming the parameter to change (``"increase max_iter or raise tol"``).
+    stacklevel : int, default=2
+        As :func:`warnings.warn`, counted from the caller of this function.
+    """
+    shown_tol = "" if tol is None else f" (tol={tol})"
+    warnings.warn(
+        f"{_owner(estimator)}: {algorithm} did not converge in max_iter={max_iter} "
+        f"{unit}{shown_tol}; {advice}.",
+        ConvergenceWarning,
+        stacklevel=stacklevel + 1,
+    )
+
+
+def warn_aliased(estimator, names, *, consequence=None, stacklevel=2):
+    """Issue the :class:`RankDeficientWarning` of a design with aliased columns (R's ``NA``).
+
+    The message reads ``"<Estimator>: <k> coefficient(s) not defined because of singularities
+    (aliased: a, b); <consequence>."``, R's wording followed by what the estimator does.
+
+    Parameters
+    ----------
+    estimator : object or str
+        The estimator (its ``type(estimator).__name__`` is used) or a function's name.
+    names : sequence of str
+        The aliased terms, in design order.
+    consequence : str, optional
+        Defaults to ``"their coef_ entries are NaN and predict ignores them"``.
+    stacklevel : int, default=2
+        As :func:`warnings.warn`, counted from the caller of this function.
+    """
+    names = [str(n) for n in names]
+    if consequence is None:
+        consequence = "their coef_ entries are NaN and predict ignores them"
+    warnings.warn(
+        f"{_owner(estimator)}: {len(names)} coefficient(s) not defined because of "
+        f"singularities (aliased: {', '.join(names)}); {consequence}.",
+        RankDeficientWarning,
+        stacklevel=stacklevel + 1,
+    )

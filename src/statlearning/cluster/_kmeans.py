@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import math
-import warnings
 from numbers import Integral, Real
 
 import numpy as np
@@ -11,9 +10,10 @@ from sklearn.base import ClusterMixin
 from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted, validate_data
 
+from .._core.compiled import kernel_array
 from .._validation import ArrayLike, Interval, Options, RandomState
 from ..base import StatBase, TransformerMixin, fit_context
-from ..exceptions import ConvergenceWarning
+from ..exceptions import warn_not_converged
 from ._kmeans_kernels import (
     assign_accumulate,
     candidate_potentials,
@@ -39,7 +39,10 @@ def kmeans_plusplus(X, n_clusters: int, *, random_state=None, n_local_trials=Non
     ----------
     X : ndarray of shape (n_samples, n_features), float64
     n_clusters : int
-    random_state : None, int or RandomState
+    random_state : None, int, RandomState or numpy.random.Generator
+        A :class:`numpy.random.Generator` draws the first row with ``integers(n)`` and the
+        trials with ``random()``; the other types go through scikit-learn's
+        ``check_random_state`` and draw with ``randint`` and ``uniform``.
     n_local_trials : int, optional
         Default ``2 + floor(ln k)``.
 
@@ -49,19 +52,23 @@ def kmeans_plusplus(X, n_clusters: int, *, random_state=None, n_local_trials=Non
     indices : ndarray of shape (n_clusters,)
         Rows of ``X`` chosen as centres.
     """
-    X = np.ascontiguousarray(X, dtype=np.float64)
-    rng = check_random_state(random_state)
+    X = kernel_array(X)
     n = X.shape[0]
+    if isinstance(random_state, np.random.Generator):
+        randint, uniform = random_state.integers, random_state.random
+    else:
+        rng = check_random_state(random_state)
+        randint, uniform = rng.randint, rng.uniform
     trials = 2 + int(math.log(n_clusters)) if n_local_trials is None else int(n_local_trials)
     indices = np.empty(n_clusters, dtype=np.int64)
-    indices[0] = rng.randint(n)
+    indices[0] = randint(n)
     closest, cumulative = update_closest(X, indices[0], np.full(n, np.inf), np.empty(n))
     potential = cumulative[-1]
     for c in range(1, n_clusters):
         if potential <= 0:  # every row coincides with a chosen centre (duplicates): uniform
-            cand = rng.randint(n, size=trials).astype(np.int64)
+            cand = randint(n, size=trials).astype(np.int64)
         else:
-            draws = rng.uniform(size=trials) * potential
+            draws = uniform(size=trials) * potential
             cand = np.searchsorted(cumulative, draws)
             cand = np.minimum(cand, n - 1).astype(np.int64)
         pots = candidate_potentials(X, cand, closest)
@@ -307,6 +314,7 @@ class KMeans(ClusterMixin, TransformerMixin, StatBase):
         self
         """
         X = validate_data(self, X, dtype=np.float64, order="C")
+        X = kernel_array(X)
         n = X.shape[0]
         if self.n_clusters > n:
             raise ValueError(
@@ -329,11 +337,12 @@ class KMeans(ClusterMixin, TransformerMixin, StatBase):
                 best = run
         centers, labels, inertia, path, n_iter, converged = best
         if not converged:
-            warnings.warn(
-                f"KMeans: Lloyd's algorithm did not converge in max_iter={self.max_iter} "
-                "iterations; increase max_iter or tol.",
-                ConvergenceWarning,
-                stacklevel=2,
+            warn_not_converged(
+                self,
+                "Lloyd's algorithm",
+                max_iter=self.max_iter,
+                advice="increase max_iter or raise tol",
+                stacklevel=3,
             )
         self.cluster_centers_ = centers
         self.labels_ = labels
@@ -344,7 +353,7 @@ class KMeans(ClusterMixin, TransformerMixin, StatBase):
 
     def _check_X(self, X):
         check_is_fitted(self, "cluster_centers_")
-        return validate_data(self, X, dtype=np.float64, order="C", reset=False)
+        return kernel_array(validate_data(self, X, dtype=np.float64, order="C", reset=False))
 
     def predict(self, X) -> np.ndarray:
         """Nearest centre of each row (its Voronoi cell; ties to the lowest index).
@@ -566,6 +575,7 @@ class MiniBatchKMeans(KMeans):
         self
         """
         X = validate_data(self, X, dtype=np.float64, order="C")
+        X = kernel_array(X)
         n = X.shape[0]
         rng = check_random_state(self.random_state)
         self._initialise(X, rng)
@@ -590,11 +600,8 @@ class MiniBatchKMeans(KMeans):
                 converged = True
                 break
         if not converged and (self.tol > 0 or self.max_no_improvement is not None):
-            warnings.warn(
-                f"{type(self).__name__}: no convergence within max_iter={self.max_iter} "
-                "passes; increase max_iter.",
-                ConvergenceWarning,
-                stacklevel=2,
+            warn_not_converged(
+                self, "mini-batch k-means", max_iter=self.max_iter, unit="passes", stacklevel=3
             )
         labels, min_dist, _, _ = assign_accumulate(X, self.cluster_centers_)
         self.labels_ = labels
@@ -618,6 +625,7 @@ class MiniBatchKMeans(KMeans):
         if first:
             self._validate_params()
         X = validate_data(self, X, dtype=np.float64, order="C", reset=first)
+        X = kernel_array(X)
         if first:
             self._initialise(X, check_random_state(self.random_state))
         self._step(X, self._rng)

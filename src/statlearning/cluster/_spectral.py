@@ -13,6 +13,7 @@ from sklearn.base import ClusterMixin
 from sklearn.utils import check_random_state
 from sklearn.utils.validation import validate_data
 
+from .._core.compiled import kernel_array
 from .._validation import Interval, Options, RandomState
 from ..base import StatBase, fit_context
 from ..exceptions import NumericalWarning
@@ -149,6 +150,7 @@ class SpectralClustering(ClusterMixin, StatBase):
         self
         """
         X = validate_data(self, X, dtype=np.float64, ensure_min_samples=2)
+        X = kernel_array(X)
         n = X.shape[0]
         if self.n_clusters > n:
             raise ValueError(

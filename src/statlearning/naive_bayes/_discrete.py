@@ -9,6 +9,7 @@ import numpy as np
 from sklearn.utils.validation import validate_data
 
 from .._core.class_labels import encode_class_labels, label_repr, resolve_priors
+from .._core.compiled import kernel_array
 from .._core.grouped_moments import grouped_sums
 from .._core.naive_bayes import (
     categorical_log_likelihood,
@@ -17,7 +18,7 @@ from .._core.naive_bayes import (
     smoothed_log_prob,
 )
 from .._validation import ArrayLike, Boolean, Interval, Options, check_sample_weight
-from ..base import ClassifierMixin, StatBase, fit_context
+from ..base import DEPRECATED, ClassifierMixin, StatBase, fit_context, renamed_parameter
 from ._base import NaiveBayesMixin, check_class_weights, feature_names, report_unseen
 
 _SMOOTHING_NOTE = """
@@ -41,8 +42,10 @@ class _DiscreteNB(ClassifierMixin, NaiveBayesMixin, StatBase):
         class_weight = np.bincount(codes, weights=w, minlength=K).astype(np.float64)
         check_class_weights(class_weight, self.classes_, name)
         self.class_count_ = class_weight
-        if self.class_prior is not None:
-            prior = resolve_priors(self.class_prior, class_weight, name, param="class_prior")
+        priors = renamed_parameter(self, "class_prior", "priors")
+        if priors is not None:
+            param = "priors" if self.priors is not None else "class_prior"
+            prior = resolve_priors(priors, class_weight, name, param=param)
         elif self.fit_prior:
             prior = class_weight / class_weight.sum()
         else:
@@ -62,8 +65,11 @@ _COMMON_PARAMS = """
         frequencies.
     fit_prior : bool, default=True
         Learn the class priors from the class proportions; ``False`` uses uniform priors.
-    class_prior : array-like of shape (n_classes,), default=None
-        Prior probabilities (order of ``classes_``, summing to one); overrides ``fit_prior``."""
+    priors : array-like of shape (n_classes,), default=None
+        Prior probabilities (order of ``classes_``, summing to one); overrides ``fit_prior``.
+        The name of every classifier's prior parameter (scikit-learn's ``class_prior``).
+    class_prior : array-like of shape (n_classes,), default="deprecated"
+        Deprecated name of ``priors`` (a ``FutureWarning`` says so); it will be removed."""
 
 
 class BernoulliNB(_DiscreteNB):
@@ -117,13 +123,17 @@ class BernoulliNB(_DiscreteNB):
         "alpha": [Interval(Real, 0, None, closed="left")],
         "binarize": [None, Interval(Real, None, None)],
         "fit_prior": [Boolean()],
-        "class_prior": [None, ArrayLike()],
+        "priors": [None, ArrayLike()],
+        "class_prior": [Options({DEPRECATED}), None, ArrayLike()],
     }
 
-    def __init__(self, *, alpha=1.0, binarize=0.0, fit_prior=True, class_prior=None):
+    def __init__(
+        self, *, alpha=1.0, binarize=0.0, fit_prior=True, priors=None, class_prior=DEPRECATED
+    ):
         self.alpha = alpha
         self.binarize = binarize
         self.fit_prior = fit_prior
+        self.priors = priors
         self.class_prior = class_prior
 
     def _binary(self, X):
@@ -154,6 +164,7 @@ class BernoulliNB(_DiscreteNB):
         self : BernoulliNB
         """
         X, y = validate_data(self, X, y, dtype=np.float64)
+        X = kernel_array(X)
         X = self._binary(X)
         codes, w = self._labels_and_weights(X, y, sample_weight)
         _, self.feature_count_ = grouped_sums(X, codes, self.classes_.size, w)
@@ -221,12 +232,14 @@ class MultinomialNB(_DiscreteNB):
     _parameter_constraints = {
         "alpha": [Interval(Real, 0, None, closed="left")],
         "fit_prior": [Boolean()],
-        "class_prior": [None, ArrayLike()],
+        "priors": [None, ArrayLike()],
+        "class_prior": [Options({DEPRECATED}), None, ArrayLike()],
     }
 
-    def __init__(self, *, alpha=1.0, fit_prior=True, class_prior=None):
+    def __init__(self, *, alpha=1.0, fit_prior=True, priors=None, class_prior=DEPRECATED):
         self.alpha = alpha
         self.fit_prior = fit_prior
+        self.priors = priors
         self.class_prior = class_prior
 
     def _check_non_negative(self, X):
@@ -254,6 +267,7 @@ class MultinomialNB(_DiscreteNB):
         self : MultinomialNB
         """
         X, y = validate_data(self, X, y, dtype=np.float64)
+        X = kernel_array(X)
         self._check_non_negative(X)
         codes, w = self._labels_and_weights(X, y, sample_weight)
         _, self.feature_count_ = grouped_sums(X, codes, self.classes_.size, w)
@@ -353,7 +367,8 @@ class CategoricalNB(_DiscreteNB):
     _parameter_constraints = {
         "alpha": [Interval(Real, 0, None, closed="left")],
         "fit_prior": [Boolean()],
-        "class_prior": [None, ArrayLike()],
+        "priors": [None, ArrayLike()],
+        "class_prior": [Options({DEPRECATED}), None, ArrayLike()],
         "min_categories": [None, Interval(Integral, 1, None, closed="left"), ArrayLike()],
         "handle_unknown": [Options({"warn", "error", "ignore"})],
         "missing": [Options({"exclude", "count"})],
@@ -364,13 +379,15 @@ class CategoricalNB(_DiscreteNB):
         *,
         alpha=1.0,
         fit_prior=True,
-        class_prior=None,
+        priors=None,
+        class_prior=DEPRECATED,
         min_categories=None,
         handle_unknown="warn",
         missing="exclude",
     ):
         self.alpha = alpha
         self.fit_prior = fit_prior
+        self.priors = priors
         self.class_prior = class_prior
         self.min_categories = min_categories
         self.handle_unknown = handle_unknown
@@ -392,6 +409,7 @@ class CategoricalNB(_DiscreteNB):
         self : CategoricalNB
         """
         X, y = validate_data(self, X, y, dtype=np.float64, ensure_all_finite="allow-nan")
+        X = kernel_array(X)
         codes, w = self._labels_and_weights(X, y, sample_weight)
         K = self.classes_.size
         levels, counts, observed = categorical_tables(X, codes, K, w)
