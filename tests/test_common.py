@@ -167,7 +167,7 @@ ESTIMATORS = [
     FilterSelector(mutual_info_scores, p_value=0.2, n_permutations=19, random_state=0),
     FilterSelector(ReliefF(n_neighbors=3), k=1),
     ReliefF(),
-    ReliefF(n_features_to_select=1, n_neighbors=1, diff_power=2, n_iterations=20, random_state=0),
+    ReliefF(n_features_to_select=1, n_neighbors=1, diff_power=2, max_iter=20, random_state=0),
     WrapperSelector(LinearRegression(), cv=3),
     WrapperSelector(
         LinearRegression(), direction="backward", cv=0.3, random_state=0, selection="1se"
