@@ -19,6 +19,7 @@ values and the value given.
 
 from __future__ import annotations
 
+import inspect
 import numbers
 from abc import ABC, abstractmethod
 from collections.abc import Callable as _CallableABC
@@ -39,6 +40,7 @@ __all__ = [
     "NJobs",
     "Options",
     "RandomState",
+    "check_constraint_keys",
     "check_sample_weight",
     "validate_params",
 ]
@@ -197,6 +199,41 @@ def _describe(constraints) -> str:
     return ", ".join(parts[:-1]) + " or " + parts[-1]
 
 
+def _unknown_keys_message(owner: str, unknown, params) -> str:
+    listed = ", ".join(map(repr, unknown))
+    known = ", ".join(map(repr, params)) or "none"
+    verb = "is not a parameter" if len(unknown) == 1 else "are not parameters"
+    return (
+        f"{owner}: _parameter_constraints names {listed}, which {verb} of __init__ (its "
+        f"parameters: {known}); rename or remove the constraint."
+    )
+
+
+def check_constraint_keys(cls) -> None:
+    """Check, when a class is defined, that its ``_parameter_constraints`` name parameters.
+
+    Classes without an ``__init__`` of their own (abstract bases sharing constraints with their
+    subclasses) and ``__init__`` with ``*args``/``**kwargs`` are not checked.
+
+    Raises
+    ------
+    TypeError
+        Naming the class, the unknown keys and the parameters of ``__init__``.
+    """
+    constraints = getattr(cls, "_parameter_constraints", None) or {}
+    init = cls.__init__
+    if not constraints or init is object.__init__:
+        return
+    signature = inspect.signature(init)
+    kinds = {p.kind for p in signature.parameters.values()}
+    if kinds & {inspect.Parameter.VAR_POSITIONAL, inspect.Parameter.VAR_KEYWORD}:
+        return
+    params = [p for p in signature.parameters if p != "self"]
+    unknown = [key for key in constraints if key not in params]
+    if unknown:
+        raise TypeError(_unknown_keys_message(cls.__qualname__, unknown, params))
+
+
 def validate_params(estimator, constraints: Mapping[str, list] | None = None) -> None:
     """Check every hyper-parameter of ``estimator`` against its declared constraints.
 
@@ -212,13 +249,19 @@ def validate_params(estimator, constraints: Mapping[str, list] | None = None) ->
     ------
     InvalidParameterError
         Naming the estimator, the parameter, the accepted values and what was given.
+    TypeError
+        When a constraint names something that is not a parameter of the estimator (a
+        misspelt or renamed key would otherwise leave its parameter unchecked).
     """
     if constraints is None:
         constraints = getattr(type(estimator), "_parameter_constraints", {})
     params = estimator.get_params(deep=False)
     name = type(estimator).__name__
+    unknown = [key for key in constraints if key not in params]
+    if unknown:
+        raise TypeError(_unknown_keys_message(name, unknown, list(params)))
     for param, accepted in constraints.items():
-        if accepted == "no_validation" or param not in params:
+        if accepted == "no_validation":
             continue
         value = params[param]
         if any(c is None and value is None for c in accepted):
