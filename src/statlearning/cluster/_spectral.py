@@ -199,7 +199,8 @@ class SpectralClustering(ClusterMixin, StatBase):
             k = self.n_neighbors
             if k > n - 1:
                 warnings.warn(
-                    f"n_neighbors={k} exceeds n_samples - 1 = {n - 1}; using {n - 1}.",
+                    f"{type(self).__name__}: n_neighbors={k} exceeds n_samples - 1 = {n - 1}; "
+                    f"using {n - 1}.",
                     UserWarning,
                     stacklevel=4,
                 )
@@ -229,7 +230,8 @@ def _embed(A, s, laplacian):
         return V, w
     if np.any(deg <= 0.0):
         warnings.warn(
-            f"{int(np.sum(deg <= 0))} point(s) have no neighbour in the similarity graph; "
+            f"SpectralClustering: {int(np.sum(deg <= 0))} point(s) have no neighbour in the "
+            "similarity graph; "
             "each forms its own component. Consider a larger gamma^-1, eps or n_neighbors.",
             NumericalWarning,
             stacklevel=4,

@@ -254,7 +254,8 @@ class GaussianMixture(DensityMixin, StatBase):
             except np.linalg.LinAlgError:
                 new_reg = max(10.0 * reg, 1e-10)
                 warnings.warn(
-                    f"a component's covariance is not positive definite even with "
+                    f"{type(self).__name__}: a component's covariance is not positive "
+                    "definite even with "
                     f"reg_covar={reg:g}; increasing the regularisation to {new_reg:g}. "
                     "Consider fewer components or a larger reg_covar.",
                     NumericalWarning,
@@ -312,7 +313,8 @@ class GaussianMixture(DensityMixin, StatBase):
         bad = np.flatnonzero(lam <= 1e-10 * scale)
         if bad.size:
             warnings.warn(
-                f"the covariance of component(s) {bad.tolist()} is singular; only "
+                f"{type(self).__name__}: the covariance of component(s) {bad.tolist()} is "
+                "singular; only "
                 f"reg_covar={self.reg_covar:g} keeps it positive definite. The component has "
                 "collapsed onto a point or subspace: consider fewer components.",
                 NumericalWarning,
