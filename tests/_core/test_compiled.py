@@ -109,6 +109,45 @@ def test_read_only_input_does_not_recompile(estimator, task, kind, tmp_path):
     assert not grown, f"{type(estimator).__name__} recompiled on {kind} input: {grown}"
 
 
+def _freeze(obj, seen=None):
+    """Make every array held by a fitted estimator read-only (as a memmapped joblib load)."""
+    seen = set() if seen is None else seen
+    if id(obj) in seen:
+        return
+    seen.add(id(obj))
+    values = obj.values() if isinstance(obj, dict) else getattr(obj, "__dict__", {}).values()
+    if isinstance(obj, list | tuple):
+        values = obj
+    for value in values:
+        if isinstance(value, np.ndarray):
+            value.setflags(write=False)
+        elif isinstance(value, dict | list | tuple) or type(value).__module__.startswith(
+            "statlearning"
+        ):
+            _freeze(value, seen)
+
+
+@pytest.mark.parametrize(("estimator", "task"), CASES, ids=lambda c: getattr(c, "__name__", None))
+def test_read_only_fitted_state_does_not_recompile(estimator, task):
+    X, y = _classification(seed=1)
+    if task == "classify_counts":
+        X = np.floor(np.abs(X) * 2)
+    elif task == "regress":
+        y = X[:, 0] + y
+    _run(estimator, task, X, y)
+    if not hasattr(estimator, "predict"):
+        pytest.skip("no prediction after fit")
+    expected = estimator.predict(X)
+    _freeze(estimator)
+    before = _signatures()
+    np.testing.assert_array_equal(estimator.predict(X), expected)
+    if hasattr(estimator, "kneighbors"):
+        estimator.kneighbors()
+    after = _signatures()
+    grown = {k: (before.get(k, 0), v) for k, v in after.items() if v > before.get(k, 0)}
+    assert not grown, f"{type(estimator).__name__} recompiled on a read-only model: {grown}"
+
+
 def test_kernel_array_copies_only_when_needed():
     X = np.arange(12.0).reshape(3, 4)
     assert kernel_array(X) is X

@@ -366,7 +366,7 @@ class KMeans(ClusterMixin, TransformerMixin, StatBase):
         -------
         ndarray of shape (n_samples,)
         """
-        return assign_accumulate(self._check_X(X), self.cluster_centers_)[0]
+        return assign_accumulate(self._check_X(X), kernel_array(self.cluster_centers_))[0]
 
     def transform(self, X) -> np.ndarray:
         """Euclidean distance of each row to each centre.
@@ -379,7 +379,7 @@ class KMeans(ClusterMixin, TransformerMixin, StatBase):
         -------
         ndarray of shape (n_samples, n_clusters)
         """
-        return np.sqrt(squared_distances(self._check_X(X), self.cluster_centers_))
+        return np.sqrt(squared_distances(self._check_X(X), kernel_array(self.cluster_centers_)))
 
     def score(self, X, y=None) -> float:
         """Negative inertia of ``X`` under the fitted centres (higher is better).
@@ -393,7 +393,8 @@ class KMeans(ClusterMixin, TransformerMixin, StatBase):
         -------
         float
         """
-        return -float(assign_accumulate(self._check_X(X), self.cluster_centers_)[1].sum())
+        centers = kernel_array(self.cluster_centers_)
+        return -float(assign_accumulate(self._check_X(X), centers)[1].sum())
 
     @property
     def _n_features_out(self) -> int:

@@ -195,4 +195,4 @@ class GaussianNB(ClassifierMixin, NaiveBayesMixin, StatBase):
 
     def _log_likelihood(self, X):
         with numba_threads(self.n_jobs):
-            return gaussian_log_likelihood(X, self.theta_, self.var_)
+            return gaussian_log_likelihood(X, kernel_array(self.theta_), self.var_)

@@ -237,7 +237,8 @@ class MixedNB(ClassifierMixin, NaiveBayesMixin, StatBase):
         out = np.zeros((X.shape[0], self.classes_.size))
         if (~mask).any():
             with numba_threads(self.n_jobs):
-                out += gaussian_log_likelihood(X[:, ~mask], self.theta_, self.var_)
+                theta = kernel_array(self.theta_)
+                out += gaussian_log_likelihood(X[:, ~mask], theta, self.var_)
         if mask.any():
             cat, unseen = categorical_log_likelihood(
                 X[:, mask], self.categories_, self.feature_log_prob_

@@ -40,7 +40,7 @@ import numpy as np
 import scipy.linalg.cython_blas  # noqa: F401  (the BLAS that numba's np.dot calls)
 from scipy.spatial import cKDTree
 
-from .._core.compiled import numba_threads, resolve_n_threads
+from .._core.compiled import kernel_array, numba_threads, resolve_n_threads
 from ._brute import brute_knn
 from ._exact import COSINE, SQEUCLIDEAN, exact_pairs, exact_select
 from ._metrics import MetricSpec
@@ -146,8 +146,9 @@ class NeighborSearch:
             return self._query(Q, k, all_ties, prepared, n_jobs)
 
     def _query(self, Q, k, all_ties, prepared, n_jobs):
+        self.X = kernel_array(self.X)  # no copy, unless the index was loaded read-only
         spec = self.metric
-        Qp = Q if prepared else spec.prepare(Q)
+        Qp = kernel_array(Q) if prepared else spec.prepare(Q)
         if Qp.shape[0] == 0:
             return np.empty((0, k)), np.empty((0, k), np.int64), np.zeros(0, np.int64)
         if self.algorithm == "kd_tree":
