@@ -22,8 +22,8 @@ class _SubSolver(_Solver):
 
 
 def test_warn_not_converged_names_the_class_the_cap_and_the_remedy():
-    def fit():  # the warning is attributed to the caller of fit (stacklevel=2)
-        warn_not_converged(_SubSolver(), "IRLS", max_iter=25, tol=1e-8)
+    def fit():  # stacklevel=2: the warning is attributed to the caller of fit
+        warn_not_converged(_SubSolver(), "IRLS", max_iter=25, tol=1e-8, stacklevel=2)
 
     with pytest.warns(ConvergenceWarning) as record:
         here = sys._getframe().f_lineno + 1
@@ -42,6 +42,23 @@ def test_warn_not_converged_names_the_class_the_cap_and_the_remedy():
             "lasso_path", "coordinate descent", max_iter=3, unit="sweeps",
             advice="increase max_iter or raise tol",
         )  # fmt: skip
+
+
+def test_by_default_warnings_point_at_the_users_line():
+    import numpy as np
+
+    from statlearning.cluster import KMeans
+    from statlearning.naive_bayes import MultinomialNB
+
+    X = np.random.default_rng(0).normal(size=(60, 2))
+    with pytest.warns(ConvergenceWarning) as record:
+        here = sys._getframe().f_lineno + 1
+        KMeans(4, max_iter=1, n_init=1, random_state=0).fit(X)
+    assert (record[0].filename, record[0].lineno) == (__file__, here)
+    with pytest.warns(FutureWarning) as record:
+        here = sys._getframe().f_lineno + 1
+        MultinomialNB(class_prior=[0.5, 0.5]).fit(np.abs(X), [0, 1] * 30)
+    assert (record[0].filename, record[0].lineno) == (__file__, here)
 
 
 def test_warn_aliased_lists_the_terms_in_rs_words():

@@ -22,6 +22,7 @@ from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin, Transfo
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ._validation import check_constraint_keys, validate_params
+from .exceptions import external_stacklevel
 
 __all__ = [
     "ClassifierMixin",
@@ -105,7 +106,7 @@ def renamed_parameter(estimator, old: str, new: str, *, new_default=None):
         f"{name}: parameter {old!r} was renamed {new!r} and will be removed in a future "
         f"release; use {new}={old_value!r}.",
         FutureWarning,
-        stacklevel=3,
+        stacklevel=external_stacklevel(),
     )
     return old_value
 

@@ -5,7 +5,9 @@ One vocabulary for the whole library: scikit-learn's :class:`ConvergenceWarning`
 raised it.
 """
 
+import sys
 import warnings
+from pathlib import Path
 
 from sklearn.exceptions import ConvergenceWarning, DataConversionWarning, NotFittedError
 
@@ -16,6 +18,7 @@ __all__ = [
     "NotFittedError",
     "NumericalWarning",
     "RankDeficientWarning",
+    "external_stacklevel",
     "warn_aliased",
     "warn_not_converged",
 ]
@@ -37,6 +40,19 @@ class NumericalWarning(RuntimeWarning):
     """A computation is numerically unreliable (near-singular system, perfect fit, ...)."""
 
 
+_PACKAGE_DIR = str(Path(__file__).resolve().parent)
+
+
+def external_stacklevel() -> int:
+    """The ``stacklevel`` that makes a :func:`warnings.warn` issued by the *caller* of this
+    function point at the first frame outside statlearning (the user's line calling ``fit``),
+    however deep inside the package the warning is raised."""
+    frame, level = sys._getframe(2), 2
+    while frame is not None and frame.f_code.co_filename.startswith(_PACKAGE_DIR):
+        frame, level = frame.f_back, level + 1
+    return level
+
+
 def _owner(estimator) -> str:
     """The name messages use: the estimator's class name, or the text given (a function)."""
     return estimator if isinstance(estimator, str) else type(estimator).__name__
@@ -50,7 +66,7 @@ def warn_not_converged(
     unit="iterations",
     tol=None,
     advice="increase max_iter",
-    stacklevel=2,
+    stacklevel=None,
 ):
     """Issue the :class:`ConvergenceWarning` of an iterative fit that stopped at its cap.
 
@@ -72,19 +88,20 @@ def warn_not_converged(
         Shown when given.
     advice : str, default="increase max_iter"
         The remedy, naming the parameter to change (``"increase max_iter or raise tol"``).
-    stacklevel : int, default=2
-        As :func:`warnings.warn`, counted from the caller of this function.
+    stacklevel : int, optional
+        As :func:`warnings.warn`, counted from the caller of this function. Default: the
+        first frame outside statlearning (:func:`external_stacklevel`).
     """
     shown_tol = "" if tol is None else f" (tol={tol})"
     warnings.warn(
         f"{_owner(estimator)}: {algorithm} did not converge in max_iter={max_iter} "
         f"{unit}{shown_tol}; {advice}.",
         ConvergenceWarning,
-        stacklevel=stacklevel + 1,
+        stacklevel=external_stacklevel() if stacklevel is None else stacklevel + 1,
     )
 
 
-def warn_aliased(estimator, names, *, consequence=None, stacklevel=2):
+def warn_aliased(estimator, names, *, consequence=None, stacklevel=None):
     """Issue the :class:`RankDeficientWarning` of a design with aliased columns (R's ``NA``).
 
     The message reads ``"<Estimator>: <k> coefficient(s) not defined because of singularities
@@ -98,8 +115,9 @@ def warn_aliased(estimator, names, *, consequence=None, stacklevel=2):
         The aliased terms, in design order.
     consequence : str, optional
         Defaults to ``"their coef_ entries are NaN and predict ignores them"``.
-    stacklevel : int, default=2
-        As :func:`warnings.warn`, counted from the caller of this function.
+    stacklevel : int, optional
+        As :func:`warnings.warn`, counted from the caller of this function. Default: the
+        first frame outside statlearning (:func:`external_stacklevel`).
     """
     names = [str(n) for n in names]
     if consequence is None:
@@ -108,5 +126,5 @@ def warn_aliased(estimator, names, *, consequence=None, stacklevel=2):
         f"{_owner(estimator)}: {len(names)} coefficient(s) not defined because of "
         f"singularities (aliased: {', '.join(names)}); {consequence}.",
         RankDeficientWarning,
-        stacklevel=stacklevel + 1,
+        stacklevel=external_stacklevel() if stacklevel is None else stacklevel + 1,
     )

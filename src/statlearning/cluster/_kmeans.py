@@ -342,7 +342,6 @@ class KMeans(ClusterMixin, TransformerMixin, StatBase):
                 "Lloyd's algorithm",
                 max_iter=self.max_iter,
                 advice="increase max_iter or raise tol",
-                stacklevel=3,
             )
         self.cluster_centers_ = centers
         self.labels_ = labels
@@ -601,9 +600,7 @@ class MiniBatchKMeans(KMeans):
                 converged = True
                 break
         if not converged and (self.tol > 0 or self.max_no_improvement is not None):
-            warn_not_converged(
-                self, "mini-batch k-means", max_iter=self.max_iter, unit="passes", stacklevel=3
-            )
+            warn_not_converged(self, "mini-batch k-means", max_iter=self.max_iter, unit="passes")
         labels, min_dist, _, _ = assign_accumulate(X, self.cluster_centers_)
         self.labels_ = labels
         self.inertia_ = float(min_dist.sum())

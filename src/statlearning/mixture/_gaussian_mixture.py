@@ -182,7 +182,6 @@ class GaussianMixture(DensityMixin, StatBase):
                 "EM",
                 max_iter=self.max_iter,
                 advice="increase max_iter or raise tol, or try another initialisation",
-                stacklevel=4,
             )
         self._set_parameters(best["params"])
         self.converged_ = best["converged"]
