@@ -42,6 +42,7 @@ from .._validation import (
 )
 from ..base import LinearPredictorMixin, RegressorMixin, StatBase, fit_context
 from ..exceptions import RankDeficientWarning
+from ..inference._builder import renamed_attribute
 
 __all__ = ["Ridge", "RidgeCV"]
 
@@ -396,18 +397,7 @@ class RidgeCV(RegressorMixin, LinearPredictorMixin, StatBase):
             )
         return self
 
-    @property
-    def cv_values_(self):
-        """Deprecated name of ``cv_results_`` (renamed as in scikit-learn 1.5)."""
-        if "cv_results_" not in self.__dict__:
-            raise AttributeError(f"{type(self).__name__} has no attribute 'cv_values_'")
-        warnings.warn(
-            f"{type(self).__name__}: cv_values_ was renamed to cv_results_ and will be removed "
-            "in a future release.",
-            FutureWarning,
-            stacklevel=2,
-        )
-        return self.cv_results_
+    cv_values_ = renamed_attribute("cv_results_", " (as in scikit-learn 1.5)")
 
     def _fit_loo(self, X, y, w, alphas, scorer, store):
         name = type(self).__name__
