@@ -145,7 +145,7 @@ class LinearRegression(RegressorMixin, LinearPredictorMixin, InferenceMixin, Sta
     >>> X = np.array([[1.0], [2.0], [3.0], [4.0]])
     >>> y = np.array([2.1, 3.9, 6.2, 7.8])
     >>> model = LinearRegression().fit(X, y)
-    >>> round(model.coef_[0], 3), round(model.intercept_, 3)
+    >>> round(float(model.coef_[0]), 3), round(model.intercept_, 3)
     (1.94, 0.15)
     """
 
