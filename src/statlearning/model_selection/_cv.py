@@ -16,6 +16,8 @@ from sklearn.metrics import check_scoring
 from sklearn.model_selection import RepeatedKFold, RepeatedStratifiedKFold, check_cv
 from sklearn.utils import indexable
 
+from .._core.selection import select_index
+
 
 def take_rows(a, idx):
     """Rows ``idx`` of an array, DataFrame/Series or list (``None`` stays ``None``)."""
@@ -214,11 +216,16 @@ def one_standard_error_rule(complexity_param, simpler="smaller", *, n_splits=Non
 
     Notes
     -----
-    With :math:`\\hat m` the best mean score and :math:`\\widehat{se} = \\mathrm{std}/\\sqrt K`
+    With :math:`\\hat m` the best mean score and :math:`\\widehat{se} = \\mathrm{sd}/\\sqrt K`
     its standard error, the rule picks the simplest candidate with mean score
     :math:`\\ge \\hat m - \\widehat{se}` (ISLR §6.1.3; seed 004 E20; R's ``cv.glmnet``
-    ``lambda.1se``). Scores follow scikit-learn's sign (higher is better); ties in complexity go
-    to the better mean score.
+    ``lambda.1se``). ``sd`` is the standard deviation of the ``K`` fold scores with
+    ``ddof = 1``, the ``sd`` of :class:`CVEstimate`; scikit-learn's ``std_test_score`` has
+    ``ddof = 0``, so :math:`\\widehat{se} = \\mathrm{std\\_test\\_score}/\\sqrt{K - 1}`.
+    Scores follow scikit-learn's sign (higher is better). Ties: among equal best means the
+    simplest candidate sets the bound; among equally simple candidates within it the better
+    mean, then the earlier candidate, wins. ``LassoCV``, the tree ``*CV`` classes and the
+    feature selectors apply the same rule (to their own error curves).
     """
     if simpler not in ("smaller", "larger"):
         raise ValueError(f"simpler must be 'smaller' or 'larger'; got {simpler!r}")
@@ -239,12 +246,9 @@ def one_standard_error_rule(complexity_param, simpler="smaller", *, n_splits=Non
         if not k:
             raise ValueError("cannot tell the number of folds: pass n_splits=")
         values = _param_values(cv_results, complexity_param)
-        best = int(np.nanargmax(mean))
-        threshold = mean[best] - std[best] / np.sqrt(k)
-        ok = np.flatnonzero(mean >= threshold)
+        se = std / np.sqrt(k - 1) if k > 1 else np.full(std.shape, np.nan)
         sign = 1.0 if simpler == "smaller" else -1.0
-        order = np.lexsort((-mean[ok], sign * values[ok]))
-        return int(ok[order[0]])
+        return select_index(-mean, se, sign * values, rule="1se")
 
     rule.__name__ = f"one_standard_error_rule_{complexity_param}"
     return rule
