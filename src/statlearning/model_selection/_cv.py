@@ -216,16 +216,15 @@ def one_standard_error_rule(complexity_param, simpler="smaller", *, n_splits=Non
 
     Notes
     -----
-    With :math:`\\hat m` the best mean score and :math:`\\widehat{se} = \\mathrm{sd}/\\sqrt K`
+    With :math:`\\hat m` the best mean score and :math:`\\widehat{se} = \\mathrm{std}/\\sqrt K`
     its standard error, the rule picks the simplest candidate with mean score
     :math:`\\ge \\hat m - \\widehat{se}` (ISLR §6.1.3; seed 004 E20; R's ``cv.glmnet``
-    ``lambda.1se``). ``sd`` is the standard deviation of the ``K`` fold scores with
-    ``ddof = 1``, the ``sd`` of :class:`CVEstimate`; scikit-learn's ``std_test_score`` has
-    ``ddof = 0``, so :math:`\\widehat{se} = \\mathrm{std\\_test\\_score}/\\sqrt{K - 1}`.
-    Scores follow scikit-learn's sign (higher is better). Ties: among equal best means the
-    simplest candidate sets the bound; among equally simple candidates within it the better
-    mean, then the earlier candidate, wins. ``LassoCV``, the tree ``*CV`` classes and the
-    feature selectors apply the same rule (to their own error curves).
+    ``lambda.1se``). ``std`` is ``cv_results["std_test_score"]`` as scikit-learn reports it
+    (``ddof = 0``); :class:`CVEstimate` and the ``*CV`` estimators use ``ddof = 1`` on their own
+    fold scores. Scores follow scikit-learn's sign (higher is better). Ties: among equal best
+    means the simplest candidate sets the bound; among equally simple candidates within it the
+    better mean, then the earlier candidate, wins. The choice itself is
+    :func:`statlearning._core.selection.select_index`, shared by every cross-validated selector.
     """
     if simpler not in ("smaller", "larger"):
         raise ValueError(f"simpler must be 'smaller' or 'larger'; got {simpler!r}")
@@ -246,7 +245,7 @@ def one_standard_error_rule(complexity_param, simpler="smaller", *, n_splits=Non
         if not k:
             raise ValueError("cannot tell the number of folds: pass n_splits=")
         values = _param_values(cv_results, complexity_param)
-        se = std / np.sqrt(k - 1) if k > 1 else np.full(std.shape, np.nan)
+        se = std / np.sqrt(k)
         sign = 1.0 if simpler == "smaller" else -1.0
         return select_index(-mean, se, sign * values, rule="1se")
 
