@@ -15,14 +15,12 @@ mixins on the left, our base on the right). This module adds, over :mod:`sklearn
 from __future__ import annotations
 
 import functools
-import warnings
 
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin, TransformerMixin
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ._validation import check_constraint_keys, validate_params
-from .exceptions import external_stacklevel
 
 __all__ = [
     "ClassifierMixin",
@@ -33,11 +31,7 @@ __all__ = [
     "StatBase",
     "TransformerMixin",
     "fit_context",
-    "renamed_parameter",
 ]
-
-#: Default of a renamed hyper-parameter's old name: "not given".
-DEPRECATED = "deprecated"
 
 
 class StatBase(BaseEstimator):
@@ -59,7 +53,20 @@ class StatBase(BaseEstimator):
 
 
 def fit_context(fit_method):
-    """Decorate ``fit``: validate the hyper-parameters before anything else runs."""
+    """Decorate ``fit``: validate the hyper-parameters before anything else runs.
+
+    Parameters
+    ----------
+    fit_method : callable
+        The estimator's ``fit(self, *args, **kwargs)``.
+
+    Returns
+    -------
+    callable
+        A wrapper with ``fit_method``'s name and docstring that calls
+        ``self._validate_params()`` (checking the hyper-parameters against
+        ``_parameter_constraints``) and then ``fit_method``, returning what it returns.
+    """
 
     @functools.wraps(fit_method)
     def wrapper(estimator, *args, **kwargs):
@@ -67,48 +74,6 @@ def fit_context(fit_method):
         return fit_method(estimator, *args, **kwargs)
 
     return wrapper
-
-
-def renamed_parameter(estimator, old: str, new: str, *, new_default=None):
-    """The value of a renamed hyper-parameter, honouring its old name with a ``FutureWarning``.
-
-    The old name stays in ``__init__`` with the default ``"deprecated"`` (scikit-learn's
-    deprecation style; its constraint accepts that string). When the user set it, its value is
-    used, with a ``FutureWarning`` naming the new parameter; setting both names is an error.
-
-    Parameters
-    ----------
-    estimator : StatBase
-        The estimator whose attributes ``old`` and ``new`` hold the two parameters.
-    old, new : str
-        The deprecated and the current parameter names.
-    new_default : object, default=None
-        The default of ``new`` (a string is compared by value, anything else by identity).
-
-    Returns
-    -------
-    The value to use.
-    """
-    old_value = getattr(estimator, old)
-    new_value = getattr(estimator, new)
-    if isinstance(old_value, str) and old_value == DEPRECATED:
-        return new_value
-    name = type(estimator).__name__
-    new_is_default = new_value is new_default or (
-        isinstance(new_default, str) and isinstance(new_value, str) and new_value == new_default
-    )
-    if not new_is_default:
-        raise ValueError(
-            f"{name}: {old!r} is the deprecated name of {new!r}; set only {new!r} "
-            f"(got {old}={old_value!r} and {new}={new_value!r})."
-        )
-    warnings.warn(
-        f"{name}: parameter {old!r} was renamed {new!r} and will be removed in a future "
-        f"release; use {new}={old_value!r}.",
-        FutureWarning,
-        stacklevel=external_stacklevel(),
-    )
-    return old_value
 
 
 class LinearPredictorMixin:

@@ -44,9 +44,16 @@ _PACKAGE_DIR = str(Path(__file__).resolve().parent)
 
 
 def external_stacklevel() -> int:
-    """The ``stacklevel`` that makes a :func:`warnings.warn` issued by the *caller* of this
-    function point at the first frame outside statlearning (the user's line calling ``fit``),
-    however deep inside the package the warning is raised."""
+    """Stack level of the first frame outside statlearning, for :func:`warnings.warn`.
+
+    Called by the function that issues the warning, it makes the warning point at the user's
+    line (the call of ``fit``), however deep inside the package the warning is raised.
+
+    Returns
+    -------
+    int
+        The ``stacklevel`` to pass to :func:`warnings.warn` in the caller.
+    """
     frame, level = sys._getframe(2), 2
     while frame is not None and frame.f_code.co_filename.startswith(_PACKAGE_DIR):
         frame, level = frame.f_back, level + 1

@@ -346,7 +346,7 @@ def test_bad_priors(priors, match):
     with pytest.raises(ValueError, match=match):
         MultinomialNB(priors=priors).fit(np.abs(X), y)
     with (
-        pytest.warns(FutureWarning, match="'class_prior' was renamed 'priors'"),
+        pytest.warns(FutureWarning, match="'class_prior' was renamed to 'priors'"),
         pytest.raises(ValueError, match=match.replace("priors", "class_prior")),
     ):
         MultinomialNB(class_prior=priors).fit(np.abs(X), y)
@@ -364,8 +364,11 @@ def test_class_prior_is_a_deprecated_alias_of_priors(Model):
     np.testing.assert_array_equal(old.class_log_prior_, new.class_log_prior_)
     np.testing.assert_array_equal(old.predict_proba(X), new.predict_proba(X))
     assert Model().fit(X, y).class_log_prior_ != pytest.approx(np.log(prior))
-    with pytest.raises(ValueError, match="set only 'priors'"):
-        Model(priors=prior, class_prior=prior).fit(X, y)
+    with pytest.raises(ValueError, match="set only priors="):
+        Model(priors=prior, class_prior=np.array([0.5, 0.5])).fit(X, y)
+    with pytest.warns(FutureWarning):  # both names, the same value: accepted
+        same = Model(priors=prior, class_prior=np.array(prior)).fit(X, y)
+    np.testing.assert_array_equal(same.class_log_prior_, new.class_log_prior_)
 
 
 def test_negative_counts_and_zero_weight_class_and_alpha0_unobserved_feature():

@@ -12,8 +12,8 @@ from scipy.special import digamma
 from sklearn.base import clone
 from sklearn.utils.validation import check_random_state, validate_data
 
-from .._validation import Interval, Options, RandomState
-from ..base import DEPRECATED, StatBase, TransformerMixin, fit_context, renamed_parameter
+from .._validation import DEPRECATED, Interval, Options, RandomState, renamed_parameter
+from ..base import StatBase, TransformerMixin, fit_context
 from ..exceptions import NumericalWarning
 from ._common import SelectorMixin
 

@@ -17,8 +17,16 @@ from .._core.naive_bayes import (
     count_log_likelihood,
     smoothed_log_prob,
 )
-from .._validation import ArrayLike, Boolean, Interval, Options, check_sample_weight
-from ..base import DEPRECATED, ClassifierMixin, StatBase, fit_context, renamed_parameter
+from .._validation import (
+    DEPRECATED,
+    ArrayLike,
+    Boolean,
+    Interval,
+    Options,
+    check_sample_weight,
+    renamed_parameter,
+)
+from ..base import ClassifierMixin, StatBase, fit_context
 from ._base import NaiveBayesMixin, check_class_weights, feature_names, report_unseen
 
 

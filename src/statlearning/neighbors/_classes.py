@@ -14,15 +14,16 @@ import numpy as np
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from .._core.class_labels import encode_class_labels
-from .._validation import Callable, InstanceOf, Interval, NJobs, Options
-from ..base import (
+from .._validation import (
     DEPRECATED,
-    ClassifierMixin,
-    RegressorMixin,
-    StatBase,
-    fit_context,
+    Callable,
+    InstanceOf,
+    Interval,
+    NJobs,
+    Options,
     renamed_parameter,
 )
+from ..base import ClassifierMixin, RegressorMixin, StatBase, fit_context
 from ..exceptions import NumericalWarning
 from ._metrics import METRICS, resolve_metric
 from ._search import ALGORITHMS, NeighborSearch, resolve_algorithm
@@ -56,7 +57,7 @@ class _KNeighborsBase(StatBase):
             )
         spec = resolve_metric(self.metric, self.p, self.metric_params, p, owner=name)
         algorithm = resolve_algorithm(self.algorithm, spec, n, p, self.n_neighbors, owner=name)
-        self._tie_break = renamed_parameter(self, "ties", "tie_break", new_default="index")
+        self._tie_break = renamed_parameter(self, "ties", "tie_break")
         self._search = NeighborSearch(X, spec, algorithm)
         self.n_samples_fit_ = n
         self.effective_metric_ = spec.name
