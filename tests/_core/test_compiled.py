@@ -72,6 +72,7 @@ CASES = [
     (LinearDiscriminantAnalysis(solver="eigen", shrinkage="auto"), "classify"),
     (QuadraticDiscriminantAnalysis(), "classify"),
     (KMeans(3, n_init=2, random_state=0), "cluster"),
+    (KMeans(3, n_init=1, random_state=0, n_jobs=2), "cluster"),
     (KMeans(3, n_init=1, algorithm="elkan", random_state=0), "cluster"),
     (MiniBatchKMeans(3, batch_size=32, random_state=0), "cluster"),
     (AgglomerativeClustering(3, linkage="ward"), "cluster"),
