@@ -44,6 +44,19 @@ def _assign_chunk(X, centers, c, labels, min_dist, part_sums, part_counts):
 
 
 @numba.njit(cache=True, inline="always")
+def _workspace(X, centers):
+    """Outputs of the assignment step and one partial-sum slot per chunk of rows."""
+    n, p = X.shape
+    k = centers.shape[0]
+    n_chunks = (n + _CHUNK - 1) // _CHUNK
+    labels = np.empty(n, dtype=np.int64)
+    min_dist = np.empty(n, dtype=np.float64)
+    part_sums = np.zeros((n_chunks, k, p), dtype=np.float64)
+    part_counts = np.zeros((n_chunks, k), dtype=np.float64)
+    return n_chunks, labels, min_dist, part_sums, part_counts
+
+
+@numba.njit(cache=True, inline="always")
 def _reduce_chunks(part_sums, part_counts):
     """Per-cluster sums and counts: the chunks' partial sums added in chunk order."""
     n_chunks, k, p = part_sums.shape
@@ -77,13 +90,7 @@ def assign_accumulate(X, centers):
     counts : ndarray (k,), float64
         Number of rows assigned to each centre.
     """
-    n, p = X.shape
-    k = centers.shape[0]
-    n_chunks = (n + _CHUNK - 1) // _CHUNK
-    labels = np.empty(n, dtype=np.int64)
-    min_dist = np.empty(n, dtype=np.float64)
-    part_sums = np.zeros((n_chunks, k, p), dtype=np.float64)
-    part_counts = np.zeros((n_chunks, k), dtype=np.float64)
+    n_chunks, labels, min_dist, part_sums, part_counts = _workspace(X, centers)
     for c in range(n_chunks):
         _assign_chunk(X, centers, c, labels, min_dist, part_sums, part_counts)
     sums, counts = _reduce_chunks(part_sums, part_counts)
@@ -94,13 +101,7 @@ def assign_accumulate(X, centers):
 def assign_accumulate_parallel(X, centers):
     """:func:`assign_accumulate` with the chunks on numba's threads: the same numbers (each
     chunk is accumulated alone, the chunks are then added in order)."""
-    n, p = X.shape
-    k = centers.shape[0]
-    n_chunks = (n + _CHUNK - 1) // _CHUNK
-    labels = np.empty(n, dtype=np.int64)
-    min_dist = np.empty(n, dtype=np.float64)
-    part_sums = np.zeros((n_chunks, k, p), dtype=np.float64)
-    part_counts = np.zeros((n_chunks, k), dtype=np.float64)
+    n_chunks, labels, min_dist, part_sums, part_counts = _workspace(X, centers)
     for c in numba.prange(n_chunks):
         _assign_chunk(X, centers, c, labels, min_dist, part_sums, part_counts)
     sums, counts = _reduce_chunks(part_sums, part_counts)
