@@ -265,6 +265,44 @@ def test_validate_params_explicit_constraints_override_the_class():
         validate_params(_Toy(solver="b"), {"solver": [Options({"a"})]})
 
 
+def test_validate_params_rejects_constraints_on_unknown_parameters():
+    class Misspelt(_Toy):
+        _parameter_constraints = {**_Toy._parameter_constraints, "alpah": [Boolean()]}
+
+    with pytest.raises(TypeError, match=r"Misspelt: _parameter_constraints names 'alpah', which is"
+                       r" not a parameter of __init__ \(its parameters: 'alpha', "):  # fmt: skip
+        validate_params(Misspelt())
+    with pytest.raises(TypeError, match="names 'x', 'y', which are not parameters"):
+        validate_params(_Toy(), {"x": [Boolean()], "y": [Boolean()]})
+
+
+def test_statbase_subclass_with_unknown_constraint_keys_fails_at_definition():
+    from statlearning.base import StatBase
+
+    with pytest.raises(TypeError, match="Bad: _parameter_constraints names 'tol'"):
+
+        class Bad(StatBase):
+            _parameter_constraints = {"alpha": [Boolean()], "tol": [Boolean()]}
+
+            def __init__(self, alpha=True):
+                self.alpha = alpha
+
+    class SharedBase(StatBase):  # no __init__ of its own: checked in its subclasses
+        _parameter_constraints = {"alpha": [Boolean()], "tol": [Boolean()]}
+
+    class Good(SharedBase):
+        def __init__(self, alpha=True, tol=False):
+            self.alpha = alpha
+            self.tol = tol
+
+    validate_params(Good())
+    with pytest.raises(TypeError, match="Partial: _parameter_constraints names 'tol'"):
+
+        class Partial(SharedBase):
+            def __init__(self, alpha=True):
+                self.alpha = alpha
+
+
 # --- check_sample_weight ------------------------------------------------------------------------
 
 

@@ -1,10 +1,9 @@
-"""The model registry: every estimator family registers its models here.
+"""The model registry of the command line (``statlearning compare``, ``models``, ``fit``).
 
-A family subpackage (``statlearning.linear_model``, ...) calls :func:`register_model` once per
-estimator when it is imported. :func:`load_families` imports every family listed in
-:data:`FAMILIES`, so that the command line (``statlearning compare``, ``statlearning models``)
-sees every model the library offers without knowing them by name: the registry grows as the
-library grows.
+The models themselves are listed in one table, :data:`statlearning.cli._models.MODELS`; the
+estimator families know nothing of the command line. :func:`load_families` imports every family
+listed in :data:`FAMILIES` and registers its rows of the table (once), skipping a family whose
+optional dependency is missing. :func:`register_model` adds a model by hand (tests, plug-ins).
 
 Examples
 --------
@@ -16,6 +15,7 @@ Examples
 from __future__ import annotations
 
 import difflib
+import functools
 import importlib
 import re
 from collections.abc import Callable
@@ -32,8 +32,8 @@ __all__ = [
     "registered_models",
 ]
 
-#: Family subpackages imported by :func:`load_families`, so that their registrations run.
-#: A new family appends its subpackage name here.
+#: Family subpackages imported by :func:`load_families`, whose rows of the command line's table
+#: are then registered. A new family appends its subpackage name here.
 FAMILIES = (
     "linear_model",
     "naive_bayes",
@@ -88,11 +88,18 @@ class ModelSpec:
 
 _MODELS: dict[str, ModelSpec] = {}
 
+#: Families whose rows of the table are registered already.
+_REGISTERED_FAMILIES: set[str] = set()
+
 
 def _same_factory(a, b) -> bool:
     """Whether two factories are the same object or the same importable name (module reloads)."""
     if a is b:
         return True
+    if isinstance(a, functools.partial) and isinstance(b, functools.partial):
+        return (
+            _same_factory(a.func, b.func) and a.args == b.args and a.keywords == b.keywords
+        )
     key_a = (getattr(a, "__module__", None), getattr(a, "__qualname__", None))
     key_b = (getattr(b, "__module__", None), getattr(b, "__qualname__", None))
     return None not in key_a and key_a == key_b and "<" not in key_a[1]
@@ -174,7 +181,7 @@ def _describe(factory) -> str:
 
 
 def load_families() -> list[str]:
-    """Import every family subpackage in :data:`FAMILIES` so that its models are registered.
+    """Import every family subpackage in :data:`FAMILIES` and register its models (once).
 
     A family that cannot be imported because an optional dependency (a package outside
     statlearning's required dependencies) is not installed is skipped silently; any other
@@ -185,6 +192,8 @@ def load_families() -> list[str]:
     loaded : list of str
         The families that were imported.
     """
+    from .cli._models import register_family
+
     loaded = []
     for family in FAMILIES:
         try:
@@ -194,6 +203,9 @@ def load_families() -> list[str]:
             if not missing or missing in _REQUIRED_PACKAGES:
                 raise
             continue
+        if family not in _REGISTERED_FAMILIES:
+            register_family(family)
+            _REGISTERED_FAMILIES.add(family)
         loaded.append(family)
     return loaded
 

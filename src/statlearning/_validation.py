@@ -30,7 +30,7 @@ from numbers import Integral, Real
 
 import numpy as np
 
-from .exceptions import InvalidParameterError
+from .exceptions import InvalidParameterError, external_stacklevel
 
 __all__ = [
     "CV",
@@ -40,9 +40,11 @@ __all__ = [
     "Callable",
     "InstanceOf",
     "Interval",
+    "NJobs",
     "Options",
     "RandomState",
     "check_alphas",
+    "check_constraint_keys",
     "check_sample_weight",
     "renamed_parameter",
     "validate_params",
@@ -148,6 +150,19 @@ class RandomState(_Constraint):
         return "None, an int or a numpy random state"
 
 
+class NJobs(_Constraint):
+    """A non-zero int, as scikit-learn's ``n_jobs`` (``-1``: every core, ``-2``: all but one).
+
+    Combine with ``None`` (the library's default thread count) in the constraint list.
+    """
+
+    def is_satisfied_by(self, value) -> bool:
+        return isinstance(value, Integral) and not _is_bool(value) and value != 0
+
+    def __str__(self) -> str:
+        return "a non-zero int"
+
+
 class Callable(_Constraint):
     """Any callable."""
 
@@ -218,6 +233,41 @@ def _describe(constraints) -> str:
     return ", ".join(parts[:-1]) + " or " + parts[-1]
 
 
+def _unknown_keys_message(owner: str, unknown, params) -> str:
+    listed = ", ".join(map(repr, unknown))
+    known = ", ".join(map(repr, params)) or "none"
+    verb = "is not a parameter" if len(unknown) == 1 else "are not parameters"
+    return (
+        f"{owner}: _parameter_constraints names {listed}, which {verb} of __init__ (its "
+        f"parameters: {known}); rename or remove the constraint."
+    )
+
+
+def check_constraint_keys(cls) -> None:
+    """Check, when a class is defined, that its ``_parameter_constraints`` name parameters.
+
+    Classes without an ``__init__`` of their own (abstract bases sharing constraints with their
+    subclasses) and ``__init__`` with ``*args``/``**kwargs`` are not checked.
+
+    Raises
+    ------
+    TypeError
+        Naming the class, the unknown keys and the parameters of ``__init__``.
+    """
+    constraints = getattr(cls, "_parameter_constraints", None) or {}
+    init = cls.__init__
+    if not constraints or init is object.__init__:
+        return
+    signature = inspect.signature(init)
+    kinds = {p.kind for p in signature.parameters.values()}
+    if kinds & {inspect.Parameter.VAR_POSITIONAL, inspect.Parameter.VAR_KEYWORD}:
+        return
+    params = [p for p in signature.parameters if p != "self"]
+    unknown = [key for key in constraints if key not in params]
+    if unknown:
+        raise TypeError(_unknown_keys_message(cls.__qualname__, unknown, params))
+
+
 def validate_params(estimator, constraints: Mapping[str, list] | None = None) -> None:
     """Check every hyper-parameter of ``estimator`` against its declared constraints.
 
@@ -233,13 +283,19 @@ def validate_params(estimator, constraints: Mapping[str, list] | None = None) ->
     ------
     InvalidParameterError
         Naming the estimator, the parameter, the accepted values and what was given.
+    TypeError
+        When a constraint names something that is not a parameter of the estimator (a
+        misspelt or renamed key would otherwise leave its parameter unchecked).
     """
     if constraints is None:
         constraints = getattr(type(estimator), "_parameter_constraints", {})
     params = estimator.get_params(deep=False)
     name = type(estimator).__name__
+    unknown = [key for key in constraints if key not in params]
+    if unknown:
+        raise TypeError(_unknown_keys_message(name, unknown, list(params)))
     for param, accepted in constraints.items():
-        if accepted == "no_validation" or param not in params:
+        if accepted == "no_validation":
             continue
         value = params[param]
         if any(c is None and value is None for c in accepted):
@@ -321,6 +377,18 @@ def check_alphas(alphas, owner: str, *, allow_zero: bool = True) -> np.ndarray:
 DEPRECATED = "deprecated"
 
 
+def _same_value(a, b) -> bool:
+    """``a == b`` for parameter values, arrays included (element-wise, then all)."""
+    try:
+        return bool(np.array_equal(a, b)) if _is_array(a) or _is_array(b) else bool(a == b)
+    except (TypeError, ValueError):
+        return a is b
+
+
+def _is_array(value) -> bool:
+    return isinstance(value, np.ndarray | list | tuple)
+
+
 def renamed_parameter(estimator, old: str, new: str):
     """The value of the renamed parameter ``new``, honouring its deprecated name ``old``.
 
@@ -338,7 +406,7 @@ def renamed_parameter(estimator, old: str, new: str):
         return new_value
     name = type(estimator).__name__
     default = inspect.signature(type(estimator).__init__).parameters[new].default
-    if new_value != default and new_value != old_value:
+    if not _same_value(new_value, default) and not _same_value(new_value, old_value):
         raise ValueError(
             f"{name}: parameter {old!r} is the deprecated name of {new!r}; set only "
             f"{new}= (got {old}={old_value!r} and {new}={new_value!r})."
@@ -347,6 +415,6 @@ def renamed_parameter(estimator, old: str, new: str):
         f"{name}: parameter {old!r} was renamed to {new!r} and will be removed in a future "
         f"release; use {new}={old_value!r}.",
         FutureWarning,
-        stacklevel=3,
+        stacklevel=external_stacklevel(),
     )
     return old_value

@@ -20,7 +20,7 @@ import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin, TransformerMixin
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from ._validation import validate_params
+from ._validation import check_constraint_keys, validate_params
 
 __all__ = [
     "ClassifierMixin",
@@ -42,6 +42,11 @@ class StatBase(BaseEstimator):
     """
 
     _parameter_constraints: dict = {}
+
+    def __init_subclass__(cls, **kwargs):
+        """Reject, when the class is defined, constraints on names that are not parameters."""
+        super().__init_subclass__(**kwargs)
+        check_constraint_keys(cls)
 
     def _validate_params(self) -> None:
         validate_params(self)

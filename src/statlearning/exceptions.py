@@ -5,6 +5,10 @@ One vocabulary for the whole library: scikit-learn's :class:`ConvergenceWarning`
 raised it.
 """
 
+import sys
+import warnings
+from pathlib import Path
+
 from sklearn.exceptions import ConvergenceWarning, DataConversionWarning, NotFittedError
 
 __all__ = [
@@ -14,6 +18,9 @@ __all__ = [
     "NotFittedError",
     "NumericalWarning",
     "RankDeficientWarning",
+    "external_stacklevel",
+    "warn_aliased",
+    "warn_not_converged",
 ]
 
 
@@ -31,3 +38,100 @@ class RankDeficientWarning(UserWarning):
 
 class NumericalWarning(RuntimeWarning):
     """A computation is numerically unreliable (near-singular system, perfect fit, ...)."""
+
+
+_PACKAGE_DIR = str(Path(__file__).resolve().parent)
+
+
+def external_stacklevel() -> int:
+    """Stack level of the first frame outside statlearning, for :func:`warnings.warn`.
+
+    Called by the function that issues the warning, it makes the warning point at the user's
+    line (the call of ``fit``), however deep inside the package the warning is raised.
+
+    Returns
+    -------
+    int
+        The ``stacklevel`` to pass to :func:`warnings.warn` in the caller.
+    """
+    frame, level = sys._getframe(2), 2
+    while frame is not None and frame.f_code.co_filename.startswith(_PACKAGE_DIR):
+        frame, level = frame.f_back, level + 1
+    return level
+
+
+def _owner(estimator) -> str:
+    """The name messages use: the estimator's class name, or the text given (a function)."""
+    return estimator if isinstance(estimator, str) else type(estimator).__name__
+
+
+def warn_not_converged(
+    estimator,
+    algorithm,
+    *,
+    max_iter,
+    unit="iterations",
+    tol=None,
+    advice="increase max_iter",
+    stacklevel=None,
+):
+    """Issue the :class:`ConvergenceWarning` of an iterative fit that stopped at its cap.
+
+    The message reads ``"<Estimator>: <algorithm> did not converge in max_iter=<n> <unit>
+    (tol=<tol>); <advice>."``, naming the estimator by its class (so that a subclass names
+    itself) and the parameter to change.
+
+    Parameters
+    ----------
+    estimator : object or str
+        The estimator (its ``type(estimator).__name__`` is used) or, for a function, its name.
+    algorithm : str
+        What did not converge (``"Lloyd's algorithm"``, ``"EM"``, ``"IRLS"``).
+    max_iter : int
+        The cap that was reached.
+    unit : str, default="iterations"
+        What ``max_iter`` counts (``"iterations"``, ``"epochs"``, ``"passes"``).
+    tol : float, optional
+        Shown when given.
+    advice : str, default="increase max_iter"
+        The remedy, naming the parameter to change (``"increase max_iter or raise tol"``).
+    stacklevel : int, optional
+        As :func:`warnings.warn`, counted from the caller of this function. Default: the
+        first frame outside statlearning (:func:`external_stacklevel`).
+    """
+    shown_tol = "" if tol is None else f" (tol={tol})"
+    warnings.warn(
+        f"{_owner(estimator)}: {algorithm} did not converge in max_iter={max_iter} "
+        f"{unit}{shown_tol}; {advice}.",
+        ConvergenceWarning,
+        stacklevel=external_stacklevel() if stacklevel is None else stacklevel + 1,
+    )
+
+
+def warn_aliased(estimator, names, *, consequence=None, stacklevel=None):
+    """Issue the :class:`RankDeficientWarning` of a design with aliased columns (R's ``NA``).
+
+    The message reads ``"<Estimator>: <k> coefficient(s) not defined because of singularities
+    (aliased: a, b); <consequence>."``, R's wording followed by what the estimator does.
+
+    Parameters
+    ----------
+    estimator : object or str
+        The estimator (its ``type(estimator).__name__`` is used) or a function's name.
+    names : sequence of str
+        The aliased terms, in design order.
+    consequence : str, optional
+        Defaults to ``"their coef_ entries are NaN and predict ignores them"``.
+    stacklevel : int, optional
+        As :func:`warnings.warn`, counted from the caller of this function. Default: the
+        first frame outside statlearning (:func:`external_stacklevel`).
+    """
+    names = [str(n) for n in names]
+    if consequence is None:
+        consequence = "their coef_ entries are NaN and predict ignores them"
+    warnings.warn(
+        f"{_owner(estimator)}: {len(names)} coefficient(s) not defined because of "
+        f"singularities (aliased: {', '.join(names)}); {consequence}.",
+        RankDeficientWarning,
+        stacklevel=external_stacklevel() if stacklevel is None else stacklevel + 1,
+    )

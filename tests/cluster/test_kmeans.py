@@ -168,3 +168,33 @@ def test_minibatch_partial_fit_and_bad_input():
         MiniBatchKMeans(4).fit(X[:3])
     with pytest.raises(ValueError, match="batch_size"):
         MiniBatchKMeans(batch_size=0).fit(X)
+
+
+@pytest.mark.parametrize("Model", [KMeans, MiniBatchKMeans])
+def test_n_jobs_runs_the_assignment_on_numba_threads_with_the_same_numbers(Model, monkeypatch):
+    import numba
+
+    from statlearning.cluster import _kmeans
+
+    rng = np.random.default_rng(4)
+    X = rng.normal(size=(9000, 3)) + rng.integers(0, 4, 9000)[:, None]  # 5 chunks of rows
+    seen = []
+    kernel = _kmeans.assign_accumulate_parallel
+
+    def spy(*args):
+        seen.append(numba.get_num_threads())
+        return kernel(*args)
+
+    monkeypatch.setattr(_kmeans, "assign_accumulate_parallel", spy)
+    before = numba.get_num_threads()
+    kw = {"random_state": 0} if Model is KMeans else {"random_state": 0, "batch_size": 2048}
+    ref = Model(4, **kw).fit(X)
+    assert seen == []  # n_jobs=None: the serial kernel
+    par = Model(4, n_jobs=1, **kw).fit(X)
+    assert seen and set(seen) == {1} and numba.get_num_threads() == before
+    for attr in ("cluster_centers_", "labels_", "inertia_"):
+        np.testing.assert_array_equal(getattr(par, attr), getattr(ref, attr))
+    two = Model(4, n_jobs=2, **kw).fit(X)
+    np.testing.assert_array_equal(two.cluster_centers_, ref.cluster_centers_)
+    np.testing.assert_array_equal(two.predict(X), ref.predict(X))
+    assert two.score(X) == ref.score(X)

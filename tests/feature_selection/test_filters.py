@@ -94,9 +94,24 @@ def test_relief_is_the_notes_update():
     y = (X[:, 0] + 0.3 * rng.normal(size=40) > 0).astype(int)
     est = ReliefF(n_neighbors=1, diff_power=2).fit(X, y)
     np.testing.assert_allclose(est.scores_, _relief_by_hand(X, y, range(40)), rtol=1e-12)
-    est = ReliefF(n_neighbors=1, diff_power=2, n_iterations=25, random_state=7).fit(X, y)
+    est = ReliefF(n_neighbors=1, diff_power=2, max_iter=25, random_state=7).fit(X, y)
     rows = np.random.RandomState(7).randint(0, 40, size=25)
     np.testing.assert_allclose(est.scores_, _relief_by_hand(X, y, rows), rtol=1e-12)
+
+
+def test_relieff_n_iterations_is_a_deprecated_alias_of_max_iter():
+    rng = np.random.default_rng(3)
+    X = rng.normal(size=(40, 3))
+    y = (X[:, 0] + 0.3 * rng.normal(size=40) > 0).astype(int)
+    new = ReliefF(n_neighbors=1, max_iter=25, random_state=7).fit(X, y)
+    with pytest.warns(FutureWarning, match="ReliefF: parameter 'n_iterations' was renamed"):
+        old = ReliefF(n_neighbors=1, n_iterations=25, random_state=7).fit(X, y)
+    np.testing.assert_array_equal(old.scores_, new.scores_)
+    every = ReliefF(n_neighbors=1).fit(X, y)
+    assert not np.array_equal(every.scores_, new.scores_)
+    assert (new.n_iter_, old.n_iter_, every.n_iter_) == (25, 25, 40)
+    with pytest.raises(ValueError, match="set only max_iter="):
+        ReliefF(max_iter=5, n_iterations=6).fit(X, y)
 
 
 def test_relieff_finds_xor_that_univariate_filters_miss():

@@ -343,8 +343,32 @@ def test_bad_priors(priors, match):
     X, y = _blobs(K=2)
     with pytest.raises(ValueError, match=match):
         GaussianNB(priors=priors).fit(X, y)
-    with pytest.raises(ValueError, match=match.replace("priors", "class_prior")):
+    with pytest.raises(ValueError, match=match):
+        MultinomialNB(priors=priors).fit(np.abs(X), y)
+    with (
+        pytest.warns(FutureWarning, match="'class_prior' was renamed to 'priors'"),
+        pytest.raises(ValueError, match=match.replace("priors", "class_prior")),
+    ):
         MultinomialNB(class_prior=priors).fit(np.abs(X), y)
+
+
+@pytest.mark.parametrize("Model", [BernoulliNB, MultinomialNB, CategoricalNB])
+def test_class_prior_is_a_deprecated_alias_of_priors(Model):
+    X = np.array([[1, 0, 2], [1, 1, 0], [0, 1, 1], [0, 0, 2], [1, 1, 1], [0, 0, 0]])
+    y = [0, 0, 1, 1, 1, 0]
+    prior = [0.3, 0.7]
+    new = Model(priors=prior).fit(X, y)
+    with pytest.warns(FutureWarning, match=f"{Model.__name__}: parameter 'class_prior' was"):
+        old = Model(class_prior=prior).fit(X, y)
+    np.testing.assert_allclose(new.class_log_prior_, np.log(prior), rtol=1e-15)
+    np.testing.assert_array_equal(old.class_log_prior_, new.class_log_prior_)
+    np.testing.assert_array_equal(old.predict_proba(X), new.predict_proba(X))
+    assert Model().fit(X, y).class_log_prior_ != pytest.approx(np.log(prior))
+    with pytest.raises(ValueError, match="set only priors="):
+        Model(priors=prior, class_prior=np.array([0.5, 0.5])).fit(X, y)
+    with pytest.warns(FutureWarning):  # both names, the same value: accepted
+        same = Model(priors=prior, class_prior=np.array(prior)).fit(X, y)
+    np.testing.assert_array_equal(same.class_log_prior_, new.class_log_prior_)
 
 
 def test_negative_counts_and_zero_weight_class_and_alpha0_unobserved_feature():
@@ -379,3 +403,29 @@ def test_string_labels_and_nan_in_gaussian_nb_is_rejected():
     X[0, 0] = np.nan
     with pytest.raises(ValueError, match="NaN"):
         GaussianNB().fit(X, y)
+
+
+@pytest.mark.parametrize("Model", [GaussianNB, MixedNB])
+def test_n_jobs_sets_numba_threads_during_prediction_only(Model, monkeypatch):
+    import numba
+
+    from statlearning.naive_bayes import _gaussian, _mixed
+
+    X, y = _blobs(K=3)
+    seen = []
+    module = _gaussian if Model is GaussianNB else _mixed
+    kernel = module.gaussian_log_likelihood
+
+    def spy(*args):
+        seen.append(numba.get_num_threads())
+        return kernel(*args)
+
+    monkeypatch.setattr(module, "gaussian_log_likelihood", spy)
+    before = numba.get_num_threads()
+    ref = Model().fit(X, y)
+    one = Model(n_jobs=1).fit(X, y)
+    np.testing.assert_array_equal(one.predict_proba(X), ref.predict_proba(X))
+    assert seen == [1, before]
+    assert numba.get_num_threads() == before
+    with pytest.raises(ValueError, match="'n_jobs' must be None or a non-zero int"):
+        Model(n_jobs=0).fit(X, y)

@@ -208,14 +208,57 @@ def test_equidistant_neighbours_are_ordered_by_training_index(algorithm):
 def test_ties_all_includes_every_neighbour_tied_with_the_kth(algorithm):
     y = np.array(["a", "b", "b", "a", "c"])
     index = KNeighborsClassifier(3, algorithm=algorithm).fit(TIE_X, y)
-    every = KNeighborsClassifier(3, algorithm=algorithm, ties="all").fit(TIE_X, y)
+    every = KNeighborsClassifier(3, algorithm=algorithm, tie_break="all").fit(TIE_X, y)
     # index: neighbours 1, 2, 0 -> b, b, a;  all: 1, 2, 0, 3 -> b, b, a, a
     assert_allclose(index.predict_proba(TIE_Q), [[1 / 3, 2 / 3, 0]])
     assert_allclose(every.predict_proba(TIE_Q), [[0.5, 0.5, 0]])
     assert every.predict(TIE_Q)[0] == "a"  # a tied vote goes to the first class
     assert every.kneighbors(TIE_Q)[1].shape == (1, 3)  # kneighbors: exactly k
-    reg = KNeighborsRegressor(3, algorithm=algorithm, ties="all").fit(TIE_X, np.arange(5.0))
+    reg = KNeighborsRegressor(3, algorithm=algorithm, tie_break="all").fit(TIE_X, np.arange(5.0))
     assert_allclose(reg.predict(TIE_Q), [1.5])  # mean of 0, 1, 2, 3
+
+
+@pytest.mark.parametrize("Model", [KNeighborsClassifier, KNeighborsRegressor])
+def test_ties_is_a_deprecated_alias_of_tie_break(Model):
+    y = np.array(["a", "b", "b", "a", "c"]) if Model is KNeighborsClassifier else np.arange(5.0)
+    new = Model(3, tie_break="all").fit(TIE_X, y)
+    with pytest.warns(FutureWarning, match=f"{Model.__name__}: parameter 'ties' was renamed"):
+        old = Model(3, ties="all").fit(TIE_X, y)
+    assert_array_equal(old.predict(TIE_Q), new.predict(TIE_Q))
+    assert not np.array_equal(Model(3).fit(TIE_X, y).predict(TIE_Q), new.predict(TIE_Q))
+    with pytest.warns(FutureWarning):
+        index = Model(3, ties="index").fit(TIE_X, y)
+    assert_array_equal(index.predict(TIE_Q), Model(3).fit(TIE_X, y).predict(TIE_Q))
+    with pytest.raises(ValueError, match="set only tie_break="):
+        Model(3, tie_break="all", ties="index").fit(TIE_X, y)
+    with pytest.raises(InvalidParameterError, match="'ties'"):
+        Model(3, ties="first").fit(TIE_X, y)
+
+
+@pytest.mark.parametrize("algorithm", ["brute", "kd_tree"])
+def test_n_jobs_sets_numba_threads_for_the_call_and_not_the_result(algorithm, monkeypatch):
+    import numba
+
+    from statlearning.neighbors import _search
+
+    X, y, Q = _data()
+    seen = []
+    query = _search.NeighborSearch._query
+
+    def spy(self, *args):
+        seen.append(numba.get_num_threads())
+        return query(self, *args)
+
+    monkeypatch.setattr(_search.NeighborSearch, "_query", spy)
+    before = numba.get_num_threads()
+    ref = KNeighborsClassifier(7, algorithm=algorithm).fit(X, y)
+    one = KNeighborsClassifier(7, algorithm=algorithm, n_jobs=1).fit(X, y)
+    assert_array_equal(one.predict_proba(Q), ref.predict_proba(Q))
+    assert_array_equal(one.kneighbors(Q)[1], ref.kneighbors(Q)[1])
+    assert seen == [1, before, 1, before]  # one, ref, one, ref
+    assert numba.get_num_threads() == before
+    with pytest.raises(InvalidParameterError, match="'n_jobs'"):
+        KNeighborsRegressor(n_jobs=0).fit(X, y)
 
 
 def test_tied_votes_go_to_the_first_class_and_threshold_is_strict():
@@ -249,7 +292,7 @@ def test_massive_ties_on_integer_data_match_a_direct_sort(algorithm):
     y = rng.integers(0, 2, 400)
     for k in (1, 4, 25):
         clf = KNeighborsClassifier(k, algorithm=algorithm).fit(X, y)
-        every = KNeighborsClassifier(k, algorithm=algorithm, ties="all").fit(X, y)
+        every = KNeighborsClassifier(k, algorithm=algorithm, tie_break="all").fit(X, y)
         _, ind = clf.kneighbors(Q)
         proba = every.predict_proba(Q)
         for r, (first, tied) in enumerate(_naive_neighbors(X, Q, k)):
@@ -272,7 +315,7 @@ KNN_REFERENCE = json.loads((KNN_REF / "knn_reference.json").read_text())
 @pytest.mark.parametrize("algorithm", ["brute", "kd_tree"])
 @pytest.mark.parametrize("case", sorted(KNN_REFERENCE["cases"]))
 def test_predictions_match_class_knn(case, algorithm):
-    """``ties="all"`` is ``knn(..., use.all = TRUE)``; R breaks tied votes at random.
+    """``tie_break="all"`` is ``knn(..., use.all = TRUE)``; R breaks tied votes at random.
 
     So predictions are compared where our vote is not tied (all but a handful of queries);
     R's ``prob`` (the winning vote fraction, ties included) is compared everywhere.
@@ -281,7 +324,7 @@ def test_predictions_match_class_knn(case, algorithm):
     Q, _ = _read_case(f"{case}_test")
     compared = 0
     for run in KNN_REFERENCE["cases"][case]["runs"]:
-        clf = KNeighborsClassifier(run["k"], ties="all", algorithm=algorithm).fit(X, y)
+        clf = KNeighborsClassifier(run["k"], tie_break="all", algorithm=algorithm).fit(X, y)
         proba = clf.predict_proba(Q)
         top2 = np.sort(proba, axis=1)[:, -2:]
         untied = top2[:, 1] > top2[:, 0]
@@ -440,7 +483,7 @@ def test_bad_targets_and_thresholds():
     X, y, Q = _data()
     with pytest.raises(ValueError, match="Unknown label type"):
         KNeighborsClassifier().fit(X, X[:, 0])
-    with pytest.raises(ValueError, match="one class"):
+    with pytest.raises(ValueError, match="1 class"):
         KNeighborsClassifier().fit(X, np.zeros(X.shape[0]))
     with pytest.raises(
         ValueError, match="Only binary classification is supported with a decision_threshold"

@@ -96,6 +96,10 @@ def log_normalise_rows(scores: np.ndarray, owner: str) -> np.ndarray:
     return shifted - lse
 
 
+#: Tolerance on the sum of user priors (they are rescaled to sum to one exactly).
+_PRIOR_SUM_TOL = 1e-6
+
+
 def resolve_priors(priors, class_weight, owner, *, param="priors"):
     """Class priors: the class proportions when ``priors`` is None, else the validated values.
 
@@ -111,7 +115,9 @@ def resolve_priors(priors, class_weight, owner, *, param="priors"):
     Returns
     -------
     ndarray of shape (n_classes,)
-        Non-negative, summing to one.
+        Non-negative, summing to one: user priors whose sum is within ``1e-6`` of one are
+        rescaled to sum to one exactly (rounded priors such as ``[0.333333, 0.333333,
+        0.333334]`` are accepted).
     """
     K = class_weight.shape[0]
     if priors is None:
@@ -122,12 +128,12 @@ def resolve_priors(priors, class_weight, owner, *, param="priors"):
         raise ValueError(f"{owner}: {param} must be numbers; got {priors!r}.") from None
     if arr.size != K:
         raise ValueError(
-            f"{owner}: {param} has {arr.size} entries but y has {K} classes (one prior per "
-            "class, in the order of classes_)."
+            f"{owner}: {param} has {arr.size} entries but y has {K} classes (shape ({K},): "
+            "one prior per class, in the order of classes_)."
         )
     if not np.all(np.isfinite(arr)) or np.any(arr < 0):
         raise ValueError(f"{owner}: {param} must be finite and non-negative; got {arr.tolist()}.")
-    if not np.isclose(arr.sum(), 1.0, rtol=0, atol=1e-8):
+    if not np.isclose(arr.sum(), 1.0, rtol=0, atol=_PRIOR_SUM_TOL):
         raise ValueError(f"{owner}: {param} must sum to 1; they sum to {arr.sum():.10g}.")
     return arr / arr.sum()
 

@@ -9,6 +9,7 @@ from scipy.spatial.distance import pdist, squareform
 from sklearn.base import ClusterMixin
 from sklearn.utils.validation import validate_data
 
+from .._core.compiled import kernel_array
 from .._validation import Interval, Options
 from ..base import StatBase, fit_context
 from . import _linkage_kernels as _lk
@@ -152,6 +153,7 @@ default="ward"
                 f"means), got metric={self.metric!r}."
             )
         X = validate_data(self, X, dtype=np.float64, ensure_min_samples=2)
+        X = kernel_array(X)
         n = X.shape[0]
         if self.distance_threshold is None and self.n_clusters > n:
             raise ValueError(

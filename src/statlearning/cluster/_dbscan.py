@@ -11,6 +11,7 @@ from scipy.spatial import cKDTree
 from sklearn.base import ClusterMixin
 from sklearn.utils.validation import validate_data
 
+from .._core.compiled import kernel_array
 from .._validation import Interval, Options
 from ..base import StatBase, fit_context
 
@@ -196,6 +197,7 @@ class DBSCAN(ClusterMixin, StatBase):
         self
         """
         X = validate_data(self, X, dtype=np.float64)
+        X = kernel_array(X)
         n = X.shape[0]
         if self.metric == "precomputed":
             if X.shape[0] != X.shape[1]:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import math
-import warnings
 from numbers import Integral, Real
 
 import numpy as np
@@ -11,11 +10,13 @@ from sklearn.base import ClusterMixin
 from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from .._validation import ArrayLike, Interval, Options, RandomState
+from .._core.compiled import kernel_array, numba_threads
+from .._validation import ArrayLike, Interval, NJobs, Options, RandomState
 from ..base import StatBase, TransformerMixin, fit_context
-from ..exceptions import ConvergenceWarning
+from ..exceptions import warn_not_converged
 from ._kmeans_kernels import (
     assign_accumulate,
+    assign_accumulate_parallel,
     candidate_potentials,
     elkan_assign,
     elkan_init,
@@ -39,7 +40,10 @@ def kmeans_plusplus(X, n_clusters: int, *, random_state=None, n_local_trials=Non
     ----------
     X : ndarray of shape (n_samples, n_features), float64
     n_clusters : int
-    random_state : None, int or RandomState
+    random_state : None, int, RandomState or numpy.random.Generator
+        A :class:`numpy.random.Generator` draws the first row with ``integers(n)`` and the
+        trials with ``random()``; the other types go through scikit-learn's
+        ``check_random_state`` and draw with ``randint`` and ``uniform``.
     n_local_trials : int, optional
         Default ``2 + floor(ln k)``.
 
@@ -49,19 +53,23 @@ def kmeans_plusplus(X, n_clusters: int, *, random_state=None, n_local_trials=Non
     indices : ndarray of shape (n_clusters,)
         Rows of ``X`` chosen as centres.
     """
-    X = np.ascontiguousarray(X, dtype=np.float64)
-    rng = check_random_state(random_state)
+    X = kernel_array(X)
     n = X.shape[0]
+    if isinstance(random_state, np.random.Generator):
+        randint, uniform = random_state.integers, random_state.random
+    else:
+        rng = check_random_state(random_state)
+        randint, uniform = rng.randint, rng.uniform
     trials = 2 + int(math.log(n_clusters)) if n_local_trials is None else int(n_local_trials)
     indices = np.empty(n_clusters, dtype=np.int64)
-    indices[0] = rng.randint(n)
+    indices[0] = randint(n)
     closest, cumulative = update_closest(X, indices[0], np.full(n, np.inf), np.empty(n))
     potential = cumulative[-1]
     for c in range(1, n_clusters):
         if potential <= 0:  # every row coincides with a chosen centre (duplicates): uniform
-            cand = rng.randint(n, size=trials).astype(np.int64)
+            cand = randint(n, size=trials).astype(np.int64)
         else:
-            draws = rng.uniform(size=trials) * potential
+            draws = uniform(size=trials) * potential
             cand = np.searchsorted(cumulative, draws)
             cand = np.minimum(cand, n - 1).astype(np.int64)
         pots = candidate_potentials(X, cand, closest)
@@ -72,14 +80,20 @@ def kmeans_plusplus(X, n_clusters: int, *, random_state=None, n_local_trials=Non
     return X[indices].copy(), indices
 
 
+def _assignment_kernel(n_jobs):
+    """The compiled assignment step: serial for ``n_jobs=None``, else on numba's threads."""
+    return assign_accumulate if n_jobs is None else assign_accumulate_parallel
+
+
 class _LloydSteps:
     """Lloyd's assignment step: every distance, compiled."""
 
-    def __init__(self, X):
+    def __init__(self, X, assign=assign_accumulate):
         self.X = X
+        self._assign = assign
 
     def assign(self, centers):
-        return assign_accumulate(self.X, centers)
+        return self._assign(self.X, centers)
 
     def moved(self, rows, new_labels):
         pass
@@ -115,7 +129,7 @@ class _ElkanSteps:
         np.maximum(self.lower, 0.0, out=self.lower)
 
 
-def _lloyd(X, centers, max_iter, tol_abs, algorithm="lloyd"):
+def _lloyd(X, centers, max_iter, tol_abs, algorithm="lloyd", assign=assign_accumulate):
     """Lloyd's iterations from ``centers``; returns centres, labels, inertia, path, n_iter.
 
     Stops when the assignments no longer change, or when the total squared shift of the
@@ -123,7 +137,7 @@ def _lloyd(X, centers, max_iter, tol_abs, algorithm="lloyd"):
     the returned centres. An empty cluster is re-seeded at the row farthest from its centre.
     ``algorithm="elkan"`` computes the same assignment steps with Elkan's pruning.
     """
-    steps = _ElkanSteps(X) if algorithm == "elkan" else _LloydSteps(X)
+    steps = _ElkanSteps(X) if algorithm == "elkan" else _LloydSteps(X, assign)
     centers = centers.copy()
     labels_old = None
     path = []
@@ -212,6 +226,12 @@ class KMeans(ClusterMixin, TransformerMixin, StatBase):
         the same centres (up to floating-point ties).
     random_state : None, int or RandomState, default=None
         Seeds the initialisation.
+    n_jobs : int, default=None
+        Threads of the compiled assignment step of ``algorithm="lloyd"`` and of ``predict``,
+        ``score`` (numba's thread count during the call, restored afterwards). ``None`` runs
+        it serially (on a small number of features a parallel region costs more in thread
+        wake-ups than it saves); ``-1`` is every core, ``-2`` all but one. The result does not
+        depend on it: rows are accumulated in fixed chunks added in a fixed order.
 
     Attributes
     ----------
@@ -256,6 +276,7 @@ class KMeans(ClusterMixin, TransformerMixin, StatBase):
         "tol": [Interval(Real, 0, None, closed="left")],
         "algorithm": [Options({"lloyd", "elkan"})],
         "random_state": [RandomState()],
+        "n_jobs": [None, NJobs()],
     }
 
     def __init__(
@@ -268,6 +289,7 @@ class KMeans(ClusterMixin, TransformerMixin, StatBase):
         tol=1e-4,
         algorithm="lloyd",
         random_state=None,
+        n_jobs=None,
     ):
         self.n_clusters = n_clusters
         self.init = init
@@ -276,6 +298,7 @@ class KMeans(ClusterMixin, TransformerMixin, StatBase):
         self.tol = tol
         self.algorithm = algorithm
         self.random_state = random_state
+        self.n_jobs = n_jobs
 
     def _initial_centers(self, X, rng):
         if isinstance(self.init, str):
@@ -307,6 +330,7 @@ class KMeans(ClusterMixin, TransformerMixin, StatBase):
         self
         """
         X = validate_data(self, X, dtype=np.float64, order="C")
+        X = kernel_array(X)
         n = X.shape[0]
         if self.n_clusters > n:
             raise ValueError(
@@ -322,18 +346,20 @@ class KMeans(ClusterMixin, TransformerMixin, StatBase):
             n_init = self.n_init
         tol_abs = self.tol * float(np.mean(np.var(X, axis=0)))
         best = None
+        assign = _assignment_kernel(self.n_jobs)
         for _ in range(n_init):
             centers = self._initial_centers(X, rng)
-            run = _lloyd(X, centers, self.max_iter, tol_abs, self.algorithm)
+            with numba_threads(self.n_jobs):
+                run = _lloyd(X, centers, self.max_iter, tol_abs, self.algorithm, assign)
             if best is None or run[2] < best[2]:
                 best = run
         centers, labels, inertia, path, n_iter, converged = best
         if not converged:
-            warnings.warn(
-                f"KMeans: Lloyd's algorithm did not converge in max_iter={self.max_iter} "
-                "iterations; increase max_iter or tol.",
-                ConvergenceWarning,
-                stacklevel=2,
+            warn_not_converged(
+                self,
+                "Lloyd's algorithm",
+                max_iter=self.max_iter,
+                advice="increase max_iter or raise tol",
             )
         self.cluster_centers_ = centers
         self.labels_ = labels
@@ -344,7 +370,12 @@ class KMeans(ClusterMixin, TransformerMixin, StatBase):
 
     def _check_X(self, X):
         check_is_fitted(self, "cluster_centers_")
-        return validate_data(self, X, dtype=np.float64, order="C", reset=False)
+        return kernel_array(validate_data(self, X, dtype=np.float64, order="C", reset=False))
+
+    def _assign(self, X, centers):
+        """The compiled assignment step with ``n_jobs`` threads."""
+        with numba_threads(self.n_jobs):
+            return _assignment_kernel(self.n_jobs)(X, kernel_array(centers))
 
     def predict(self, X) -> np.ndarray:
         """Nearest centre of each row (its Voronoi cell; ties to the lowest index).
@@ -357,7 +388,7 @@ class KMeans(ClusterMixin, TransformerMixin, StatBase):
         -------
         ndarray of shape (n_samples,)
         """
-        return assign_accumulate(self._check_X(X), self.cluster_centers_)[0]
+        return self._assign(self._check_X(X), self.cluster_centers_)[0]
 
     def transform(self, X) -> np.ndarray:
         """Euclidean distance of each row to each centre.
@@ -370,7 +401,7 @@ class KMeans(ClusterMixin, TransformerMixin, StatBase):
         -------
         ndarray of shape (n_samples, n_clusters)
         """
-        return np.sqrt(squared_distances(self._check_X(X), self.cluster_centers_))
+        return np.sqrt(squared_distances(self._check_X(X), kernel_array(self.cluster_centers_)))
 
     def score(self, X, y=None) -> float:
         """Negative inertia of ``X`` under the fitted centres (higher is better).
@@ -384,7 +415,7 @@ class KMeans(ClusterMixin, TransformerMixin, StatBase):
         -------
         float
         """
-        return -float(assign_accumulate(self._check_X(X), self.cluster_centers_)[1].sum())
+        return -float(self._assign(self._check_X(X), self.cluster_centers_)[1].sum())
 
     @property
     def _n_features_out(self) -> int:
@@ -432,6 +463,9 @@ class MiniBatchKMeans(KMeans):
         the rows it has absorbed so far) is moved to a random row of the current batch, every
         ``10 · n_clusters`` steps; ``0`` disables this.
     random_state : None, int or RandomState, default=None
+    n_jobs : int, default=None
+        Threads of the compiled assignment steps (every batch, the final labels, ``predict``),
+        as :class:`KMeans`: ``None`` is serial; the result does not depend on it.
 
     Attributes
     ----------
@@ -476,6 +510,7 @@ class MiniBatchKMeans(KMeans):
         "n_init": [Options({"auto"}), Interval(Integral, 1, None, closed="left")],
         "reassignment_ratio": [Interval(Real, 0, None, closed="left")],
         "random_state": [RandomState()],
+        "n_jobs": [None, NJobs()],
     }
 
     def __init__(
@@ -491,6 +526,7 @@ class MiniBatchKMeans(KMeans):
         n_init="auto",
         reassignment_ratio=0.01,
         random_state=None,
+        n_jobs=None,
     ):
         self.n_clusters = n_clusters
         self.init = init
@@ -502,6 +538,7 @@ class MiniBatchKMeans(KMeans):
         self.n_init = n_init
         self.reassignment_ratio = reassignment_ratio
         self.random_state = random_state
+        self.n_jobs = n_jobs
 
     def _initialise(self, X, rng):
         n = X.shape[0]
@@ -522,7 +559,7 @@ class MiniBatchKMeans(KMeans):
         for _ in range(n_init):
             subset = X[np.sort(rng.choice(n, size=size, replace=False))]
             centers = self._initial_centers(subset, rng)
-            inertia = assign_accumulate(subset, centers)[1].sum()
+            inertia = self._assign(subset, centers)[1].sum()
             if inertia < best_inertia:
                 best, best_inertia = centers, inertia
         self.cluster_centers_ = np.ascontiguousarray(best)
@@ -532,7 +569,7 @@ class MiniBatchKMeans(KMeans):
 
     def _step(self, batch, rng) -> tuple[float, float]:
         """One mini-batch update; returns the batch inertia (per row) and the squared shift."""
-        _, min_dist, sums, counts = assign_accumulate(batch, self.cluster_centers_)
+        _, min_dist, sums, counts = self._assign(batch, self.cluster_centers_)
         old = self.cluster_centers_.copy()
         total = self.counts_ + counts
         hit = counts > 0
@@ -566,6 +603,7 @@ class MiniBatchKMeans(KMeans):
         self
         """
         X = validate_data(self, X, dtype=np.float64, order="C")
+        X = kernel_array(X)
         n = X.shape[0]
         rng = check_random_state(self.random_state)
         self._initialise(X, rng)
@@ -590,13 +628,8 @@ class MiniBatchKMeans(KMeans):
                 converged = True
                 break
         if not converged and (self.tol > 0 or self.max_no_improvement is not None):
-            warnings.warn(
-                f"{type(self).__name__}: no convergence within max_iter={self.max_iter} "
-                "passes; increase max_iter.",
-                ConvergenceWarning,
-                stacklevel=2,
-            )
-        labels, min_dist, _, _ = assign_accumulate(X, self.cluster_centers_)
+            warn_not_converged(self, "mini-batch k-means", max_iter=self.max_iter, unit="passes")
+        labels, min_dist, _, _ = self._assign(X, self.cluster_centers_)
         self.labels_ = labels
         self.inertia_ = float(min_dist.sum())
         self.n_iter_ = math.ceil(self.n_steps_ * batch_size / n)
@@ -618,10 +651,11 @@ class MiniBatchKMeans(KMeans):
         if first:
             self._validate_params()
         X = validate_data(self, X, dtype=np.float64, order="C", reset=first)
+        X = kernel_array(X)
         if first:
             self._initialise(X, check_random_state(self.random_state))
         self._step(X, self._rng)
-        labels, min_dist, _, _ = assign_accumulate(X, self.cluster_centers_)
+        labels, min_dist, _, _ = self._assign(X, self.cluster_centers_)
         self.labels_ = labels
         self.inertia_ = float(min_dist.sum())
         self.n_iter_ = self.n_steps_

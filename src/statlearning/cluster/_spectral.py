@@ -13,6 +13,7 @@ from sklearn.base import ClusterMixin
 from sklearn.utils import check_random_state
 from sklearn.utils.validation import validate_data
 
+from .._core.compiled import kernel_array
 from .._validation import Interval, Options, RandomState
 from ..base import StatBase, fit_context
 from ..exceptions import NumericalWarning
@@ -149,6 +150,7 @@ class SpectralClustering(ClusterMixin, StatBase):
         self
         """
         X = validate_data(self, X, dtype=np.float64, ensure_min_samples=2)
+        X = kernel_array(X)
         n = X.shape[0]
         if self.n_clusters > n:
             raise ValueError(
@@ -197,7 +199,8 @@ class SpectralClustering(ClusterMixin, StatBase):
             k = self.n_neighbors
             if k > n - 1:
                 warnings.warn(
-                    f"n_neighbors={k} exceeds n_samples - 1 = {n - 1}; using {n - 1}.",
+                    f"{type(self).__name__}: n_neighbors={k} exceeds n_samples - 1 = {n - 1}; "
+                    f"using {n - 1}.",
                     UserWarning,
                     stacklevel=4,
                 )
@@ -227,7 +230,8 @@ def _embed(A, s, laplacian):
         return V, w
     if np.any(deg <= 0.0):
         warnings.warn(
-            f"{int(np.sum(deg <= 0))} point(s) have no neighbour in the similarity graph; "
+            f"SpectralClustering: {int(np.sum(deg <= 0))} point(s) have no neighbour in the "
+            "similarity graph; "
             "each forms its own component. Consider a larger gamma^-1, eps or n_neighbors.",
             NumericalWarning,
             stacklevel=4,

@@ -4,7 +4,6 @@
 matrix) and offers the notes' retention rules (:func:`retained_components`).
 """
 
-from .._registry import register_model
 from ._pca import PCA, retained_components
 from ._summary import PCASummary
 
@@ -29,12 +28,3 @@ def principal_components_regression():
     from ..linear_model import LinearRegression
 
     return make_pipeline(StandardScaler(), PCA("cumulative:0.95"), LinearRegression())
-
-
-register_model(
-    "pcr",
-    principal_components_regression,
-    task="regression",
-    description="Principal components regression: standardise, PCA (cumulative:0.95), OLS",
-    family="decomposition",
-)

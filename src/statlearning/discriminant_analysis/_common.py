@@ -6,6 +6,7 @@ import numpy as np
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from .._core.class_labels import log_normalise_rows
+from .._core.compiled import kernel_array
 from ..base import PosteriorClassifierMixin
 
 _BLOCK_BYTES = 16 * 2**20
@@ -32,7 +33,7 @@ class DiscriminantMixin(PosteriorClassifierMixin):
 
     def _validated(self, X):
         check_is_fitted(self, "classes_")
-        return validate_data(self, X, reset=False, dtype=np.float64)
+        return kernel_array(validate_data(self, X, reset=False, dtype=np.float64))
 
     def decision_function(self, X):
         """Discriminant scores.

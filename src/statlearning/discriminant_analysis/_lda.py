@@ -10,6 +10,7 @@ from sklearn.base import ClassNamePrefixFeaturesOutMixin
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from .._core.class_labels import encode_class_labels, resolve_priors
+from .._core.compiled import kernel_array
 from .._core.discriminant import (
     class_means,
     fisher_directions,
@@ -170,6 +171,7 @@ class LinearDiscriminantAnalysis(
         """
         name = type(self).__name__
         X, y = validate_data(self, X, y, dtype=np.float64)
+        X = kernel_array(X)
         self.classes_, codes = encode_class_labels(y, name)
         n, p = X.shape
         K = self.classes_.size
@@ -310,6 +312,7 @@ class LinearDiscriminantAnalysis(
         """
         check_is_fitted(self, "scalings_")
         X = validate_data(self, X, reset=False, dtype=np.float64)
+        X = kernel_array(X)
         return (X - self.xbar_) @ self.scalings_[:, : self.n_components_]
 
     @property

@@ -8,6 +8,7 @@ import numpy as np
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from .._core.class_labels import encode_class_labels, label_repr, resolve_priors
+from .._core.compiled import kernel_array
 from .._core.discriminant import (
     cholesky_rank_ok,
     class_means,
@@ -114,6 +115,7 @@ class QuadraticDiscriminantAnalysis(ClassifierMixin, DiscriminantMixin, StatBase
         """
         name = type(self).__name__
         X, y = validate_data(self, X, y, dtype=np.float64)
+        X = kernel_array(X)
         self.classes_, codes = encode_class_labels(y, name)
         p = X.shape[1]
         K = self.classes_.size

@@ -3,10 +3,6 @@
 Relief/ReliefF) with permutation-null p-values, wrappers scored on held-out data and embedded
 selection from a lasso path."""
 
-from sklearn.pipeline import make_pipeline
-
-from .._registry import register_model
-from ..linear_model import LinearRegression
 from ._filters import (
     FilterSelector,
     ReliefF,
@@ -29,17 +25,3 @@ __all__ = [
     "mutual_info_scores",
     "variance_mean_scores",
 ]
-
-
-def best_subset_ols():
-    """Best subset by BIC (leaps), then least squares on the chosen features."""
-    return make_pipeline(BestSubsetSelector(criterion="bic"), LinearRegression())
-
-
-register_model(
-    "best_subset_ols",
-    best_subset_ols,
-    task="regression",
-    description="Best subset by BIC (leaps), then least squares on the chosen features",
-    family="feature_selection",
-)

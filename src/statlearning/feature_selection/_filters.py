@@ -12,7 +12,7 @@ from scipy.special import digamma
 from sklearn.base import clone
 from sklearn.utils.validation import check_random_state, validate_data
 
-from .._validation import Interval, Options, RandomState
+from .._validation import DEPRECATED, Interval, Options, RandomState, renamed_parameter
 from ..base import StatBase, TransformerMixin, fit_context
 from ..exceptions import NumericalWarning
 from ._common import SelectorMixin
@@ -242,20 +242,25 @@ class ReliefF(SelectorMixin, TransformerMixin, StatBase):
         Keep the top-scoring features (``None``: those with a positive weight).
     n_neighbors : int, default=10
         ``k`` hits and misses per class (fewer when a class is smaller).
-    n_iterations : int or None, default=None
-        ``m`` random instances (drawn with replacement); ``None`` uses every instance once
-        (deterministic).
+    max_iter : int or None, default=None
+        ``m``: the number of iterations, each on an instance drawn at random (with
+        replacement); ``None`` uses every instance once (deterministic). CORElearn's
+        ``ReliefIterations``.
     diff_power : {1, 2}, default=1
         ``1``: ReliefF's absolute differences (Manhattan neighbours); ``2``: squared (Euclidean
         neighbours), as the notes' Relief.
     random_state : int, RandomState or None, default=None
-        For ``n_iterations``.
+        For ``max_iter``.
+    n_iterations : int or None, default="deprecated"
+        Deprecated name of ``max_iter`` (a ``FutureWarning`` says so); it will be removed.
 
     Attributes
     ----------
     scores_ : ndarray of shape (n_features_in_,)
         The weights ``W``.
     support_ : ndarray of shape (n_features_in_,), bool
+    n_iter_ : int
+        The number of instances used: ``max_iter``, or ``n_samples`` when it is ``None``.
     n_features_in_ : int
     feature_names_in_ : ndarray of str
 
@@ -267,7 +272,8 @@ class ReliefF(SelectorMixin, TransformerMixin, StatBase):
     _parameter_constraints = {
         "n_features_to_select": [None, Interval(Integral, 0, None, closed="left")],
         "n_neighbors": [Interval(Integral, 1, None, closed="left")],
-        "n_iterations": [None, Interval(Integral, 1, None, closed="left")],
+        "max_iter": [None, Interval(Integral, 1, None, closed="left")],
+        "n_iterations": [Options({DEPRECATED}), None, Interval(Integral, 1, None, closed="left")],
         "diff_power": [Options({1, 2})],
         "random_state": [RandomState()],
     }
@@ -277,15 +283,17 @@ class ReliefF(SelectorMixin, TransformerMixin, StatBase):
         n_features_to_select=None,
         *,
         n_neighbors=10,
-        n_iterations=None,
+        max_iter=None,
         diff_power=1,
         random_state=None,
+        n_iterations=DEPRECATED,
     ):
         self.n_features_to_select = n_features_to_select
         self.n_neighbors = n_neighbors
-        self.n_iterations = n_iterations
+        self.max_iter = max_iter
         self.diff_power = diff_power
         self.random_state = random_state
+        self.n_iterations = n_iterations
 
     @fit_context
     def fit(self, X, y):
@@ -310,10 +318,12 @@ class ReliefF(SelectorMixin, TransformerMixin, StatBase):
         span = X.max(axis=0) - X.min(axis=0)
         span[span == 0] = 1.0
         Z = (X - X.min(axis=0)) / span
-        if self.n_iterations is None:
+        max_iter = renamed_parameter(self, "n_iterations", "max_iter")
+        if max_iter is None:
             rows = np.arange(n)
         else:
-            rows = check_random_state(self.random_state).randint(0, n, size=self.n_iterations)
+            rows = check_random_state(self.random_state).randint(0, n, size=max_iter)
+        self.n_iter_ = int(rows.size)
         q, k = self.diff_power, self.n_neighbors
         w = np.zeros(p)
         for i in rows:

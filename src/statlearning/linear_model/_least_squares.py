@@ -202,6 +202,19 @@ class LinearRegression(RegressorMixin, LinearPredictorMixin, InferenceMixin, Sta
         self._target_name = str(target_name) if target_name is not None else "y"
         return self
 
+    def _bootstrap_ols_design(self) -> dict:
+        """Private protocol of :func:`statlearning.model_selection.bootstrap`: this estimator's
+        ``fit`` (without ``sample_weight``) is ordinary least squares, so the coefficients of
+        every resample may be computed in batches from the resample's normal equations.
+
+        Returns
+        -------
+        dict
+            ``{"fit_intercept": bool}``. An estimator without the method (or returning ``None``)
+            is refitted on every resample.
+        """
+        return {"fit_intercept": bool(self.fit_intercept)}
+
     def _solve(self, X, y, sqrt_w) -> tuple[Factorisation, int]:
         if self.solver == "qr":
             return qr_least_squares(X, y, sqrt_w, self.fit_intercept, self.rank_tol), 1

@@ -10,10 +10,10 @@ from sklearn.base import DensityMixin
 from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from .._core.lloyd import kmeans_plusplus, lloyd
 from .._validation import ArrayLike, Interval, Options, RandomState
 from ..base import StatBase, fit_context
-from ..exceptions import ConvergenceWarning, NumericalWarning
+from ..cluster import KMeans, kmeans_plusplus
+from ..exceptions import NumericalWarning, warn_not_converged
 from . import _em
 
 _COV_TYPES = ("full", "tied", "diag", "spherical")
@@ -177,11 +177,11 @@ class GaussianMixture(DensityMixin, StatBase):
             if best is None or run["lower_bound"] > best["lower_bound"]:
                 best = run
         if not best["converged"] and self.max_iter > 0:
-            warnings.warn(
-                f"GaussianMixture did not converge in max_iter={self.max_iter} iterations; "
-                "increase max_iter or tol, or try another initialisation.",
-                ConvergenceWarning,
-                stacklevel=4,
+            warn_not_converged(
+                self,
+                "EM",
+                max_iter=self.max_iter,
+                advice="increase max_iter or raise tol, or try another initialisation",
             )
         self._set_parameters(best["params"])
         self.converged_ = best["converged"]
@@ -233,7 +233,8 @@ class GaussianMixture(DensityMixin, StatBase):
         n, K = X.shape[0], self.n_components
         if self.init_params == "kmeans":
             gen = np.random.default_rng(rng.randint(np.iinfo(np.int32).max))
-            labels = lloyd(X, kmeans_plusplus(X, K, gen))[0]
+            centers = kmeans_plusplus(X, K, random_state=gen, n_local_trials=1)[0]
+            labels = KMeans(K, init=centers, n_init=1, tol=0.0).fit(X).labels_
             resp = np.zeros((n, K))
             resp[np.arange(n), labels] = 1.0
         else:
@@ -252,7 +253,8 @@ class GaussianMixture(DensityMixin, StatBase):
             except np.linalg.LinAlgError:
                 new_reg = max(10.0 * reg, 1e-10)
                 warnings.warn(
-                    f"a component's covariance is not positive definite even with "
+                    f"{type(self).__name__}: a component's covariance is not positive "
+                    "definite even with "
                     f"reg_covar={reg:g}; increasing the regularisation to {new_reg:g}. "
                     "Consider fewer components or a larger reg_covar.",
                     NumericalWarning,
@@ -310,7 +312,8 @@ class GaussianMixture(DensityMixin, StatBase):
         bad = np.flatnonzero(lam <= 1e-10 * scale)
         if bad.size:
             warnings.warn(
-                f"the covariance of component(s) {bad.tolist()} is singular; only "
+                f"{type(self).__name__}: the covariance of component(s) {bad.tolist()} is "
+                "singular; only "
                 f"reg_covar={self.reg_covar:g} keeps it positive definite. The component has "
                 "collapsed onto a point or subspace: consider fewer components.",
                 NumericalWarning,

@@ -13,7 +13,6 @@ from sklearn.base import clone, is_classifier, is_regressor
 from sklearn.utils import check_random_state
 
 from ..exceptions import NumericalWarning
-from ..linear_model import LinearRegression
 from . import _bootstrap_ols as ols
 from ._cv import take_rows
 from ._jackknife import _is_estimator, check_xy, jackknife, make_statistic
@@ -63,9 +62,25 @@ def _check_common(n_resamples, level, random_state):
     return check_random_state(random_state)
 
 
+def _ols_design(statistic):
+    """The estimator's answer to the batched-OLS protocol (``_bootstrap_ols_design``), or None.
+
+    An estimator whose ``fit`` is ordinary least squares implements ``_bootstrap_ols_design()``
+    returning ``{"fit_intercept": bool}`` (see
+    :meth:`statlearning.linear_model.LinearRegression._bootstrap_ols_design`).
+    """
+    hook = getattr(statistic, "_bootstrap_ols_design", None)
+    if isinstance(statistic, type) or not callable(hook):
+        return None
+    return hook()
+
+
 def _fast_ols(statistic, attribute, X, y):
-    """``(A, mean, fit_intercept)`` when the batched OLS path applies, else ``None``."""
-    if not isinstance(statistic, LinearRegression) or attribute not in ("coef_", "intercept_"):
+    """``(A, mean, fit_intercept, y)`` when the batched OLS path applies, else ``None``."""
+    if attribute not in ("coef_", "intercept_"):
+        return None
+    spec = _ols_design(statistic)
+    if spec is None:
         return None
     if y is None or hasattr(X, "iloc") or isinstance(X, list):
         return None
@@ -76,7 +91,7 @@ def _fast_ols(statistic, attribute, X, y):
         return None
     if Xa.ndim != 2 or ya.ndim != 1 or not (np.all(np.isfinite(Xa)) and np.all(np.isfinite(ya))):
         return None
-    fit_intercept = bool(statistic.get_params()["fit_intercept"])
+    fit_intercept = bool(spec["fit_intercept"])
     A, mean = ols.design(Xa, fit_intercept)
     if A.shape[0] <= A.shape[1] or not ols.well_conditioned(A):
         return None
@@ -185,8 +200,10 @@ def bootstrap(
     ``boot.ci(type="bca", L=empinf(b, type="jack"))``; R's default ``L`` uses regression
     estimates instead). BCa is offered for the pairs bootstrap only.
 
-    For :class:`statlearning.linear_model.LinearRegression` with ``attribute="coef_"`` or
-    ``"intercept_"`` the resamples are solved in batches from their weighted Gram matrices
+    For an estimator whose fit is ordinary least squares
+    (:class:`statlearning.linear_model.LinearRegression`: it says so through the private method
+    ``_bootstrap_ols_design``) with ``attribute="coef_"`` or ``"intercept_"`` the resamples
+    are solved in batches from their weighted Gram matrices
     ``Aᵀdiag(c)A`` (``c`` the bootstrap counts) instead of refitting: the same numbers, many
     times faster. Designs that are ill conditioned (or rank deficient in some resample) use the
     ordinary refits, which report aliased columns as R does.

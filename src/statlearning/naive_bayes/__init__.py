@@ -6,17 +6,8 @@ Every model is computed in log space. Beyond scikit-learn's interface each class
 ``alpha=0`` (maximum likelihood) with zero probabilities handled exactly.
 """
 
-from .._registry import register_model
 from ._discrete import BernoulliNB, CategoricalNB, MultinomialNB
 from ._gaussian import GaussianNB
 from ._mixed import MixedNB
 
 __all__ = ["BernoulliNB", "CategoricalNB", "GaussianNB", "MixedNB", "MultinomialNB"]
-
-register_model(
-    "gaussian_nb",
-    GaussianNB,
-    task="classification",
-    description="Gaussian naive Bayes (independent normal features per class)",
-    family="naive_bayes",
-)

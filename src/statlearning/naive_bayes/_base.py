@@ -8,6 +8,7 @@ import numpy as np
 from sklearn.utils.validation import check_is_fitted
 
 from .._core.class_labels import label_repr, log_normalise_rows
+from .._core.compiled import kernel_array
 from ..base import PosteriorClassifierMixin
 
 
@@ -25,7 +26,7 @@ class NaiveBayesMixin(PosteriorClassifierMixin):
 
     def _checked(self, X):
         check_is_fitted(self, "classes_")
-        return self._validate_X(X)
+        return kernel_array(self._validate_X(X))
 
     def predict_log_likelihood(self, X):
         """Log-likelihood ``log P(x | class k) = Σ_j log P(x_j | k)`` of each sample.

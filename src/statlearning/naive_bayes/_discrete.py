@@ -9,6 +9,7 @@ import numpy as np
 from sklearn.utils.validation import validate_data
 
 from .._core.class_labels import encode_class_labels, label_repr, resolve_priors
+from .._core.compiled import kernel_array
 from .._core.grouped_moments import grouped_sums
 from .._core.naive_bayes import (
     categorical_log_likelihood,
@@ -16,16 +17,17 @@ from .._core.naive_bayes import (
     count_log_likelihood,
     smoothed_log_prob,
 )
-from .._validation import ArrayLike, Boolean, Interval, Options, check_sample_weight
+from .._validation import (
+    DEPRECATED,
+    ArrayLike,
+    Boolean,
+    Interval,
+    Options,
+    check_sample_weight,
+    renamed_parameter,
+)
 from ..base import ClassifierMixin, StatBase, fit_context
 from ._base import NaiveBayesMixin, check_class_weights, feature_names, report_unseen
-
-_SMOOTHING_NOTE = """
-    With ``alpha=0`` (maximum likelihood, the lecture notes' estimator) a feature value never
-    seen in a class gets probability exactly 0: the class's log-likelihood is ``−inf`` and
-    its posterior 0. A sample impossible under *every* class has no posterior (0/0):
-    ``predict``, ``predict_proba`` and ``predict_log_proba`` raise a ``ValueError`` naming
-    it, while ``predict_joint_log_proba`` returns the ``−inf`` scores."""
 
 
 class _DiscreteNB(ClassifierMixin, NaiveBayesMixin, StatBase):
@@ -41,8 +43,10 @@ class _DiscreteNB(ClassifierMixin, NaiveBayesMixin, StatBase):
         class_weight = np.bincount(codes, weights=w, minlength=K).astype(np.float64)
         check_class_weights(class_weight, self.classes_, name)
         self.class_count_ = class_weight
-        if self.class_prior is not None:
-            prior = resolve_priors(self.class_prior, class_weight, name, param="class_prior")
+        priors = renamed_parameter(self, "class_prior", "priors")
+        if priors is not None:
+            param = "priors" if self.priors is not None else "class_prior"
+            prior = resolve_priors(priors, class_weight, name, param=param)
         elif self.fit_prior:
             prior = class_weight / class_weight.sum()
         else:
@@ -56,24 +60,24 @@ class _DiscreteNB(ClassifierMixin, NaiveBayesMixin, StatBase):
         return self.class_log_prior_
 
 
-_COMMON_PARAMS = """
+class BernoulliNB(_DiscreteNB):
+    """Naive Bayes for binary features (independent Bernoulli variables per class).
+
+    Parameters
+    ----------
     alpha : float, default=1.0
         Additive (Laplace/Lidstone) smoothing pseudo-count; ``0`` gives the maximum-likelihood
         frequencies.
-    fit_prior : bool, default=True
-        Learn the class priors from the class proportions; ``False`` uses uniform priors.
-    class_prior : array-like of shape (n_classes,), default=None
-        Prior probabilities (order of ``classes_``, summing to one); overrides ``fit_prior``."""
-
-
-class BernoulliNB(_DiscreteNB):
-    __doc__ = f"""Naive Bayes for binary features (independent Bernoulli variables per class).
-
-    Parameters
-    ----------{_COMMON_PARAMS}
     binarize : float or None, default=0.0
         Threshold: a feature is 1 when ``x > binarize``. ``None`` means ``X`` is already
         binary (only 0 and 1 are then accepted).
+    fit_prior : bool, default=True
+        Learn the class priors from the class proportions; ``False`` uses uniform priors.
+    priors : array-like of shape (n_classes,), default=None
+        Prior probabilities (order of ``classes_``, summing to one); overrides ``fit_prior``.
+        The name of every classifier's prior parameter (scikit-learn's ``class_prior``).
+    class_prior : array-like of shape (n_classes,), default="deprecated"
+        Deprecated name of ``priors`` (a ``FutureWarning`` says so); it will be removed.
 
     Attributes
     ----------
@@ -89,17 +93,22 @@ class BernoulliNB(_DiscreteNB):
 
     Notes
     -----
-    With :math:`P(x_j\\mid k) = p_{{kj}}^{{x_j}}(1-p_{{kj}})^{{1-x_j}}` (Artelt, Exercise 2.3.1,
+    With :math:`P(x_j\\mid k) = p_{kj}^{x_j}(1-p_{kj})^{1-x_j}` (Artelt, Exercise 2.3.1,
     eq. 2.23) the classifier is
 
-    .. math:: \\hat C(x) = \\arg\\max_k \\log\\pi_k + \\sum_j \\big[x_j\\log p_{{kj}}
-              + (1-x_j)\\log(1-p_{{kj}})\\big],
+    .. math:: \\hat C(x) = \\arg\\max_k \\log\\pi_k + \\sum_j \\big[x_j\\log p_{kj}
+              + (1-x_j)\\log(1-p_{kj})\\big],
 
     and the maximum-likelihood estimate is the class frequency
-    :math:`\\hat p_{{kj}} = N_{{kj}}/N_k` (``alpha=0``); ``alpha`` adds α successes and α
+    :math:`\\hat p_{kj} = N_{kj}/N_k` (``alpha=0``); ``alpha`` adds α successes and α
     failures (Welling eq. 6.12 with :math:`V = 2` values). Absent features (``x_j = 0``)
     contribute, unlike :class:`MultinomialNB`.
-    {_SMOOTHING_NOTE}
+
+    With ``alpha=0`` (maximum likelihood, the lecture notes' estimator) a feature value never
+    seen in a class gets probability exactly 0: the class's log-likelihood is ``−inf`` and
+    its posterior 0. A sample impossible under *every* class has no posterior (0/0):
+    ``predict``, ``predict_proba`` and ``predict_log_proba`` raise a ``ValueError`` naming
+    it, while ``predict_joint_log_proba`` returns the ``−inf`` scores.
 
     Mapping: R's ``e1071::naiveBayes`` on two-level factors with ``laplace = alpha`` gives
     the same tables; scikit-learn's ``BernoulliNB(alpha, force_alpha=True)`` the same model.
@@ -117,13 +126,17 @@ class BernoulliNB(_DiscreteNB):
         "alpha": [Interval(Real, 0, None, closed="left")],
         "binarize": [None, Interval(Real, None, None)],
         "fit_prior": [Boolean()],
-        "class_prior": [None, ArrayLike()],
+        "priors": [None, ArrayLike()],
+        "class_prior": [Options({DEPRECATED}), None, ArrayLike()],
     }
 
-    def __init__(self, *, alpha=1.0, binarize=0.0, fit_prior=True, class_prior=None):
+    def __init__(
+        self, *, alpha=1.0, binarize=0.0, fit_prior=True, priors=None, class_prior=DEPRECATED
+    ):
         self.alpha = alpha
         self.binarize = binarize
         self.fit_prior = fit_prior
+        self.priors = priors
         self.class_prior = class_prior
 
     def _binary(self, X):
@@ -154,6 +167,7 @@ class BernoulliNB(_DiscreteNB):
         self : BernoulliNB
         """
         X, y = validate_data(self, X, y, dtype=np.float64)
+        X = kernel_array(X)
         X = self._binary(X)
         codes, w = self._labels_and_weights(X, y, sample_weight)
         _, self.feature_count_ = grouped_sums(X, codes, self.classes_.size, w)
@@ -179,10 +193,20 @@ class BernoulliNB(_DiscreteNB):
 
 
 class MultinomialNB(_DiscreteNB):
-    __doc__ = f"""Naive Bayes for counts (a multinomial distribution of the features per class).
+    """Naive Bayes for counts (a multinomial distribution of the features per class).
 
     Parameters
-    ----------{_COMMON_PARAMS}
+    ----------
+    alpha : float, default=1.0
+        Additive (Laplace/Lidstone) smoothing pseudo-count; ``0`` gives the maximum-likelihood
+        frequencies.
+    fit_prior : bool, default=True
+        Learn the class priors from the class proportions; ``False`` uses uniform priors.
+    priors : array-like of shape (n_classes,), default=None
+        Prior probabilities (order of ``classes_``, summing to one); overrides ``fit_prior``.
+        The name of every classifier's prior parameter (scikit-learn's ``class_prior``).
+    class_prior : array-like of shape (n_classes,), default="deprecated"
+        Deprecated name of ``priors`` (a ``FutureWarning`` says so); it will be removed.
 
     Attributes
     ----------
@@ -190,7 +214,7 @@ class MultinomialNB(_DiscreteNB):
     class_count_ : ndarray of shape (n_classes,)
     class_log_prior_ : ndarray of shape (n_classes,)
     feature_count_ : ndarray of shape (n_classes, n_features)
-        ``N_kj = Σ_{{i∈k}} x_ij``.
+        ``N_kj = Σ_{i∈k} x_ij``.
     feature_log_prob_ : ndarray of shape (n_classes, n_features)
         ``log θ_kj``, ``θ_kj = (N_kj + α)/(N_k + α p)`` with ``N_k = Σ_j N_kj``.
     n_features_in_ : int
@@ -200,12 +224,17 @@ class MultinomialNB(_DiscreteNB):
     -----
     For a sample of counts :math:`x` (e.g. word counts) the classifier is
 
-    .. math:: \\hat C(x) = \\arg\\max_k \\log\\pi_k + \\sum_j x_j\\log\\theta_{{kj}},
+    .. math:: \\hat C(x) = \\arg\\max_k \\log\\pi_k + \\sum_j x_j\\log\\theta_{kj},
 
     where the multinomial coefficient, common to all classes, is omitted (so
     :meth:`predict_log_likelihood` is the log-likelihood up to that constant). ``X`` must be
     non-negative.
-    {_SMOOTHING_NOTE}
+
+    With ``alpha=0`` (maximum likelihood, the lecture notes' estimator) a feature value never
+    seen in a class gets probability exactly 0: the class's log-likelihood is ``−inf`` and
+    its posterior 0. A sample impossible under *every* class has no posterior (0/0):
+    ``predict``, ``predict_proba`` and ``predict_log_proba`` raise a ``ValueError`` naming
+    it, while ``predict_joint_log_proba`` returns the ``−inf`` scores.
 
     Mapping: scikit-learn's ``MultinomialNB(alpha, force_alpha=True)`` is the same model.
 
@@ -221,12 +250,14 @@ class MultinomialNB(_DiscreteNB):
     _parameter_constraints = {
         "alpha": [Interval(Real, 0, None, closed="left")],
         "fit_prior": [Boolean()],
-        "class_prior": [None, ArrayLike()],
+        "priors": [None, ArrayLike()],
+        "class_prior": [Options({DEPRECATED}), None, ArrayLike()],
     }
 
-    def __init__(self, *, alpha=1.0, fit_prior=True, class_prior=None):
+    def __init__(self, *, alpha=1.0, fit_prior=True, priors=None, class_prior=DEPRECATED):
         self.alpha = alpha
         self.fit_prior = fit_prior
+        self.priors = priors
         self.class_prior = class_prior
 
     def _check_non_negative(self, X):
@@ -254,6 +285,7 @@ class MultinomialNB(_DiscreteNB):
         self : MultinomialNB
         """
         X, y = validate_data(self, X, y, dtype=np.float64)
+        X = kernel_array(X)
         self._check_non_negative(X)
         codes, w = self._labels_and_weights(X, y, sample_weight)
         _, self.feature_count_ = grouped_sums(X, codes, self.classes_.size, w)
@@ -277,23 +309,33 @@ class MultinomialNB(_DiscreteNB):
 
 
 class CategoricalNB(_DiscreteNB):
-    __doc__ = f"""Naive Bayes for categorical features: one frequency table per feature.
+    """Naive Bayes for categorical features: one frequency table per feature.
 
     Each distinct value of a feature is a level (scores 1–10, codes 0, 1, 2, …): encode
     strings first, e.g. with :class:`sklearn.preprocessing.OrdinalEncoder`. Missing values
     (NaN) are allowed.
 
     Parameters
-    ----------{_COMMON_PARAMS}
+    ----------
+    alpha : float, default=1.0
+        Additive (Laplace/Lidstone) smoothing pseudo-count; ``0`` gives the maximum-likelihood
+        frequencies.
+    fit_prior : bool, default=True
+        Learn the class priors from the class proportions; ``False`` uses uniform priors.
+    priors : array-like of shape (n_classes,), default=None
+        Prior probabilities (order of ``classes_``, summing to one); overrides ``fit_prior``.
+        The name of every classifier's prior parameter (scikit-learn's ``class_prior``).
+    class_prior : array-like of shape (n_classes,), default="deprecated"
+        Deprecated name of ``priors`` (a ``FutureWarning`` says so); it will be removed.
     min_categories : int or array-like of shape (n_features,), default=None
         Minimum number of possible levels ``V_j`` of each feature, for the smoothing
         denominator (e.g. 10 for scores 1–10 even when some never occur in the training
         data); default: the number of levels seen.
-    handle_unknown : {{"warn", "error", "ignore"}}, default="warn"
+    handle_unknown : {"warn", "error", "ignore"}, default="warn"
         A value not seen at fit time. ``"warn"``: that feature is skipped for that sample
         (treated as missing, as R's ``e1071`` does) with a warning naming the feature and the
         level; ``"ignore"``: the same, silently; ``"error"``: a ``ValueError`` naming them.
-    missing : {{"exclude", "count"}}, default="exclude"
+    missing : {"exclude", "count"}, default="exclude"
         How a missing value enters the tables. ``"exclude"`` (R's ``table`` and
         ``e1071::naiveBayes``): the row is left out of that feature's table, so each class's
         level probabilities sum to one. ``"count"``: the row stays in the class total (the
@@ -321,16 +363,21 @@ class CategoricalNB(_DiscreteNB):
     The classifier multiplies one conditional probability per feature (Welling §6,
     eq. 6.7–6.13; Boily §7.4):
 
-    .. math:: \\hat C(x) = \\arg\\max_k \\log\\pi_k + \\sum_{{j:\\,x_j\\ \\text{{observed}}}}
-              \\log\\frac{{N_{{kj}}(x_j) + \\alpha}}{{N_{{kj}} + \\alpha V_j}},
+    .. math:: \\hat C(x) = \\arg\\max_k \\log\\pi_k + \\sum_{j:\\,x_j\\ \\text{observed}}
+              \\log\\frac{N_{kj}(x_j) + \\alpha}{N_{kj} + \\alpha V_j},
 
-    where :math:`N_{{kj}}(v)` counts class-``k`` samples with :math:`x_j = v` and
-    :math:`N_{{kj}}` the class-``k`` samples with :math:`x_j` observed (``missing="exclude"``)
+    where :math:`N_{kj}(v)` counts class-``k`` samples with :math:`x_j = v` and
+    :math:`N_{kj}` the class-``k`` samples with :math:`x_j` observed (``missing="exclude"``)
     or all class-``k`` samples (``missing="count"``). A missing value at prediction time is
     skipped. The class prior is never smoothed. :meth:`predict_joint_proba` gives the
     unnormalised "posterior" prior × likelihood that the notes print, and
     :meth:`predict_log_likelihood` the log-likelihood.
-    {_SMOOTHING_NOTE}
+
+    With ``alpha=0`` (maximum likelihood, the lecture notes' estimator) a feature value never
+    seen in a class gets probability exactly 0: the class's log-likelihood is ``−inf`` and
+    its posterior 0. A sample impossible under *every* class has no posterior (0/0):
+    ``predict``, ``predict_proba`` and ``predict_log_proba`` raise a ``ValueError`` naming
+    it, while ``predict_joint_log_proba`` returns the ``−inf`` scores.
     With ``alpha=0`` a class in which a feature is never observed is an error (its level
     probabilities would be 0/0).
 
@@ -353,7 +400,8 @@ class CategoricalNB(_DiscreteNB):
     _parameter_constraints = {
         "alpha": [Interval(Real, 0, None, closed="left")],
         "fit_prior": [Boolean()],
-        "class_prior": [None, ArrayLike()],
+        "priors": [None, ArrayLike()],
+        "class_prior": [Options({DEPRECATED}), None, ArrayLike()],
         "min_categories": [None, Interval(Integral, 1, None, closed="left"), ArrayLike()],
         "handle_unknown": [Options({"warn", "error", "ignore"})],
         "missing": [Options({"exclude", "count"})],
@@ -364,13 +412,15 @@ class CategoricalNB(_DiscreteNB):
         *,
         alpha=1.0,
         fit_prior=True,
-        class_prior=None,
+        priors=None,
+        class_prior=DEPRECATED,
         min_categories=None,
         handle_unknown="warn",
         missing="exclude",
     ):
         self.alpha = alpha
         self.fit_prior = fit_prior
+        self.priors = priors
         self.class_prior = class_prior
         self.min_categories = min_categories
         self.handle_unknown = handle_unknown
@@ -392,6 +442,7 @@ class CategoricalNB(_DiscreteNB):
         self : CategoricalNB
         """
         X, y = validate_data(self, X, y, dtype=np.float64, ensure_all_finite="allow-nan")
+        X = kernel_array(X)
         codes, w = self._labels_and_weights(X, y, sample_weight)
         K = self.classes_.size
         levels, counts, observed = categorical_tables(X, codes, K, w)

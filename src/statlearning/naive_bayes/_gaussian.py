@@ -9,9 +9,10 @@ import numpy as np
 from sklearn.utils.validation import validate_data
 
 from .._core.class_labels import encode_class_labels, label_repr, resolve_priors
+from .._core.compiled import kernel_array, numba_threads
 from .._core.gaussian_loglik import gaussian_log_likelihood
 from .._core.grouped_moments import grouped_centred_squares, grouped_sums
-from .._validation import ArrayLike, Interval, Options, check_sample_weight
+from .._validation import ArrayLike, Interval, NJobs, Options, check_sample_weight
 from ..base import ClassifierMixin, StatBase, fit_context
 from ..exceptions import NumericalWarning
 from ._base import NaiveBayesMixin, check_class_weights, feature_names
@@ -79,6 +80,12 @@ class GaussianNB(ClassifierMixin, NaiveBayesMixin, StatBase):
         Delta degrees of freedom of the class variances: ``0`` gives the maximum-likelihood
         divisor ``n_k`` (scikit-learn), ``1`` the unbiased divisor ``n_k − 1`` used by the
         lecture notes and by R's ``e1071::naiveBayes``.
+    n_jobs : int, default=None
+        Threads of the compiled log-likelihood loop in ``predict`` / ``predict_proba`` /
+        ``predict_log_proba`` (numba's thread count during the call, restored afterwards).
+        ``None`` keeps numba's setting (every core unless ``NUMBA_NUM_THREADS`` or
+        :func:`numba.set_num_threads` says otherwise); ``-1`` is every core, ``-2`` all but
+        one. The result does not depend on it.
 
     Attributes
     ----------
@@ -135,12 +142,14 @@ class GaussianNB(ClassifierMixin, NaiveBayesMixin, StatBase):
         "priors": [None, ArrayLike()],
         "var_smoothing": [Interval(Real, 0, None, closed="left")],
         "ddof": [Options({0, 1})],
+        "n_jobs": [None, NJobs()],
     }
 
-    def __init__(self, *, priors=None, var_smoothing=1e-9, ddof=0):
+    def __init__(self, *, priors=None, var_smoothing=1e-9, ddof=0, n_jobs=None):
         self.priors = priors
         self.var_smoothing = var_smoothing
         self.ddof = ddof
+        self.n_jobs = n_jobs
 
     @fit_context
     def fit(self, X, y, sample_weight=None):
@@ -160,6 +169,7 @@ class GaussianNB(ClassifierMixin, NaiveBayesMixin, StatBase):
         """
         name = type(self).__name__
         X, y = validate_data(self, X, y, dtype=np.float64)
+        X = kernel_array(X)
         self.classes_, codes = encode_class_labels(y, name)
         w = None
         if sample_weight is not None:
@@ -184,4 +194,5 @@ class GaussianNB(ClassifierMixin, NaiveBayesMixin, StatBase):
         return validate_data(self, X, reset=False, dtype=np.float64)
 
     def _log_likelihood(self, X):
-        return gaussian_log_likelihood(X, self.theta_, self.var_)
+        with numba_threads(self.n_jobs):
+            return gaussian_log_likelihood(X, kernel_array(self.theta_), self.var_)

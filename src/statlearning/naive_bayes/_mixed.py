@@ -8,13 +8,14 @@ import numpy as np
 from sklearn.utils.validation import validate_data
 
 from .._core.class_labels import encode_class_labels, label_repr, resolve_priors
+from .._core.compiled import kernel_array, numba_threads
 from .._core.gaussian_loglik import gaussian_log_likelihood
 from .._core.naive_bayes import (
     categorical_log_likelihood,
     categorical_tables,
     smoothed_log_prob,
 )
-from .._validation import ArrayLike, Interval, Options, check_sample_weight
+from .._validation import ArrayLike, Interval, NJobs, Options, check_sample_weight
 from ..base import ClassifierMixin, StatBase, fit_context
 from ._base import NaiveBayesMixin, check_class_weights, feature_names, report_unseen
 from ._gaussian import gaussian_moments
@@ -41,6 +42,9 @@ class MixedNB(ClassifierMixin, NaiveBayesMixin, StatBase):
         A categorical level unseen at fit time: skip that feature for that sample with a
         warning (``"warn"``) or silently (``"ignore"``), or raise (``"error"``); see
         :class:`CategoricalNB`.
+    n_jobs : int, default=None
+        Threads of the compiled Gaussian log-likelihood loop at prediction, as
+        :class:`GaussianNB`.
 
     Attributes
     ----------
@@ -94,6 +98,7 @@ class MixedNB(ClassifierMixin, NaiveBayesMixin, StatBase):
         "ddof": [Options({0, 1})],
         "priors": [None, ArrayLike()],
         "handle_unknown": [Options({"warn", "error", "ignore"})],
+        "n_jobs": [None, NJobs()],
     }
 
     def __init__(
@@ -105,6 +110,7 @@ class MixedNB(ClassifierMixin, NaiveBayesMixin, StatBase):
         ddof=0,
         priors=None,
         handle_unknown="warn",
+        n_jobs=None,
     ):
         self.categorical_features = categorical_features
         self.var_smoothing = var_smoothing
@@ -112,6 +118,7 @@ class MixedNB(ClassifierMixin, NaiveBayesMixin, StatBase):
         self.ddof = ddof
         self.priors = priors
         self.handle_unknown = handle_unknown
+        self.n_jobs = n_jobs
 
     def _categorical_mask(self, p):
         name = type(self).__name__
@@ -177,6 +184,7 @@ class MixedNB(ClassifierMixin, NaiveBayesMixin, StatBase):
         """
         name = type(self).__name__
         X, y = validate_data(self, X, y, dtype=np.float64, ensure_all_finite="allow-nan")
+        X = kernel_array(X)
         mask = self._categorical_mask(X.shape[1])
         self.classes_, codes = encode_class_labels(y, name)
         w = None
@@ -228,7 +236,9 @@ class MixedNB(ClassifierMixin, NaiveBayesMixin, StatBase):
         mask = self.categorical_features_
         out = np.zeros((X.shape[0], self.classes_.size))
         if (~mask).any():
-            out += gaussian_log_likelihood(X[:, ~mask], self.theta_, self.var_)
+            with numba_threads(self.n_jobs):
+                theta = kernel_array(self.theta_)
+                out += gaussian_log_likelihood(X[:, ~mask], theta, self.var_)
         if mask.any():
             cat, unseen = categorical_log_likelihood(
                 X[:, mask], self.categories_, self.feature_log_prob_

@@ -21,10 +21,10 @@ from scipy.stats import multivariate_normal
 from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted, validate_data
 
+from .._core.class_labels import encode_class_labels, resolve_priors
 from .._validation import ArrayLike, InstanceOf
 from ..base import ClassifierMixin, PosteriorClassifierMixin, StatBase, fit_context
 from ..exceptions import NumericalWarning
-from ._labels import encode_labels
 
 __all__ = ["BayesClassifier", "BayesErrorRate"]
 
@@ -147,7 +147,7 @@ class BayesClassifier(ClassifierMixin, PosteriorClassifierMixin, StatBase):
         """
         name = type(self).__name__
         X, y = validate_data(self, X, y, dtype=np.float64)
-        self.classes_, codes = encode_labels(y, name)
+        self.classes_, codes = encode_class_labels(y, name)
         K = self.classes_.size
         if self.class_densities is None:
             self._fit_gaussians(X, codes)
@@ -166,7 +166,7 @@ class BayesClassifier(ClassifierMixin, PosteriorClassifierMixin, StatBase):
                     )
             self.class_densities_ = list(self.class_densities)
             self._log_densities(X[:1])  # one row: checks shapes and values early
-        self.priors_ = self._resolve_priors(codes, K)
+        self.priors_ = resolve_priors(self.priors, np.bincount(codes, minlength=K), name)
         return self
 
     def _fit_gaussians(self, X, codes):
@@ -194,24 +194,6 @@ class BayesClassifier(ClassifierMixin, PosteriorClassifierMixin, StatBase):
         self.class_densities_ = [
             multivariate_normal(self.means_[k], self.covariances_[k]) for k in range(K)
         ]
-
-    def _resolve_priors(self, codes, K):
-        name = type(self).__name__
-        if self.priors is None:
-            return np.bincount(codes, minlength=K) / codes.size
-        try:
-            pri = np.array(self.priors, dtype=np.float64)
-        except (TypeError, ValueError) as exc:
-            raise ValueError(f"{name}: priors must be numeric: {exc}") from None
-        if pri.shape != (K,):
-            raise ValueError(
-                f"{name}: priors must have shape ({K},) (one per class); got shape {pri.shape}"
-            )
-        if not np.all(np.isfinite(pri)) or np.any(pri < 0) or abs(pri.sum() - 1.0) > 1e-6:
-            raise ValueError(
-                f"{name}: priors must be finite, non-negative and sum to 1; got {pri.tolist()}"
-            )
-        return pri / pri.sum()
 
     def _log_densities(self, X) -> np.ndarray:
         """``log f_k(x_i)`` as an ``(n, K)`` array."""

@@ -13,10 +13,18 @@ from numbers import Integral, Real
 import numpy as np
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from .._validation import Callable, InstanceOf, Interval, Options
+from .._core.class_labels import encode_class_labels
+from .._validation import (
+    DEPRECATED,
+    Callable,
+    InstanceOf,
+    Interval,
+    NJobs,
+    Options,
+    renamed_parameter,
+)
 from ..base import ClassifierMixin, RegressorMixin, StatBase, fit_context
 from ..exceptions import NumericalWarning
-from ._labels import encode_labels
 from ._metrics import METRICS, resolve_metric
 from ._search import ALGORITHMS, NeighborSearch, resolve_algorithm
 
@@ -33,7 +41,9 @@ class _KNeighborsBase(StatBase):
         "metric": [Options(set(METRICS))],
         "p": [Interval(Real, 0, None, closed="neither")],
         "metric_params": [InstanceOf(dict), None],
-        "ties": [Options({"index", "all"})],
+        "tie_break": [Options({"index", "all"})],
+        "ties": [Options({"index", "all", DEPRECATED})],
+        "n_jobs": [None, NJobs()],
     }
 
     def _fit_index(self, X) -> None:
@@ -47,6 +57,7 @@ class _KNeighborsBase(StatBase):
             )
         spec = resolve_metric(self.metric, self.p, self.metric_params, p, owner=name)
         algorithm = resolve_algorithm(self.algorithm, spec, n, p, self.n_neighbors, owner=name)
+        self._tie_break = renamed_parameter(self, "ties", "tie_break")
         self._search = NeighborSearch(X, spec, algorithm)
         self.n_samples_fit_ = n
         self.effective_metric_ = spec.name
@@ -57,7 +68,7 @@ class _KNeighborsBase(StatBase):
         """The ``n_neighbors`` nearest training samples of each query.
 
         Neighbours are in increasing distance; equidistant ones in increasing training index.
-        Exactly ``n_neighbors`` are returned whatever ``ties`` is (with ``ties="all"``,
+        Exactly ``n_neighbors`` are returned whatever ``tie_break`` is (with ``"all"``,
         :meth:`predict` additionally uses the training samples tied with the last one).
 
         Parameters
@@ -98,13 +109,13 @@ class _KNeighborsBase(StatBase):
                     f"training samples (n_samples = {n})."
                 )
             X = validate_data(self, X, reset=False, dtype=np.float64)
-            dist, ind, _ = self._search.query(X, k)
+            dist, ind, _ = self._search.query(X, k, n_jobs=self.n_jobs)
         return (dist, ind) if return_distance else ind
 
     def _self_neighbors(self, k):
         search = self._search
         n = search.n_samples
-        dist, ind, _ = search.query(search.X, k + 1, prepared=True)
+        dist, ind, _ = search.query(search.X, k + 1, prepared=True, n_jobs=self.n_jobs)
         is_self = ind == np.arange(n)[:, None]
         drop = np.where(is_self.any(axis=1), is_self.argmax(axis=1), k)
         keep = np.ones_like(ind, dtype=bool)
@@ -115,7 +126,9 @@ class _KNeighborsBase(StatBase):
         """Validated queries → distances, indices and a validity mask (None: no padding)."""
         check_is_fitted(self, "n_samples_fit_")
         X = validate_data(self, X, reset=False, dtype=np.float64)
-        dist, ind, lengths = self._search.query(X, self.n_neighbors, all_ties=self.ties == "all")
+        dist, ind, lengths = self._search.query(
+            X, self.n_neighbors, all_ties=self._tie_break == "all", n_jobs=self.n_jobs
+        )
         if ind.shape[1] == self.n_neighbors:
             return dist, ind, None
         return dist, ind, np.arange(ind.shape[1]) < lengths[:, None]
@@ -185,12 +198,20 @@ default="euclidean"
         ``{"VI": VI}`` (inverse covariance, positive semi-definite) or ``{"V": V}``
         (covariance, positive definite), of shape ``(n_features, n_features)``, for
         ``metric="mahalanobis"``.
-    ties : {"index", "all"}, default="index"
+    tie_break : {"index", "all"}, default="index"
         ``"index"``: exactly ``k`` neighbours; among training samples equidistant with the
         ``k``-th, the earlier rows are taken. ``"all"``: every training sample tied with the
         ``k``-th neighbour votes too, as R's ``class::knn`` (``use.all = TRUE``); as there,
         "tied" means a squared distance (for other metrics: the distance) within a relative
         ``1e-4`` of the ``k``-th, so that distances equal but for rounding count as ties.
+    ties : {"index", "all"}, default="deprecated"
+        Deprecated name of ``tie_break`` (a ``FutureWarning`` says so); it will be removed.
+    n_jobs : int, default=None
+        Threads of the compiled neighbour search (numba's thread count during ``predict``,
+        ``predict_proba`` and ``kneighbors``, restored afterwards; also the KD-tree query's
+        ``workers``). ``None`` keeps numba's setting (every core unless ``NUMBA_NUM_THREADS``
+        or :func:`numba.set_num_threads` says otherwise); ``-1`` is every core, ``-2`` all but
+        one. The result does not depend on it.
     decision_threshold : float in [0, 1], default=None
         Binary problems only: predict ``classes_[1]`` when its vote fraction is strictly
         greater than the threshold (the notes' rule, seed 001 eq. 3.3), else ``classes_[0]``.
@@ -234,7 +255,7 @@ default="euclidean"
     training label when the training points are distinct; ``k = n`` predicts the majority
     class everywhere.
 
-    Mapping to R: ``KNeighborsClassifier(k, ties="all").fit(train, cl).predict(test)`` is
+    Mapping to R: ``KNeighborsClassifier(k, tie_break="all").fit(train, cl).predict(test)`` is
     ``class::knn(train, test, cl, k, use.all = TRUE)`` except that R breaks tied votes at
     random; ``predict_proba(test).max(axis=1)`` is R's ``attr(, "prob")``.
     Mapping to scikit-learn: the same names; scikit-learn's default ``metric="minkowski",
@@ -274,7 +295,9 @@ default="euclidean"
         metric="euclidean",
         p=2,
         metric_params=None,
-        ties="index",
+        tie_break="index",
+        ties=DEPRECATED,
+        n_jobs=None,
         decision_threshold=None,
     ):
         self.n_neighbors = n_neighbors
@@ -283,7 +306,9 @@ default="euclidean"
         self.metric = metric
         self.p = p
         self.metric_params = metric_params
+        self.tie_break = tie_break
         self.ties = ties
+        self.n_jobs = n_jobs
         self.decision_threshold = decision_threshold
 
     def __sklearn_tags__(self):
@@ -307,7 +332,7 @@ default="euclidean"
         """
         name = type(self).__name__
         X, y = validate_data(self, X, y, dtype=np.float64)
-        self.classes_, self._y = encode_labels(y, name)
+        self.classes_, self._y = encode_class_labels(y, name)
         if self.decision_threshold is not None and self.classes_.size != 2:
             raise ValueError(
                 f"{name}: Only binary classification is supported with a decision_threshold; "
@@ -379,9 +404,13 @@ default="euclidean"
         Minkowski exponent (``metric="minkowski"``), ``p > 0``.
     metric_params : dict, default=None
         ``{"VI": ...}`` or ``{"V": ...}`` for ``metric="mahalanobis"``.
-    ties : {"index", "all"}, default="index"
+    tie_break : {"index", "all"}, default="index"
         ``"all"`` averages over every training sample tied with the ``k``-th neighbour too
         (within a relative ``1e-4``, as :class:`KNeighborsClassifier`).
+    ties : {"index", "all"}, default="deprecated"
+        Deprecated name of ``tie_break`` (a ``FutureWarning`` says so); it will be removed.
+    n_jobs : int, default=None
+        Threads of the compiled neighbour search, as :class:`KNeighborsClassifier`.
 
     Attributes
     ----------
@@ -432,7 +461,9 @@ default="euclidean"
         metric="euclidean",
         p=2,
         metric_params=None,
-        ties="index",
+        tie_break="index",
+        ties=DEPRECATED,
+        n_jobs=None,
     ):
         self.n_neighbors = n_neighbors
         self.weights = weights
@@ -440,7 +471,9 @@ default="euclidean"
         self.metric = metric
         self.p = p
         self.metric_params = metric_params
+        self.tie_break = tie_break
         self.ties = ties
+        self.n_jobs = n_jobs
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .._core.compiled import kernel_array
 from ._exact import CHEBYSHEV, COSINE, MANHATTAN, MINKOWSKI, SQEUCLIDEAN
 
 __all__ = ["METRICS", "MetricSpec", "resolve_metric"]
@@ -66,7 +67,9 @@ class MetricSpec:
         return _TREE_P.get(self.code)
 
     def prepare(self, X: np.ndarray) -> np.ndarray:
-        """Rows as the kernels see them: C-contiguous float64, transformed when needed.
+        """Rows as the kernels see them: transformed when needed, then
+        :func:`~statlearning._core.compiled.kernel_array` (writeable C-contiguous float64, so
+        that a read-only input does not compile the kernels again).
 
         The caller's array is returned unchanged when nothing has to be done (no copy).
         """
@@ -76,9 +79,7 @@ class MetricSpec:
             norms = np.sqrt(np.einsum("ij,ij->i", X, X))
             norms[norms == 0.0] = 1.0
             X = X / norms[:, None]
-        if not X.flags.c_contiguous or not X.flags.writeable:
-            X = np.array(X, dtype=np.float64, order="C")
-        return X
+        return kernel_array(X)
 
     def to_distance(self, values: np.ndarray) -> np.ndarray:
         """Reduced values → distances (in place when possible)."""

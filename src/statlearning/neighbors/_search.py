@@ -40,6 +40,7 @@ import numpy as np
 import scipy.linalg.cython_blas  # noqa: F401  (the BLAS that numba's np.dot calls)
 from scipy.spatial import cKDTree
 
+from .._core.compiled import kernel_array, numba_threads, resolve_n_threads
 from ._brute import brute_knn
 from ._exact import COSINE, SQEUCLIDEAN, exact_pairs, exact_select
 from ._metrics import MetricSpec
@@ -124,8 +125,12 @@ class NeighborSearch:
     def n_samples(self) -> int:
         return self.X.shape[0]
 
-    def query(self, Q: np.ndarray, k: int, *, all_ties: bool = False, prepared: bool = False):
+    def query(
+        self, Q: np.ndarray, k: int, *, all_ties: bool = False, prepared: bool = False, n_jobs=None
+    ):
         """Neighbours of the rows of ``Q`` (``prepared``: already transformed by the metric).
+
+        ``n_jobs`` sets numba's thread count (and the KD-tree's ``workers``) for the call.
 
         Returns
         -------
@@ -137,12 +142,18 @@ class NeighborSearch:
             Neighbours of each row: ``k``, plus ties with the ``k``-th when ``all_ties``.
             ``L = max(lengths)`` (``k`` when no row has ties).
         """
+        with numba_threads(n_jobs):
+            return self._query(Q, k, all_ties, prepared, n_jobs)
+
+    def _query(self, Q, k, all_ties, prepared, n_jobs):
+        self.X = kernel_array(self.X)  # no copy, unless the index was loaded read-only
         spec = self.metric
-        Qp = Q if prepared else spec.prepare(Q)
+        Qp = kernel_array(Q) if prepared else spec.prepare(Q)
         if Qp.shape[0] == 0:
             return np.empty((0, k)), np.empty((0, k), np.int64), np.zeros(0, np.int64)
         if self.algorithm == "kd_tree":
-            vals, idx, redo = self._query_tree(Qp, k, all_ties)
+            workers = resolve_n_threads(n_jobs) or -1
+            vals, idx, redo = self._query_tree(Qp, k, all_ties, workers)
         else:
             vals, idx, redo = self._query_brute(Qp, k, all_ties)
         lengths = np.full(Qp.shape[0], k, dtype=np.int64)
@@ -187,11 +198,11 @@ class NeighborSearch:
         redo = overflow | (n_tied > 0) if all_ties else overflow
         return vals, idx, redo
 
-    def _query_tree(self, Qp, k, all_ties):
+    def _query_tree(self, Qp, k, all_ties, workers=-1):
         spec, X = self.metric, self.X
         n, p = X.shape
         kq = min(k + 1, n)
-        _, cand = self.tree.query(Qp, k=kq, p=spec.tree_p, workers=-1)
+        _, cand = self.tree.query(Qp, k=kq, p=spec.tree_p, workers=workers)
         cand = np.asarray(cand, dtype=np.int64).reshape(Qp.shape[0], kq)
         vals, idx = exact_pairs(Qp, X, cand, spec.code, spec.power)
         if kq == k:  # every training row is a neighbour: nothing can be missed
