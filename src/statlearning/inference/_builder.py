@@ -22,7 +22,7 @@ from numbers import Real
 import numpy as np
 from scipy import stats as _stats
 
-from ..exceptions import RankDeficientWarning
+from ..exceptions import warn_aliased as _warn_aliased
 from ._tables import CoefTable, Summary
 
 #: Why fit statistics were renamed (the message of :class:`renamed_attribute`).
@@ -144,16 +144,11 @@ def formula(target: str, term_names, fit_intercept: bool, extra=()) -> str:
 
 def warn_aliased(owner: str, names, aliased) -> None:
     """The one aliasing warning (R's "not defined because of singularities"), naming the
-    aliased columns; nothing when no column is aliased."""
+    aliased columns; nothing when no column is aliased (message and stack level:
+    :func:`statlearning.exceptions.warn_aliased`)."""
     bad = [str(n) for n, a in zip(names, np.asarray(aliased, dtype=bool), strict=True) if a]
-    if not bad:
-        return
-    warnings.warn(
-        f"{owner}: {len(bad)} coefficient(s) not defined because of singularities "
-        f"(aliased: {', '.join(bad)}); their coef_ entries are NaN and predict ignores them.",
-        RankDeficientWarning,
-        stacklevel=3,
-    )
+    if bad:
+        _warn_aliased(owner, bad)
 
 
 def build_summary(
