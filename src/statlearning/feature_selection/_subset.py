@@ -42,11 +42,23 @@ def n_subsets(p, max_size):
 def best_subsets(X, y, max_size, method, fit_intercept):
     """Best subset of every size ``0…max_size`` by RSS.
 
+    One pass over the data (the cross-product matrix), then a compiled search that depends on
+    ``p`` only. ``method`` is accepted for the record: both methods run the exact search with
+    Furnival–Wilson bounds, which returns the subsets of the full enumeration.
+
     Returns ``(rss, subsets, tss, rss_full, k_full, aliased)`` with ``subsets[s]`` a sorted
     tuple of column indices (``None`` where no subset of that size was found).
     """
-    p = X.shape[1]
-    C, _, tss = cross_products(X, y, fit_intercept)
+    return search_cross_products(cross_products(X, y, fit_intercept)[0], max_size, fit_intercept)
+
+
+def search_cross_products(C, max_size, fit_intercept, prune=True):
+    """:func:`best_subsets` from the scaled cross-product matrix ``C`` of ``[X, y]``.
+
+    ``prune=False`` visits every subset (the reference the bounds are tested against).
+    """
+    p = C.shape[0] - 1
+    tss = float(C[-1, -1])
     A, kept, aliased = sweep_in(C, range(p))
     rss_full = float(A[-1, -1])
     kept = np.asarray(kept, dtype=np.intp)
@@ -57,7 +69,7 @@ def best_subsets(X, y, max_size, method, fit_intercept):
     order = kept[np.argsort(-(b * b) / inv_diag, kind="stable")]
     idx = np.append(order, p)
     A = sweep_in(C[np.ix_(idx, idx)], range(len(order)))[0]
-    best, masks, _ = subset_search(A, tss, int(max_size), method == "branch_and_bound")
+    best, masks, _ = subset_search(A, tss, int(max_size), prune)
     rss, subsets = [], []
     for s in range(min(max_size, len(order)) + 1):
         bits = int(masks[s])
@@ -126,10 +138,12 @@ class BestSubsetSelector(SelectorMixin, TransformerMixin, StatBase):
         search on each training fold of ``cv`` and scores the best model of each size on the
         held-out fold (mean squared error), as ISLR §6.5.
     method : {"exhaustive", "branch_and_bound"}, default="exhaustive"
-        ``"exhaustive"`` visits every subset (``2^p`` of them, each by one reverse sweep of the
-        cross-product matrix, ``O(p²)``); ``"branch_and_bound"`` is Furnival and Wilson's leaps
-        and bounds (what R's ``regsubsets(method = "exhaustive")`` runs), exact and much faster,
-        usable for ``p`` up to about 40.
+        Both find the best subset of every size exactly, by Furnival and Wilson's leaps and
+        bounds (what R's ``regsubsets(method = "exhaustive")`` runs): the tree of all ``2^p``
+        subsets is walked, each node by one reverse sweep of the cross-product matrix
+        (``O(p²)``), and a subtree is skipped only when its bound shows that it holds no
+        better model. ``"exhaustive"`` refuses problems whose worst case exceeds ``2^30``
+        subsets; ``"branch_and_bound"`` accepts up to 62 features (usable to about 40).
     convention : {"leaps", "islr"}, default="leaps"
         Formulas for the criteria; see Notes.
     cv : int, cross-validation generator or iterable, default=None
@@ -183,6 +197,11 @@ class BestSubsetSelector(SelectorMixin, TransformerMixin, StatBase):
     ``"aic"``, ``"adjr2"`` or ``"cv"``. Linearly dependent columns are never selected (a
     ``RankDeficientWarning`` names them). R equivalent:
     ``regsubsets(x, y, nvmax = max_features, method = "exhaustive")``.
+
+    Computation: the data are read once, to form the centred cross-product matrix of
+    ``[X, y]`` (``O(np²)``); the search then works on that ``(p+1) × (p+1)`` matrix only
+    (compiled; a node of the search tree costs one reverse sweep), and the criteria of the
+    ``max_features + 1`` best models are computed at the end.
 
     Examples
     --------
