@@ -80,29 +80,57 @@ def sweep_in(C, columns, tol=ALIAS_TOL):
 
 
 def criteria(rss, k, n, tss, sigma2, convention, fit_intercept):
-    """The criteria of one model with ``k`` coefficients (intercept included) and RSS ``rss``.
+    """The criteria of models with ``k`` coefficients (intercept included) and RSS ``rss``.
 
-    ``convention="leaps"`` gives R's ``summary(regsubsets)`` (Cp, BIC, adjusted R²) and the AIC
-    of R's ``step``/``extractAIC`` (``n ln(RSS/n) + 2k``); ``"islr"`` the σ̂²-scaled
+    ``rss`` and ``k`` are arrays (one entry per model, computed together) or scalars; the
+    result maps each criterion name to an array of the broadcast shape. ``convention="leaps"``
+    gives R's ``summary(regsubsets)`` (Cp, BIC, adjusted R²) and the AIC of R's
+    ``step``/``extractAIC`` (``n ln(RSS/n) + 2k``); ``"islr"`` the σ̂²-scaled
     ``Cp = (RSS + 2dσ̂²)/n``, ``BIC = (RSS + dσ̂² ln n)/n`` and ``AIC = −2 ln L + 2d`` with
     ``d = k + 1``. ``sigma2`` is ``None`` when the full model leaves no residual degrees of
     freedom (Cp is then ``nan``).
     """
+    rss = np.maximum(np.asarray(rss, dtype=np.float64), 0.0)
+    k = np.asarray(k, dtype=np.float64)
+    nan = np.full(np.broadcast(rss, k).shape, np.nan)
     n_null = n - 1 if fit_intercept else n
-    rss = max(rss, 0.0)
-    r2 = 1.0 - rss / tss if tss > 0 else float("nan")
-    adjr2 = 1.0 - (rss / tss) * n_null / (n - k) if (tss > 0 and n > k) else float("nan")
-    log_rss = math.log(rss / n) if rss > 0 else -math.inf
-    if convention == "leaps":
-        cp = rss / sigma2 - (n - 2 * k) if sigma2 else float("nan")
-        bic = n * math.log(rss / tss) + k * math.log(n) if rss > 0 else -math.inf
-        aic = n * log_rss + 2 * k
-    else:
-        d = k + 1
-        cp = (rss + 2 * d * sigma2) / n if sigma2 else float("nan")
-        bic = (rss + d * sigma2 * math.log(n)) / n if sigma2 else float("nan")
-        aic = n * (math.log(2 * math.pi) + log_rss + 1.0) + 2 * d
+    with np.errstate(divide="ignore", invalid="ignore"):
+        if tss > 0:
+            r2 = 1.0 - rss / tss
+            adjr2 = np.where(n > k, 1.0 - (rss / tss) * n_null / (n - k), np.nan)
+        else:
+            r2 = adjr2 = nan
+        log_rss = np.where(rss > 0, np.log(rss / n), -np.inf)
+        if convention == "leaps":
+            cp = rss / sigma2 - (n - 2 * k) if sigma2 else nan
+            bic = np.where(rss > 0, n * np.log(rss / tss) + k * math.log(n), -np.inf)
+            aic = n * log_rss + 2 * k
+        else:
+            d = k + 1
+            cp = (rss + 2 * d * sigma2) / n if sigma2 else nan
+            bic = (rss + d * sigma2 * math.log(n)) / n if sigma2 else nan
+            aic = n * (math.log(2 * math.pi) + log_rss + 1.0) + 2 * d
     return {"rss": rss, "r2": r2, "adjr2": adjr2, "cp": cp, "bic": bic, "aic": aic}
+
+
+def path_rows(estimator, subsets, rss, n, tss, sigma2, convention, fit_intercept):
+    """Rows of ``path_`` (``size``, ``variables``, criteria) for the models ``subsets``.
+
+    The criteria of all models are computed at once; each row also keeps the column indices
+    under ``"_cols"``.
+    """
+    sizes = np.array([len(c) for c in subsets], dtype=np.float64)
+    table = criteria(rss, sizes + int(fit_intercept), n, tss, sigma2, convention, fit_intercept)
+    columns = {key: v.tolist() for key, v in table.items()}  # every entry has sizes' shape
+    return [
+        {
+            "size": len(cols),
+            "variables": variable_names(estimator, cols),
+            "_cols": cols,
+            **{key: columns[key][i] for key in columns},
+        }
+        for i, cols in enumerate(subsets)
+    ]
 
 
 def full_model_sigma2(rss_full, n, k_full, criterion, convention, owner):

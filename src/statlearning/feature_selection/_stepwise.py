@@ -31,6 +31,7 @@ from ._common import (
     criteria,
     cross_products,
     full_model_sigma2,
+    path_rows,
     sweep_in,
     variable_names,
 )
@@ -42,9 +43,10 @@ def ols_stepwise(C, direction, start, fit_intercept, max_size, score=None, alias
     """Stepwise search by RSS on the scaled cross-product matrix ``C`` of ``[X, y]``.
 
     Every move is one sweep of ``C`` (compiled); a forward or backward path without ``score``
-    runs entirely in :func:`._subset_kernels.greedy_path`. ``score(rss, k)`` (when given) picks
-    moves and halts as R's ``step``. ``aliased`` lists the columns aliased in the full model
-    (computed when ``None``); they never enter.
+    runs entirely in :func:`._subset_kernels.greedy_path`. ``score(rss, k)`` (when given;
+    arrays of candidate RSS and sizes in, an array out) picks moves and halts as R's
+    ``step``. ``aliased`` lists the columns aliased in the full model (computed when
+    ``None``); they never enter.
 
     Returns ``steps``, a list of ``(sorted tuple of columns, rss)``, the first being the start
     model.
@@ -82,10 +84,11 @@ def ols_stepwise(C, direction, start, fit_intercept, max_size, score=None, alias
         if score is None:
             j = js[int(np.argmin(cand[js]))]
         else:
-            scored = [(score(cand[j], len(current) + ki + (-1 if in_model[j] else 1)), j)
-                      for j in js]
-            best, j = min(scored, key=lambda t: t[0])
-            if best >= score(A[-1, -1], len(current) + ki) - 1e-7:
+            k_after = len(current) + ki + np.where(in_model[js], -1, 1)
+            scored = score(cand[js], k_after)
+            i = int(np.argmin(scored))  # the first of equal scores: the smallest column
+            j = js[i]
+            if scored[i] >= score(A[-1, -1], len(current) + ki) - 1e-7:
                 break
         nxt = tuple(sorted(current ^ {j}))
         if nxt in seen:  # a hybrid search returning to a visited model stops
@@ -315,13 +318,16 @@ class StepwiseSelector(SelectorMixin, TransformerMixin, StatBase):
                 RankDeficientWarning,
                 stacklevel=4,
             )
-        path = []
-        for cols, rss in steps:
-            row = {"size": len(cols), "variables": variable_names(self, cols), "_cols": cols}
-            row.update(
-                criteria(rss, len(cols) + ki, n, tss, sigma2, self.convention, self.fit_intercept)
-            )
-            path.append(row)
+        path = path_rows(
+            self,
+            [cols for cols, _ in steps],
+            [rss for _, rss in steps],
+            n,
+            tss,
+            sigma2,
+            self.convention,
+            self.fit_intercept,
+        )
         if self.criterion == "cv":
             path.sort(key=lambda r: r["size"])
 

@@ -17,9 +17,9 @@ from ._common import (
     CRITERIA,
     SelectorMixin,
     choose_size,
-    criteria,
     cross_products,
     full_model_sigma2,
+    path_rows,
     sweep_in,
     variable_names,
 )
@@ -70,11 +70,10 @@ def search_cross_products(C, max_size, fit_intercept, prune=True):
     idx = np.append(order, p)
     A = sweep_in(C[np.ix_(idx, idx)], range(len(order)))[0]
     best, masks, _ = subset_search(A, tss, int(max_size), prune)
-    rss, subsets = [], []
-    for s in range(min(max_size, len(order)) + 1):
-        bits = int(masks[s])
-        subsets.append(tuple(sorted(int(order[j]) for j in range(len(order)) if bits >> j & 1)))
-        rss.append(float(best[s]))
+    n_sizes = min(max_size, len(order)) + 1
+    bits = (masks[:n_sizes, None] >> np.arange(len(order))) & 1
+    subsets = [tuple(sorted(order[row == 1].tolist())) for row in bits]
+    rss = best[:n_sizes].tolist()
     return rss, subsets, tss, rss_full, len(kept) + int(fit_intercept), aliased
 
 
@@ -278,7 +277,6 @@ class BestSubsetSelector(SelectorMixin, TransformerMixin, StatBase):
                 f"{name}: subset search handles at most 62 features, got {p}; use StepwiseSelector."
             )
         rss, subsets, tss, rss_full, k_full, aliased = self._search(X, y, max_size)
-        ki = int(self.fit_intercept)
         self.sigma2_ = full_model_sigma2(rss_full, n, k_full, self.criterion, self.convention, name)
         if aliased:
             warnings.warn(
@@ -287,13 +285,11 @@ class BestSubsetSelector(SelectorMixin, TransformerMixin, StatBase):
                 RankDeficientWarning,
                 stacklevel=3,
             )
-        path = []
-        for s, cols in enumerate(subsets):
-            row = {"size": s, "variables": variable_names(self, cols)}
-            row.update(
-                criteria(rss[s], s + ki, n, tss, self.sigma2_, self.convention, self.fit_intercept)
-            )
-            path.append(row)
+        path = path_rows(
+            self, subsets, rss, n, tss, self.sigma2_, self.convention, self.fit_intercept
+        )
+        for row in path:
+            del row["_cols"]
         if self.criterion == "cv":
             errors = cv_errors(
                 X,

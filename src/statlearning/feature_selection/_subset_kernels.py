@@ -181,17 +181,15 @@ def subset_search(A, null_rss, max_size, prune):
         lo = max(size - n_rem, 1)
         hi = min(size - 1, max_size)
         src = stack[depth]
-        if n_rem == 0 or lo > hi:  # nothing below the child: only its RSS is needed
-            a = src[j, q]
-            rss = src[q, q] - a * (a / src[j, j])
-        else:
-            _unsweep(src, stack[child], j)
-            rss = stack[child, q, q]
+        # the child's RSS in O(1) (the last entry of the reverse sweep); its matrix is formed
+        # only when the search descends into it
+        a = src[j, q]
+        rss = src[q, q] - a * (a / src[j, j])
         cmask = masks[depth] & ~(np.int64(1) << j)
         if size <= max_size and rss < best[size]:
             best[size] = rss
             mask_best[size] = cmask
-        if n_rem == 0 or lo > hi:
+        if n_rem == 0 or lo > hi:  # nothing below the child
             continue
         if prune:
             alive = False
@@ -201,6 +199,7 @@ def subset_search(A, null_rss, max_size, prune):
                     break
             if not alive:
                 continue
+        _unsweep(src, stack[child], j)
         masks[child] = cmask
         first[child] = j + 1
         nxt[child] = q - 1
