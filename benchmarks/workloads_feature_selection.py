@@ -203,6 +203,21 @@ def _best(name, n, p, method, data, what):
     )
 
 
+def _forward(name, data, what):
+    return Workload(
+        name=name,
+        description=f"forward stepwise path, 5,000 × 60, {what}: "
+        'StepwiseSelector(direction="forward") vs R leaps regsubsets(method = "forward", '
+        "timed inside R); identical models and RSS to 1e-8",
+        n_samples=5_000,
+        n_features=60,
+        ours=lambda: StatlearningSubsets("forward"),
+        peer=lambda: LeapsRegsubsets("forward"),
+        data=data,
+        rtol=1e-8,
+    )
+
+
 WORKLOADS: list[Workload] = [
     _best("best_subset_bb_1k_x20", 1_000, 20, "branch_and_bound", linear_gaussian,
           "Gaussian design"),
@@ -216,27 +231,6 @@ WORKLOADS: list[Workload] = [
           "AR(1) design, decaying effects"),
     _best("best_subset_corr_1k_x30", 1_000, 30, "branch_and_bound", correlated,
           "AR(1) design, decaying effects"),
-    Workload(
-        name="stepwise_forward_5k_x60",
-        description="forward stepwise path, 5,000 × 60, Gaussian design: "
-        'StepwiseSelector(direction="forward") vs R leaps regsubsets(method = "forward", '
-        "timed inside R); identical models and RSS to 1e-8",
-        n_samples=5_000,
-        n_features=60,
-        ours=lambda: StatlearningSubsets("forward"),
-        peer=lambda: LeapsRegsubsets("forward"),
-        rtol=1e-8,
-    ),
-    Workload(
-        name="stepwise_forward_corr_5k_x60",
-        description="forward stepwise path, 5,000 × 60, AR(1) design: "
-        'StepwiseSelector(direction="forward") vs R leaps regsubsets(method = "forward", '
-        "timed inside R); identical models and RSS to 1e-8",
-        n_samples=5_000,
-        n_features=60,
-        ours=lambda: StatlearningSubsets("forward"),
-        peer=lambda: LeapsRegsubsets("forward"),
-        data=correlated,
-        rtol=1e-8,
-    ),
+    _forward("stepwise_forward_5k_x60", linear_gaussian, "Gaussian design"),
+    _forward("stepwise_forward_corr_5k_x60", correlated, "AR(1) design"),
 ]
