@@ -14,16 +14,16 @@ from .._validation import CV, DEPRECATED, Boolean, Interval, Options, renamed_pa
 from ..base import StatBase, TransformerMixin, fit_context
 from ..exceptions import RankDeficientWarning
 from ._common import (
+    ALIAS_TOL,
     CRITERIA,
     SelectorMixin,
     choose_size,
     cross_products,
     full_model_sigma2,
     path_rows,
-    sweep_in,
     variable_names,
 )
-from ._subset_kernels import subset_search
+from ._subset_kernels import best_subsets_kernel
 
 #: Exhaustive search refuses problems with more candidate subsets than this.
 MAX_EXHAUSTIVE_SUBSETS = 2**30
@@ -57,24 +57,17 @@ def search_cross_products(C, max_size, fit_intercept, prune=True):
 
     ``prune=False`` visits every subset (the reference the bounds are tested against).
     """
-    p = C.shape[0] - 1
     tss = float(C[-1, -1])
-    A, kept, aliased = sweep_in(C, range(p))
-    rss_full = float(A[-1, -1])
-    kept = np.asarray(kept, dtype=np.intp)
-    # Order: most important variable first (largest RSS increase when dropped from the full
-    # model), so the largest subtrees of the search drop important variables and are pruned.
-    b = A[kept, -1]
-    inv_diag = -A[kept, kept]
-    order = kept[np.argsort(-(b * b) / inv_diag, kind="stable")]
-    idx = np.append(order, p)
-    A = sweep_in(C[np.ix_(idx, idx)], range(len(order)))[0]
-    best, masks, _ = subset_search(A, tss, int(max_size), prune)
+    rss_full, swept, order, best, masks, _ = best_subsets_kernel(
+        np.ascontiguousarray(C), int(max_size), prune, ALIAS_TOL
+    )
+    rss_full = float(rss_full)
+    aliased = np.flatnonzero(~swept).tolist()
     n_sizes = min(max_size, len(order)) + 1
     bits = (masks[:n_sizes, None] >> np.arange(len(order))) & 1
     subsets = [tuple(sorted(order[row == 1].tolist())) for row in bits]
     rss = best[:n_sizes].tolist()
-    return rss, subsets, tss, rss_full, len(kept) + int(fit_intercept), aliased
+    return rss, subsets, tss, rss_full, len(order) + int(fit_intercept), aliased
 
 
 def _ols_predict(X_train, y_train, X_test, cols, fit_intercept):

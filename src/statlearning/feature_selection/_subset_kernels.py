@@ -205,3 +205,35 @@ def subset_search(A, null_rss, max_size, prune):
         nxt[child] = q - 1
         depth = child
     return best, mask_best, n_nodes
+
+
+@numba.njit(cache=True)
+def best_subsets_kernel(C, max_size, prune, tol):
+    """The whole subset search from the scaled cross-product matrix ``C`` of ``[X, y]``.
+
+    Sweeps every variable in (aliased ones are left out), orders the kept variables by
+    importance — the RSS increase when each is dropped from the full model, largest first, so
+    that the largest subtrees of the search drop important variables and are pruned — sweeps
+    them in that order and runs :func:`subset_search`. Returns ``(rss_full, swept, order,
+    best_rss, best_mask, n_nodes)``: ``swept`` flags the kept columns, bit ``j`` of a mask is
+    variable ``order[j]``.
+    """
+    q = C.shape[0] - 1
+    A, swept = sweep_columns(C, np.arange(q), tol)
+    kept = np.flatnonzero(swept)
+    k = kept.size
+    importance = np.empty(k)
+    for i in range(k):
+        v = kept[i]
+        b = A[v, q]
+        importance[i] = -(b * b) / -A[v, v]
+    order = kept[np.argsort(importance, kind="mergesort")]
+    C2 = np.empty((k + 1, k + 1))
+    for i in range(k + 1):
+        ri = order[i] if i < k else q
+        for j in range(k + 1):
+            C2[i, j] = C[ri, order[j] if j < k else q]
+    A2 = sweep_columns(C2, np.arange(k), tol)[0]
+    best, masks, n_nodes = subset_search(A2, C[q, q], max_size, prune)
+    return A[q, q], swept, order, best, masks, n_nodes
+
