@@ -148,3 +148,41 @@ def test_nested_cv():
         manual.append(fitted.score(X[test], y[test]))
     np.testing.assert_allclose(res.scores, manual, rtol=1e-12)
     assert res.se == pytest.approx(np.std(manual, ddof=1) / 2)
+
+
+def test_parallel_folds_give_the_same_estimate():
+    rng = np.random.default_rng(5)
+    X = rng.normal(size=(90, 4))
+    y = X @ [1.0, 0.0, -1.0, 0.5] + rng.normal(size=90)
+    seq = cv_estimate(Ridge(), X, y, cv=5, return_coefs=True)
+    par = cv_estimate(Ridge(), X, y, cv=5, return_coefs=True, n_jobs=2)
+    np.testing.assert_array_equal(seq.scores, par.scores)
+    np.testing.assert_array_equal(seq.coefs, par.coefs)
+    np.testing.assert_array_equal(seq.fold_sizes, par.fold_sizes)
+    for bad in (0, 1.5, True, "2"):
+        with pytest.raises(ValueError, match="n_jobs"):
+            cv_estimate(Ridge(), X, y, cv=5, n_jobs=bad)
+
+
+def test_scores_equal_cross_val_score_for_any_split():
+    """Contiguous test folds are scored on views, others on copies: same scores as sklearn."""
+    import pandas as pd
+    from sklearn.model_selection import ShuffleSplit, cross_val_score
+
+    rng = np.random.default_rng(6)
+    X = rng.normal(size=(70, 3))
+    y = X[:, 0] - X[:, 2] + rng.normal(size=70)
+    for cv in (7, KFold(5, shuffle=True, random_state=0), ShuffleSplit(4, random_state=1)):
+        for Xa, ya in ((X, y), (pd.DataFrame(X), pd.Series(y)), (X.tolist(), y.tolist())):
+            got = cv_estimate(Ridge(), Xa, ya, cv=cv, scoring="neg_mean_squared_error").scores
+            ref = cross_val_score(Ridge(), X, y, cv=cv, scoring="neg_mean_squared_error")
+            np.testing.assert_allclose(got, ref, rtol=1e-12)
+
+
+def test_test_rows_are_a_view_for_contiguous_folds():
+    from statlearning.model_selection._cv import _test_rows
+
+    X = np.arange(20.0).reshape(10, 2)
+    assert np.shares_memory(_test_rows(X, np.arange(3, 7)), X)
+    assert not np.shares_memory(_test_rows(X, np.array([1, 3, 4])), X)
+    np.testing.assert_array_equal(_test_rows(X, np.array([1, 3, 4])), X[[1, 3, 4]])

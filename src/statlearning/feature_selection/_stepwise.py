@@ -31,67 +31,74 @@ from ._common import (
     criteria,
     cross_products,
     full_model_sigma2,
-    sweep,
+    path_rows,
     sweep_in,
     variable_names,
 )
 from ._subset import add_cv_to_path, check_n_samples, cv_errors
+from ._subset_kernels import greedy_path, move_rss, sweep_inplace
 
 
-def _ols_moves(A, C, current, p, allow_add, allow_drop):
-    """Candidate moves ``(rss_after, j, is_add)`` from the swept matrix ``A`` of ``current``."""
-    moves = []
-    ryy = A[-1, -1]
-    for j in range(p):
-        if j in current:
-            if allow_drop:
-                moves.append((ryy + A[j, -1] ** 2 / -A[j, j], j, False))
-        elif allow_add and A[j, j] > ALIAS_TOL * C[j, j] and C[j, j] > 0:
-            moves.append((ryy - A[j, -1] ** 2 / A[j, j], j, True))
-    return moves
+def ols_stepwise(C, direction, start, fit_intercept, max_size, score=None, aliased=None):
+    """Stepwise search by RSS on the scaled cross-product matrix ``C`` of ``[X, y]``.
 
+    Every move is one sweep of ``C`` (compiled); a forward or backward path without ``score``
+    runs entirely in :func:`._subset_kernels.greedy_path`. ``score(rss, k)`` (when given;
+    arrays of candidate RSS and sizes in, an array out) picks moves and halts as R's
+    ``step``. ``aliased`` lists the columns aliased in the full model (computed when
+    ``None``); they never enter.
 
-def ols_stepwise(X, y, direction, start, fit_intercept, max_size, score=None):
-    """Stepwise search by RSS; ``score(rss, k)`` (when given) picks moves and halts as ``step``.
-
-    Returns ``(steps, tss, rss_full, k_full, aliased)`` with ``steps`` a list of
-    ``(sorted tuple of columns, rss)``, the first being the start model.
+    Returns ``steps``, a list of ``(sorted tuple of columns, rss)``, the first being the start
+    model.
     """
-    p = X.shape[1]
-    C, _, tss = cross_products(X, y, fit_intercept)
-    A_full, kept, aliased = sweep_in(C, range(p))
-    rss_full, k_full = float(A_full[-1, -1]), len(kept) + int(fit_intercept)
+    p = C.shape[0] - 1
+    if aliased is None:
+        aliased = sweep_in(C, range(p))[2]
     A, current, _ = sweep_in(C, [j for j in start if j not in aliased])
+    in_model = np.zeros(p, dtype=bool)
+    in_model[current] = True
     current = set(current)
-    ki = int(fit_intercept)
     steps = [(tuple(sorted(current)), float(A[-1, -1]))]
+    if score is None and direction in ("forward", "backward"):
+        moved, rss = greedy_path(A, C, in_model, direction == "forward", max_size, ALIAS_TOL)
+        for j, r in zip(moved.tolist(), rss.tolist(), strict=True):
+            current ^= {j}
+            steps.append((tuple(sorted(current)), r))
+        return steps
+    ki = int(fit_intercept)
     seen = {steps[0][0]}
+    cand = np.empty(p)
     while True:
-        moves = _ols_moves(
+        move_rss(
             A,
             C,
-            current,
-            p,
-            allow_add=direction in ("forward", "both") and len(current) < max_size,
-            allow_drop=direction in ("backward", "both"),
+            in_model,
+            direction in ("forward", "both") and len(current) < max_size,
+            direction in ("backward", "both"),
+            ALIAS_TOL,
+            cand,
         )
-        if not moves:
+        js = np.flatnonzero(~np.isnan(cand)).tolist()
+        if not js:
             break
         if score is None:
-            _, j, is_add = min(moves)
+            j = js[int(np.argmin(cand[js]))]
         else:
-            scored = [(score(m[0], len(current) + ki + (1 if m[2] else -1)), m) for m in moves]
-            best, (_, j, is_add) = min(scored, key=lambda t: t[0])
-            if best >= score(A[-1, -1], len(current) + ki) - 1e-7:
+            k_after = len(current) + ki + np.where(in_model[js], -1, 1)
+            scored = score(cand[js], k_after)
+            i = int(np.argmin(scored))  # the first of equal scores: the smallest column
+            j = js[i]
+            if scored[i] >= score(A[-1, -1], len(current) + ki) - 1e-7:
                 break
-        nxt = tuple(sorted(current | {j} if is_add else current - {j}))
+        nxt = tuple(sorted(current ^ {j}))
         if nxt in seen:  # a hybrid search returning to a visited model stops
             break
         seen.add(nxt)
-        A = sweep(A, j)
+        sweep_inplace(A, j)
+        in_model[j] = not in_model[j]
         current = set(nxt)
         steps.append((nxt, float(A[-1, -1])))
-    return steps, tss, rss_full, k_full, aliased
+    return steps
 
 
 class StepwiseSelector(SelectorMixin, TransformerMixin, StatBase):
@@ -301,8 +308,8 @@ class StepwiseSelector(SelectorMixin, TransformerMixin, StatBase):
                 row = criteria(rss, k, n, tss, sigma2, self.convention, self.fit_intercept)
                 return sign * row[self.criterion]
 
-        steps, tss, _, _, aliased = ols_stepwise(
-            X, y, self.direction, start, self.fit_intercept, max_size, score
+        steps = ols_stepwise(
+            C, self.direction, start, self.fit_intercept, max_size, score, aliased
         )
         if aliased:
             warnings.warn(
@@ -311,18 +318,22 @@ class StepwiseSelector(SelectorMixin, TransformerMixin, StatBase):
                 RankDeficientWarning,
                 stacklevel=4,
             )
-        path = []
-        for cols, rss in steps:
-            row = {"size": len(cols), "variables": variable_names(self, cols), "_cols": cols}
-            row.update(
-                criteria(rss, len(cols) + ki, n, tss, sigma2, self.convention, self.fit_intercept)
-            )
-            path.append(row)
+        path = path_rows(
+            self,
+            [cols for cols, _ in steps],
+            [rss for _, rss in steps],
+            n,
+            tss,
+            sigma2,
+            self.convention,
+            self.fit_intercept,
+        )
         if self.criterion == "cv":
             path.sort(key=lambda r: r["size"])
 
             def by_size(Xt, yt):
-                st = ols_stepwise(Xt, yt, self.direction, start, self.fit_intercept, max_size)[0]
+                Ct = cross_products(Xt, yt, self.fit_intercept)[0]
+                st = ols_stepwise(Ct, self.direction, start, self.fit_intercept, max_size)
                 out = [None] * (p + 1)
                 for cols, _ in st:
                     out[len(cols)] = cols

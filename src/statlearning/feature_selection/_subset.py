@@ -14,16 +14,16 @@ from .._validation import CV, DEPRECATED, Boolean, Interval, Options, renamed_pa
 from ..base import StatBase, TransformerMixin, fit_context
 from ..exceptions import RankDeficientWarning
 from ._common import (
+    ALIAS_TOL,
     CRITERIA,
     SelectorMixin,
     choose_size,
-    criteria,
     cross_products,
     full_model_sigma2,
-    sweep_in,
+    path_rows,
     variable_names,
 )
-from ._subset_kernels import subset_search
+from ._subset_kernels import best_subsets_kernel
 
 #: Exhaustive search refuses problems with more candidate subsets than this.
 MAX_EXHAUSTIVE_SUBSETS = 2**30
@@ -42,28 +42,32 @@ def n_subsets(p, max_size):
 def best_subsets(X, y, max_size, method, fit_intercept):
     """Best subset of every size ``0…max_size`` by RSS.
 
+    One pass over the data (the cross-product matrix), then a compiled search that depends on
+    ``p`` only. ``method`` is accepted for the record: both methods run the exact search with
+    Furnival–Wilson bounds, which returns the subsets of the full enumeration.
+
     Returns ``(rss, subsets, tss, rss_full, k_full, aliased)`` with ``subsets[s]`` a sorted
     tuple of column indices (``None`` where no subset of that size was found).
     """
-    p = X.shape[1]
-    C, _, tss = cross_products(X, y, fit_intercept)
-    A, kept, aliased = sweep_in(C, range(p))
-    rss_full = float(A[-1, -1])
-    kept = np.asarray(kept, dtype=np.intp)
-    # Order: most important variable first (largest RSS increase when dropped from the full
-    # model), so the largest subtrees of the search drop important variables and are pruned.
-    b = A[kept, -1]
-    inv_diag = -A[kept, kept]
-    order = kept[np.argsort(-(b * b) / inv_diag, kind="stable")]
-    idx = np.append(order, p)
-    A = sweep_in(C[np.ix_(idx, idx)], range(len(order)))[0]
-    best, masks, _ = subset_search(A, tss, int(max_size), method == "branch_and_bound")
-    rss, subsets = [], []
-    for s in range(min(max_size, len(order)) + 1):
-        bits = int(masks[s])
-        subsets.append(tuple(sorted(int(order[j]) for j in range(len(order)) if bits >> j & 1)))
-        rss.append(float(best[s]))
-    return rss, subsets, tss, rss_full, len(kept) + int(fit_intercept), aliased
+    return search_cross_products(cross_products(X, y, fit_intercept)[0], max_size, fit_intercept)
+
+
+def search_cross_products(C, max_size, fit_intercept, prune=True):
+    """:func:`best_subsets` from the scaled cross-product matrix ``C`` of ``[X, y]``.
+
+    ``prune=False`` visits every subset (the reference the bounds are tested against).
+    """
+    tss = float(C[-1, -1])
+    rss_full, swept, order, best, masks, _ = best_subsets_kernel(
+        np.ascontiguousarray(C), int(max_size), prune, ALIAS_TOL
+    )
+    rss_full = float(rss_full)
+    aliased = np.flatnonzero(~swept).tolist()
+    n_sizes = min(max_size, len(order)) + 1
+    bits = (masks[:n_sizes, None] >> np.arange(len(order))) & 1
+    subsets = [tuple(sorted(order[row == 1].tolist())) for row in bits]
+    rss = best[:n_sizes].tolist()
+    return rss, subsets, tss, rss_full, len(order) + int(fit_intercept), aliased
 
 
 def _ols_predict(X_train, y_train, X_test, cols, fit_intercept):
@@ -126,10 +130,12 @@ class BestSubsetSelector(SelectorMixin, TransformerMixin, StatBase):
         search on each training fold of ``cv`` and scores the best model of each size on the
         held-out fold (mean squared error), as ISLR §6.5.
     method : {"exhaustive", "branch_and_bound"}, default="exhaustive"
-        ``"exhaustive"`` visits every subset (``2^p`` of them, each by one reverse sweep of the
-        cross-product matrix, ``O(p²)``); ``"branch_and_bound"`` is Furnival and Wilson's leaps
-        and bounds (what R's ``regsubsets(method = "exhaustive")`` runs), exact and much faster,
-        usable for ``p`` up to about 40.
+        Both find the best subset of every size exactly, by Furnival and Wilson's leaps and
+        bounds (what R's ``regsubsets(method = "exhaustive")`` runs): the tree of all ``2^p``
+        subsets is walked, each node by one reverse sweep of the cross-product matrix
+        (``O(p²)``), and a subtree is skipped only when its bound shows that it holds no
+        better model. ``"exhaustive"`` refuses problems whose worst case exceeds ``2^30``
+        subsets; ``"branch_and_bound"`` accepts up to 62 features (usable to about 40).
     convention : {"leaps", "islr"}, default="leaps"
         Formulas for the criteria; see Notes.
     cv : int, cross-validation generator or iterable, default=None
@@ -183,6 +189,11 @@ class BestSubsetSelector(SelectorMixin, TransformerMixin, StatBase):
     ``"aic"``, ``"adjr2"`` or ``"cv"``. Linearly dependent columns are never selected (a
     ``RankDeficientWarning`` names them). R equivalent:
     ``regsubsets(x, y, nvmax = max_features, method = "exhaustive")``.
+
+    Computation: the data are read once, to form the centred cross-product matrix of
+    ``[X, y]`` (``O(np²)``); the search then works on that ``(p+1) × (p+1)`` matrix only
+    (compiled; a node of the search tree costs one reverse sweep), and the criteria of the
+    ``max_features + 1`` best models are computed at the end.
 
     Examples
     --------
@@ -259,7 +270,6 @@ class BestSubsetSelector(SelectorMixin, TransformerMixin, StatBase):
                 f"{name}: subset search handles at most 62 features, got {p}; use StepwiseSelector."
             )
         rss, subsets, tss, rss_full, k_full, aliased = self._search(X, y, max_size)
-        ki = int(self.fit_intercept)
         self.sigma2_ = full_model_sigma2(rss_full, n, k_full, self.criterion, self.convention, name)
         if aliased:
             warnings.warn(
@@ -268,13 +278,11 @@ class BestSubsetSelector(SelectorMixin, TransformerMixin, StatBase):
                 RankDeficientWarning,
                 stacklevel=3,
             )
-        path = []
-        for s, cols in enumerate(subsets):
-            row = {"size": s, "variables": variable_names(self, cols)}
-            row.update(
-                criteria(rss[s], s + ki, n, tss, self.sigma2_, self.convention, self.fit_intercept)
-            )
-            path.append(row)
+        path = path_rows(
+            self, subsets, rss, n, tss, self.sigma2_, self.convention, self.fit_intercept
+        )
+        for row in path:
+            del row["_cols"]
         if self.criterion == "cv":
             errors = cv_errors(
                 X,

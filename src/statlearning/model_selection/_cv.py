@@ -15,6 +15,7 @@ from sklearn.base import clone, is_classifier
 from sklearn.metrics import check_scoring
 from sklearn.model_selection import RepeatedKFold, RepeatedStratifiedKFold, check_cv
 from sklearn.utils import indexable
+from sklearn.utils.parallel import Parallel, delayed
 
 from .._core.selection import select_index
 
@@ -28,6 +29,30 @@ def take_rows(a, idx):
     if isinstance(a, list):
         return [a[i] for i in idx]
     return np.asarray(a)[idx]
+
+
+def _test_rows(a, idx):
+    """Rows ``idx`` for scoring: a view when they are one contiguous block (unshuffled K-fold),
+    else a copy as :func:`take_rows`. Only predictions read them, so a view is safe."""
+    idx = np.asarray(idx)
+    if (
+        a is not None
+        and not isinstance(a, list)
+        and idx.dtype.kind in "iu"
+        and idx.size
+        and idx[-1] - idx[0] == idx.size - 1
+        and np.all(np.diff(idx) == 1)
+    ):
+        sl = slice(int(idx[0]), int(idx[-1]) + 1)
+        return a.iloc[sl] if hasattr(a, "iloc") else np.asarray(a)[sl]
+    return take_rows(a, idx)
+
+
+def _fit_and_score(estimator, X, y, train, test, scorer, return_coefs):
+    """Fit a clone on ``train``, score it once on ``test``: ``(score, n_test, coefs)``."""
+    est = clone(estimator).fit(take_rows(X, train), take_rows(y, train))
+    score = float(scorer(est, _test_rows(X, test), _test_rows(y, test)))
+    return score, len(test), _coefficients(est) if return_coefs else None
 
 
 @dataclass
@@ -128,6 +153,7 @@ def cv_estimate(
     n_repeats=1,
     random_state=None,
     return_coefs=False,
+    n_jobs=None,
 ) -> CVEstimate:
     """K-fold (optionally repeated) cross-validation with per-fold scores and standard errors.
 
@@ -148,6 +174,9 @@ def cv_estimate(
         Seeds the repeated splits.
     return_coefs : bool, default=False
         Store each fold's fitted coefficients (intercept first) in ``coefs``.
+    n_jobs : int or None, default=None
+        Folds fitted in parallel, with scikit-learn's backend (``joblib``, as
+        ``cross_val_score``); ``None`` or 1 fits them one after the other in this process.
 
     Returns
     -------
@@ -163,17 +192,28 @@ def cv_estimate(
     ``cv.glmnet``'s ``cvsd``). For repeated CV, ``se`` treats all :math:`K \\times R` folds as
     independent, which understates it somewhat. The seed's per-fold coefficient summaries
     (β̂₍K₎ and its spread) are ``coefs.mean(0)`` and ``coefs.std(0, ddof=1)``.
+
+    Cost: one fit and one scoring per fold, as scikit-learn's ``cross_val_score``; the training
+    rows are copied once per fold, the test rows of an unshuffled K-fold are a view of ``X``.
     """
     X, y = indexable(X, y)
     splitter = _splitter(estimator, y, cv, n_repeats, random_state)
     scorer = check_scoring(estimator, scoring=scoring)
-    scores, sizes, coefs = [], [], []
-    for train, test in splitter.split(X, y):
-        est = clone(estimator).fit(take_rows(X, train), take_rows(y, train))
-        scores.append(float(scorer(est, take_rows(X, test), take_rows(y, test))))
-        sizes.append(len(test))
-        if return_coefs:
-            coefs.append(_coefficients(est))
+    if n_jobs is not None and (not isinstance(n_jobs, int | np.integer) or isinstance(n_jobs, bool)
+                               or n_jobs == 0):
+        raise ValueError(f"n_jobs must be None or a non-zero integer; got {n_jobs!r}")
+    folds = splitter.split(X, y)
+    if n_jobs is None or n_jobs == 1:
+        results = [
+            _fit_and_score(estimator, X, y, train, test, scorer, return_coefs)
+            for train, test in folds
+        ]
+    else:
+        results = Parallel(n_jobs=n_jobs)(
+            delayed(_fit_and_score)(estimator, X, y, train, test, scorer, return_coefs)
+            for train, test in folds
+        )
+    scores, sizes, coefs = zip(*results, strict=True)
     return CVEstimate.from_scores(
         scores, sizes, coefs=np.array(coefs) if return_coefs else None, n_repeats=n_repeats
     )
