@@ -7,7 +7,7 @@ violation is reported as ``file:line: rule``.
 
 Layers (the first component under ``statlearning``):
 
-* ``_core``: stdlib, numpy, scipy, numba, and ``_core`` itself.
+* ``_core``: stdlib, numpy, scipy, numba, threadpoolctl (BLAS thread limits), and ``_core`` itself.
 * ``_solvers``: the same plus ``_core`` (and ``_solvers``).
 * ``_validation``, ``exceptions``: stdlib, numpy, public scikit-learn, and each other.
 * ``base``: stdlib, numpy, public scikit-learn, ``_validation``, ``exceptions``.
@@ -107,7 +107,7 @@ NUMERIC = {"numpy", "scipy", "numba"}
 #: Third-party (non-statlearning) top-level packages allowed per layer; None = no restriction
 #: beyond the global rules.
 THIRD_PARTY = {
-    "_core": NUMERIC,
+    "_core": NUMERIC | {"threadpoolctl"},
     "_solvers": NUMERIC,
     "_validation": {"numpy", "sklearn"},
     "exceptions": {"numpy", "sklearn"},

@@ -10,7 +10,11 @@ and otherwise a copy that is: one compiled signature per kernel whatever the cal
 
 :func:`numba_threads` runs a block with numba's parallel kernels (``prange``) on ``n_jobs``
 threads and restores the previous count afterwards; it is how estimators with parallel kernels
-implement their ``n_jobs`` parameter.
+implement their ``n_jobs`` parameter. :func:`single_blas_thread` limits BLAS to one thread for a
+block (``threadpoolctl``, a dependency of scikit-learn): inside our own parallel blocks, where
+nested BLAS threads oversubscribe the cores, and around small products, where a threaded BLAS
+spends longer waking its workers than computing (on a busy two-core machine a ``5,000 × 61``
+cross product took 350 ms with two threads and 0.7 ms with one).
 """
 
 from __future__ import annotations
@@ -20,7 +24,9 @@ import contextlib
 import numba
 import numpy as np
 
-__all__ = ["kernel_array", "numba_threads", "resolve_n_threads"]
+__all__ = ["kernel_array", "numba_threads", "resolve_n_threads", "single_blas_thread"]
+
+_BLAS_CONTROLLER = []
 
 
 def kernel_array(a, dtype=np.float64) -> np.ndarray:
@@ -81,3 +87,29 @@ def numba_threads(n_jobs):
         yield
     finally:
         numba.set_num_threads(previous)
+
+
+def single_blas_thread(flops=None, *, above=2**27):
+    """Context limiting BLAS to one thread (a no-op when ``flops`` exceeds ``above``).
+
+    Parameters
+    ----------
+    flops : int or None, default=None
+        Multiply-adds of the products inside the block; ``None`` always limits.
+    above : int, default=2**27
+        Products larger than this keep every BLAS thread.
+
+    Returns
+    -------
+    contextmanager
+        ``threadpoolctl``'s limit, or :func:`contextlib.nullcontext`.
+    """
+    if flops is not None and flops > above:
+        return contextlib.nullcontext()
+    if not _BLAS_CONTROLLER:
+        try:  # a dependency of scikit-learn
+            from threadpoolctl import ThreadpoolController
+        except ImportError:  # pragma: no cover
+            return contextlib.nullcontext()
+        _BLAS_CONTROLLER.append(ThreadpoolController())
+    return _BLAS_CONTROLLER[0].limit(limits=1, user_api="blas")

@@ -4,12 +4,12 @@ model-selection criteria and the selector (transformer) interface."""
 
 from __future__ import annotations
 
-import contextlib
 import math
 
 import numpy as np
 from sklearn.utils.validation import check_is_fitted, validate_data
 
+from .._core.compiled import single_blas_thread
 from .._core.ridge import centred_cross_products
 from .._core.selection import select_index
 from ._subset_kernels import sweep_columns
@@ -22,27 +22,6 @@ ALIAS_TOL = 1e-7
 
 #: Below this many multiply-adds (``n (p+1)²``) the reduction runs on one BLAS thread.
 SINGLE_THREAD_FLOPS = 2**27
-_CONTROLLER = []
-
-
-def _blas_threads(flops):
-    """One BLAS thread for a small reduction, else a no-op context.
-
-    Threads save little on a product of a few milliseconds, and when the cores are busy a
-    threaded BLAS waits for its workers: on a loaded two-core machine the ``5,000 × 61``
-    product took 350 ms with two threads and 0.7 ms with one.
-    """
-    if flops > SINGLE_THREAD_FLOPS:
-        return contextlib.nullcontext()
-    if not _CONTROLLER:
-        try:  # a dependency of scikit-learn
-            from threadpoolctl import ThreadpoolController
-        except ImportError:  # pragma: no cover
-            return contextlib.nullcontext()
-        _CONTROLLER.append(ThreadpoolController())
-    return _CONTROLLER[0].limit(limits=1, user_api="blas")
-
-
 def cross_products(X, y, fit_intercept):
     """Scaled cross-product matrix of ``[X, y]`` (centred when ``fit_intercept``).
 
@@ -56,7 +35,7 @@ def cross_products(X, y, fit_intercept):
         x_mean, y_mean = X.mean(axis=0), float(y.mean())
     else:
         x_mean, y_mean = None, 0.0
-    with _blas_threads(X.shape[0] * (p + 1) ** 2):
+    with single_blas_thread(X.shape[0] * (p + 1) ** 2, above=SINGLE_THREAD_FLOPS):
         G, b = centred_cross_products(X, y, x_mean, y_mean)
     yc = y - y_mean
     tss = float(yc @ yc)

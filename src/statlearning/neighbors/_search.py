@@ -34,21 +34,14 @@ cores (twice as slow in our measurements, and much worse on a busy machine).
 
 from __future__ import annotations
 
-import contextlib
-
 import numpy as np
 import scipy.linalg.cython_blas  # noqa: F401  (the BLAS that numba's np.dot calls)
 from scipy.spatial import cKDTree
 
-from .._core.compiled import kernel_array, numba_threads, resolve_n_threads
+from .._core.compiled import kernel_array, numba_threads, resolve_n_threads, single_blas_thread
 from ._brute import brute_knn
 from ._exact import COSINE, SQEUCLIDEAN, exact_pairs, exact_select
 from ._metrics import MetricSpec
-
-try:  # a dependency of scikit-learn: limits BLAS threads inside our parallel blocks
-    from threadpoolctl import ThreadpoolController
-except ImportError:  # pragma: no cover
-    ThreadpoolController = None
 
 __all__ = [
     "ALGORITHMS",
@@ -70,7 +63,6 @@ _BLOCK_ROWS = 128  # query rows per tile (one tile per thread at a time)
 _BLOCK_COLS = 256  # training rows per tile
 _CAP = 4  # candidate buffer per query: _CAP * k + 30 entries
 _BLOCK_BYTES = 16 * 2**20  # per-thread workspace bound for large k
-_CONTROLLER = None
 
 
 def resolve_algorithm(algorithm, metric: MetricSpec, n_samples, n_features, n_neighbors, owner=""):
@@ -91,16 +83,6 @@ def resolve_algorithm(algorithm, metric: MetricSpec, n_samples, n_features, n_ne
         if n_neighbors < n_samples / 2:
             return "kd_tree"
     return "brute"
-
-
-def _blas_single_thread():
-    """Context limiting BLAS to one thread (nested in our parallel blocks)."""
-    global _CONTROLLER
-    if ThreadpoolController is None:  # pragma: no cover
-        return contextlib.nullcontext()
-    if _CONTROLLER is None:
-        _CONTROLLER = ThreadpoolController()
-    return _CONTROLLER.limit(limits=1, user_api="blas")
 
 
 class NeighborSearch:
@@ -191,7 +173,7 @@ class NeighborSearch:
         cols = max(_BLOCK_COLS, k)
         cap = _CAP * k + 30
         rows = int(np.clip(_BLOCK_BYTES // (16 * cap + 8 * cols + 16 * k), 1, _BLOCK_ROWS))
-        with _blas_single_thread():
+        with single_blas_thread():
             vals, idx, n_tied, overflow = brute_knn(
                 Qp, X, yn, qn, slack, rel, k, spec.code, spec.power, rows, cols, cap
             )
