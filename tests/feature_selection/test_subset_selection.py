@@ -142,7 +142,7 @@ def test_unknown_criterion_is_named():
 def test_aliased_column_is_never_selected():
     X, y = _data()
     X = np.column_stack([X, X[:, 0] + X[:, 4]])
-    with pytest.warns(RankDeficientWarning, match=r"\(9,\)"):
+    with pytest.warns(RankDeficientWarning, match=r"aliased: 9\)"):
         est = BestSubsetSelector().fit(X, y)
     assert all(9 not in r["variables"] for r in est.path_)
 

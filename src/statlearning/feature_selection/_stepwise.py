@@ -21,7 +21,7 @@ from .._validation import (
     renamed_parameter,
 )
 from ..base import StatBase, TransformerMixin, fit_context
-from ..exceptions import RankDeficientWarning
+from ..exceptions import RankDeficientWarning, warn_aliased
 from ..linear_model import GLMRegressor, LogisticRegression
 from ._common import (
     ALIAS_TOL,
@@ -312,12 +312,7 @@ class StepwiseSelector(SelectorMixin, TransformerMixin, StatBase):
             C, self.direction, start, self.fit_intercept, max_size, score, aliased
         )
         if aliased:
-            warnings.warn(
-                f"{name}: columns {variable_names(self, aliased)} are linearly dependent on "
-                "earlier columns and are never selected.",
-                RankDeficientWarning,
-                stacklevel=4,
-            )
+            warn_aliased(self, variable_names(self, aliased), consequence="they are never selected")
         path = path_rows(
             self,
             [cols for cols, _ in steps],

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import math
-import warnings
 from numbers import Integral
 
 import numpy as np
@@ -12,7 +11,7 @@ from sklearn.utils.validation import validate_data
 
 from .._validation import CV, DEPRECATED, Boolean, Interval, Options, renamed_parameter
 from ..base import StatBase, TransformerMixin, fit_context
-from ..exceptions import RankDeficientWarning
+from ..exceptions import warn_aliased
 from ._common import (
     ALIAS_TOL,
     CRITERIA,
@@ -272,12 +271,7 @@ class BestSubsetSelector(SelectorMixin, TransformerMixin, StatBase):
         rss, subsets, tss, rss_full, k_full, aliased = self._search(X, y, max_size)
         self.sigma2_ = full_model_sigma2(rss_full, n, k_full, self.criterion, self.convention, name)
         if aliased:
-            warnings.warn(
-                f"{name}: columns {variable_names(self, aliased)} are linearly dependent on "
-                "earlier columns and are never selected.",
-                RankDeficientWarning,
-                stacklevel=3,
-            )
+            warn_aliased(self, variable_names(self, aliased), consequence="they are never selected")
         path = path_rows(
             self, subsets, rss, n, tss, self.sigma2_, self.convention, self.fit_intercept
         )
