@@ -206,5 +206,17 @@ default="ward"
         return tags
 
     def fit_predict(self, X, y=None):
-        """Fit and return ``labels_``."""
+        """Fit to ``X`` and return the cluster of each row (``labels_``).
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features), or (n_samples, n_samples) when
+            ``metric="precomputed"``
+        y : ignored
+
+        Returns
+        -------
+        labels : ndarray of shape (n_samples,)
+            ``labels_``: the cluster of each row of ``X``.
+        """
         return self.fit(X).labels_

@@ -199,7 +199,7 @@ def _repair_empty(X, labels, min_dist, sums, counts):
 
 
 class KMeans(ClusterMixin, TransformerMixin, StatBase):
-    """k-means clustering: Lloyd's algorithm with (greedy) k-means++ seeding.
+    """K-means clustering: Lloyd's algorithm with (greedy) k-means++ seeding.
 
     Parameters
     ----------
@@ -422,7 +422,19 @@ class KMeans(ClusterMixin, TransformerMixin, StatBase):
         return self.cluster_centers_.shape[0]
 
     def get_feature_names_out(self, input_features=None):
-        """Output names ``kmeans0, kmeans1, …`` of :meth:`transform`."""
+        """Output names ``kmeans0, kmeans1, …`` of :meth:`transform`.
+
+        Parameters
+        ----------
+        input_features : array-like of str or None, default=None
+            Ignored: the names depend only on the class name and ``n_clusters``.
+
+        Returns
+        -------
+        feature_names_out : ndarray of str objects of shape (n_clusters,)
+            The lower-cased class name followed by the cluster index (``minibatchkmeans0, …``
+            for :class:`MiniBatchKMeans`).
+        """
         check_is_fitted(self, "cluster_centers_")
         prefix = type(self).__name__.lower()
         return np.array([f"{prefix}{j}" for j in range(self.n_clusters)], dtype=object)
@@ -434,7 +446,7 @@ class KMeans(ClusterMixin, TransformerMixin, StatBase):
 
 
 class MiniBatchKMeans(KMeans):
-    """k-means on random mini-batches (Sculley, 2010), for data too large for Lloyd's passes.
+    """K-means on random mini-batches (Sculley, 2010), for data too large for Lloyd's passes.
 
     Parameters
     ----------

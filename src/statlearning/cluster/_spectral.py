@@ -175,7 +175,19 @@ class SpectralClustering(ClusterMixin, StatBase):
         return tags
 
     def fit_predict(self, X, y=None):
-        """Fit and return ``labels_``."""
+        """Fit to ``X`` and return the cluster of each row (``labels_``).
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features), or (n_samples, n_samples) when
+            ``affinity="precomputed"``
+        y : ignored
+
+        Returns
+        -------
+        labels : ndarray of shape (n_samples,)
+            ``labels_``: the cluster of each row of ``X``.
+        """
         return self.fit(X).labels_
 
     def _affinity(self, X):

@@ -32,8 +32,9 @@ from ._format import format_linear, formula_names
 class LinearDiscriminantAnalysis(
     ClassNamePrefixFeaturesOutMixin, ClassifierMixin, TransformerMixin, DiscriminantMixin, StatBase
 ):
-    """Linear discriminant analysis (Gaussian classes with a common covariance) and Fisher's
-    discriminant coordinates.
+    """Linear discriminant analysis and Fisher's discriminant coordinates.
+
+    The classes are modelled as Gaussians with a common covariance matrix.
 
     Parameters
     ----------

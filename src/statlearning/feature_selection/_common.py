@@ -159,7 +159,20 @@ class SelectorMixin:
     ``support_``, as scikit-learn's selectors."""
 
     def get_support(self, indices=False):
-        """Mask (or, with ``indices=True``, integer indices) of the selected features."""
+        """Mask (or, with ``indices=True``, integer indices) of the selected features.
+
+        Parameters
+        ----------
+        indices : bool, default=False
+            Return the column indices of the selected features instead of a boolean mask.
+
+        Returns
+        -------
+        support : ndarray
+            A boolean array of shape (n_features_in_,), True for a kept feature (a copy of
+            ``support_``); with ``indices=True`` an integer array of shape (n_selected,) holding
+            the kept columns in increasing order.
+        """
         check_is_fitted(self, "support_")
         return np.flatnonzero(self.support_) if indices else self.support_.copy()
 
@@ -179,7 +192,19 @@ class SelectorMixin:
         return X[:, self.support_]
 
     def get_feature_names_out(self, input_features=None):
-        """Names of the selected features (``x0, x1, ...`` without ``feature_names_in_``)."""
+        """Names of the selected features.
+
+        Parameters
+        ----------
+        input_features : array-like of str or None, default=None
+            Names of the ``n_features_in_`` input columns. When None, ``feature_names_in_`` (the
+            DataFrame's columns seen in ``fit``) if defined, else ``x0, x1, …``.
+
+        Returns
+        -------
+        feature_names_out : ndarray of str objects of shape (n_selected,)
+            The input names of the kept features, in column order.
+        """
         check_is_fitted(self, "support_")
         if input_features is None:
             names = getattr(self, "feature_names_in_", None)

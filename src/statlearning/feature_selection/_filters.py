@@ -168,6 +168,18 @@ def f_scores(X, y):
     Larger means better separated. ``y`` must have exactly two classes (either may play "+";
     the score is symmetric), each with at least two samples. A feature constant within both
     classes gets ``inf`` if the class means differ and ``nan`` if not (with a warning).
+
+    Parameters
+    ----------
+    X : array-like of shape (n_samples, n_features)
+        Numeric features.
+    y : array-like of shape (n_samples,)
+        Labels of exactly two classes, each with at least two samples.
+
+    Returns
+    -------
+    scores : ndarray of shape (n_features,)
+        :math:`F_j` of each column.
     """
     X = np.asarray(X, dtype=float)
     y = np.asarray(y)
@@ -199,6 +211,20 @@ def variance_mean_scores(X, y=None, *, ddof=1):
     ``s²/x̄`` (``ddof`` as in :func:`numpy.var`), meant for non-negative features such as
     counts. Undefined for a zero mean: such columns get ``nan`` with a warning. ``y`` is
     ignored (so it can serve as a :class:`FilterSelector` score).
+
+    Parameters
+    ----------
+    X : array-like of shape (n_samples, n_features)
+        Numeric features, typically non-negative counts.
+    y : ignored
+        Accepted so the function has the ``score_func(X, y)`` signature.
+    ddof : int, default=1
+        Delta degrees of freedom of the variance: the divisor is ``n_samples - ddof``.
+
+    Returns
+    -------
+    scores : ndarray of shape (n_features,)
+        ``var / mean`` of each column; ``nan`` where the mean is 0.
     """
     X = np.asarray(X, dtype=float)
     mean = X.mean(axis=0)
@@ -362,8 +388,10 @@ def _top(scores, k, mask):
 
 
 class FilterSelector(SelectorMixin, TransformerMixin, StatBase):
-    """Keep the features a filter score ranks highest, or those significant under a
-    permutation null (seed 000 §"Filter methods").
+    """Keep the features a filter score ranks highest, or those it finds significant.
+
+    Significance is judged against the scores of permuted responses (seed 000 §"Filter
+    methods").
 
     Parameters
     ----------

@@ -90,10 +90,10 @@ class GaussianMixture(DensityMixin, StatBase):
     --------
     >>> import numpy as np
     >>> from statlearning.mixture import GaussianMixture
-    >>> X = np.r_[np.zeros((5, 1)) + [[0.0], [0.1], [0.2], [0.3], [0.4]], np.full((5, 1), 9.0)]
+    >>> X = np.array([[0.0], [0.1], [0.2], [0.3], [0.4], [9.0], [9.2], [9.4], [9.6], [9.8]])
     >>> gm = GaussianMixture(2, random_state=0).fit(X)
     >>> sorted(np.round(gm.means_.ravel(), 2).tolist())
-    [0.2, 9.0]
+    [0.2, 9.4]
     """
 
     _parameter_constraints = {
@@ -157,7 +157,19 @@ class GaussianMixture(DensityMixin, StatBase):
 
     @fit_context
     def fit_predict(self, X, y=None):
-        """Fit, then return the most probable component of each training row."""
+        """Fit, then return the most probable component of each training row.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+        y : ignored
+
+        Returns
+        -------
+        labels : ndarray of shape (n_samples,)
+            Index of the component with the largest responsibility for each row, from an
+            E-step with the final parameters (so it equals ``predict(X)``).
+        """
         return self._fit(X, final_estep=True).argmax(axis=1)
 
     def _fit(self, X, *, final_estep):
@@ -331,36 +343,122 @@ class GaussianMixture(DensityMixin, StatBase):
         return np.asarray(X, dtype=np.float64)
 
     def score_samples(self, X):
-        """Log-density ``log p(x_i)`` of each row, shape (n_samples,)."""
+        """Log-density of each row under the fitted mixture.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Rows to evaluate, with the features seen in ``fit``.
+
+        Returns
+        -------
+        log_density : ndarray of shape (n_samples,)
+            :math:`\\log p(x_i) = \\log \\sum_k \\pi_k N(x_i \\mid \\mu_k, \\Sigma_k)`.
+        """
         return _em.e_step(self._validated(X), *self._params_for_estep())[2]
 
     def score(self, X, y=None):
-        """Average log-likelihood of ``X`` under the fitted mixture."""
+        """Average log-likelihood of ``X`` under the fitted mixture.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Rows to evaluate, with the features seen in ``fit``.
+        y : ignored
+
+        Returns
+        -------
+        log_likelihood : float
+            Mean of :meth:`score_samples` over the rows of ``X``.
+        """
         return float(self.score_samples(X).mean())
 
     def predict_proba(self, X):
-        """Responsibilities ``p(k | x_i)``, shape (n_samples, n_components)."""
+        """Posterior probability of each component for each row (the responsibilities).
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Rows to evaluate, with the features seen in ``fit``.
+
+        Returns
+        -------
+        resp : ndarray of shape (n_samples, n_components)
+            :math:`p(k \\mid x_i)`; each row sums to 1.
+        """
         return _em.e_step(self._validated(X), *self._params_for_estep())[1]
 
     def predict(self, X):
-        """Most probable component of each row."""
+        """Most probable component of each row.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Rows to evaluate, with the features seen in ``fit``.
+
+        Returns
+        -------
+        labels : ndarray of shape (n_samples,)
+            Index of the component with the largest responsibility (the first on ties).
+        """
         return self.predict_proba(X).argmax(axis=1)
 
     def _n_parameters(self):
         return _em.n_parameters(self.n_components, self.means_.shape[1], self.covariance_type)
 
     def aic(self, X):
-        """Akaike information criterion ``−2 log L + 2 k`` on ``X`` (lower is better)."""
+        """Akaike information criterion ``−2 log L + 2 k`` on ``X`` (lower is better).
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Rows to evaluate, with the features seen in ``fit``.
+
+        Returns
+        -------
+        aic : float
+            ``log L`` is the log-likelihood of ``X`` (the sum over its rows) and ``k`` the
+            number of free parameters of the mixture (weights, means and covariances).
+        """
         X = self._validated(X)
         return -2.0 * self.score(X) * X.shape[0] + 2.0 * self._n_parameters()
 
     def bic(self, X):
-        """Bayesian information criterion ``−2 log L + k log n`` on ``X`` (lower is better)."""
+        """Bayesian information criterion ``−2 log L + k log n`` on ``X`` (lower is better).
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Rows to evaluate, with the features seen in ``fit``.
+
+        Returns
+        -------
+        bic : float
+            ``log L`` is the log-likelihood of ``X`` (the sum over its rows), ``k`` the number
+            of free parameters of the mixture and ``n`` the number of rows of ``X``.
+        """
         X = self._validated(X)
         return -2.0 * self.score(X) * X.shape[0] + self._n_parameters() * np.log(X.shape[0])
 
     def sample(self, n_samples=1):
-        """Draw ``n_samples`` points; returns ``(X, component_labels)``."""
+        """Draw random points from the fitted mixture.
+
+        The number of points from each component is multinomial with probabilities
+        ``weights_``; the generator is seeded from ``random_state`` on every call, so an integer
+        ``random_state`` gives the same sample each time.
+
+        Parameters
+        ----------
+        n_samples : int, default=1
+            Number of points to draw.
+
+        Returns
+        -------
+        X : ndarray of shape (n_samples, n_features)
+            The points, grouped by component (component 0 first).
+        labels : ndarray of shape (n_samples,)
+            The component each point was drawn from.
+        """
         check_is_fitted(self, "means_")
         if not isinstance(n_samples, Integral) or n_samples < 1:
             raise ValueError(f"n_samples must be a positive integer, got {n_samples!r}.")

@@ -22,21 +22,33 @@ from ._jackknife import _is_estimator, check_xy, jackknife, make_statistic
 class BootstrapResult:
     """Bootstrap replicates and their summaries.
 
-    Attributes
+    Returned by :func:`bootstrap`.
+
+    Parameters
     ----------
     replicates : ndarray of shape (n_resamples, n_stat)
+        The statistic on each resample :math:`\\hat\\theta^*_b`, in the order the resamples
+        were drawn. Rows that are NaN or infinite are kept here; the summaries below ignore them.
     estimate : ndarray of shape (n_stat,)
         The statistic on the original sample, :math:`\\hat\\theta` (R's ``t0``).
     bias : ndarray of shape (n_stat,)
         :math:`\\bar\\theta^* - \\hat\\theta`.
     se : ndarray of shape (n_stat,)
         Standard deviation of the replicates (``ddof=1``, as R's ``boot`` prints it).
-    ci_low, ci_high : ndarray of shape (n_stat,)
-    level : float
-    ci, kind : str
-        The interval method and the resampling scheme used.
-    acceleration, bias_correction : ndarray or None
-        BCa's :math:`\\hat a` and :math:`\\hat z_0` (``ci="bca"`` only).
+    ci_low : ndarray of shape (n_stat,)
+        Lower limit of the ``ci`` interval at ``level``; NaN where a BCa limit is undefined.
+    ci_high : ndarray of shape (n_stat,)
+        Upper limit of the ``ci`` interval at ``level``; NaN where a BCa limit is undefined.
+    level : float, default=0.95
+        Coverage of the interval, :math:`1 - \\alpha`.
+    ci : {"percentile", "normal", "bca"}, default="percentile"
+        The interval method (see :func:`bootstrap`'s Notes).
+    kind : {"pairs", "residual"}, default="pairs"
+        The resampling scheme: rows ``(xᵢ, yᵢ)`` or centred residuals of the full fit.
+    acceleration : ndarray of shape (n_stat,) or None, default=None
+        BCa's jackknife acceleration :math:`\\hat a` (``ci="bca"`` only, else None).
+    bias_correction : ndarray of shape (n_stat,) or None, default=None
+        BCa's bias correction :math:`\\hat z_0` (``ci="bca"`` only, else None).
     """
 
     replicates: np.ndarray
@@ -301,21 +313,27 @@ def bootstrap(
 class BootstrapErrorResult:
     """A bootstrap estimate of prediction error and its ingredients (all are losses).
 
-    Attributes
+    Returned by :func:`bootstrap_error`.
+
+    Parameters
     ----------
     error : float
-        The estimate of the chosen ``method``.
-    method : str
+        The estimate of the chosen ``method``: :math:`\\widehat{Err}^{(1)}` for ``"oob"``,
+        :math:`(1 - \\hat w)\\,\\overline{err} + \\hat w\\,\\widehat{Err}^{(1)}` for
+        ``".632"``, and the same with :math:`\\widehat{Err}^{(1)}` capped at :math:`\\hat\\gamma`
+        for ``".632+"``.
+    method : {".632", ".632+", "oob"}
+        The estimator of prediction error that ``error`` holds.
     apparent_error : float
         Training error of the full fit, :math:`\\overline{err}`.
     oob_error : float
         Leave-one-out bootstrap error :math:`\\widehat{Err}^{(1)}`.
     no_information_error : float
-        :math:`\\hat\\gamma`.
+        :math:`\\hat\\gamma`, the mean loss over all pairs of responses and predictions.
     relative_overfitting : float
-        :math:`\\hat R \\in [0, 1]`.
+        :math:`\\hat R \\in [0, 1]`; NaN unless ``method=".632+"``.
     weight : float
-        :math:`\\hat w`, the weight on the OOB error (0.632 for ``".632"``).
+        :math:`\\hat w`, the weight on the OOB error (0.632 for ``".632"``, 1 for ``"oob"``).
     """
 
     error: float

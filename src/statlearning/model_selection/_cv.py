@@ -59,13 +59,15 @@ def _fit_and_score(estimator, X, y, train, test, scorer, return_coefs):
 class CVEstimate:
     """Per-fold scores of a cross-validation and their summaries.
 
-    Attributes
+    Returned by :func:`cv_estimate`; :meth:`from_scores` builds one from given fold scores.
+
+    Parameters
     ----------
     scores : ndarray of shape (n_splits,)
         Fold scores with scikit-learn's sign (higher is better: ``neg_mean_squared_error`` is
-        ``−MSE``).
+        ``−MSE``), repeat after repeat: ``n_splits`` is the number of folds times ``n_repeats``.
     fold_sizes : ndarray of shape (n_splits,)
-        Test-fold sizes ``n_k``.
+        Test-fold sizes ``n_k``, in the order of ``scores``.
     mean : float
         Plain mean of the fold scores.
     weighted_mean : float
@@ -75,9 +77,11 @@ class CVEstimate:
         Standard deviation of the fold scores (``ddof=1``) — what seed 004 calls "ŝe".
     se : float
         ``sd / sqrt(n_splits)``, the standard error of the mean used by the one-SE rule.
-    coefs : ndarray of shape (n_splits, n_coef) or None
-        Per-fold coefficients, intercept first when the estimator has ``intercept_`` (R's order).
-    n_repeats : int
+    coefs : ndarray of shape (n_splits, n_coef) or None, default=None
+        Per-fold coefficients, intercept first when the estimator has ``intercept_`` (R's order);
+        None unless ``cv_estimate(..., return_coefs=True)``.
+    n_repeats : int, default=1
+        Number of repetitions of the K-fold split with fresh random folds.
     """
 
     scores: np.ndarray
@@ -297,16 +301,23 @@ def one_standard_error_rule(complexity_param, simpler="smaller", *, n_splits=Non
 class NestedCVResult:
     """Outer-fold results of a nested cross-validation.
 
-    Attributes
+    Returned by :func:`nested_cv`.
+
+    Parameters
     ----------
     scores : ndarray of shape (n_outer,)
         Score of the tuned model on each outer test fold (scikit-learn's sign).
     best_params : list of dict
-        The parameters the inner search chose on each outer training part.
+        The parameters the inner search chose on each outer training part, one dict per outer
+        fold.
     fold_sizes : ndarray of shape (n_outer,)
-    mean, sd, se : float
-        Mean, standard deviation (``ddof=1``) and ``sd/√K`` of the outer scores: the honest
-        estimate of the tuned procedure's performance.
+        Outer test-fold sizes, in the order of ``scores``.
+    mean : float
+        Mean of the outer scores: the honest estimate of the tuned procedure's performance.
+    sd : float
+        Standard deviation of the outer scores (``ddof=1``).
+    se : float
+        ``sd / sqrt(n_outer)``, the standard error of ``mean``.
     """
 
     scores: np.ndarray

@@ -78,6 +78,17 @@ class NaiveBayesMixin(PosteriorClassifierMixin):
     def predict_log_proba(self, X):
         """Log posterior probabilities (columns follow ``classes_``).
 
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+
+        Returns
+        -------
+        ndarray of shape (n_samples, n_classes)
+            :math:`\\log P(k \\mid x_i)`: :meth:`predict_joint_log_proba` normalised by its
+            log-sum-exp over the classes of each row; ``−inf`` where a class gives the sample
+            zero probability.
+
         Raises
         ------
         ValueError

@@ -167,8 +167,10 @@ class MixedNB(ClassifierMixin, NaiveBayesMixin, StatBase):
 
     @fit_context
     def fit(self, X, y, sample_weight=None):
-        """Estimate Gaussian parameters of the continuous columns and frequency tables of the
-        categorical ones.
+        """Estimate the per-class distributions of the columns.
+
+        Gaussian parameters for the continuous columns, frequency tables for the categorical
+        ones.
 
         Parameters
         ----------

@@ -34,7 +34,7 @@ _RIDGE = 1e-9  # relative regularisation of fitted Gaussian covariances
 class BayesErrorRate(NamedTuple):
     """Result of :meth:`BayesClassifier.bayes_error_rate`.
 
-    Attributes
+    Parameters
     ----------
     rate : float
         The Bayes error rate ``1 − E[max_k P(Y = k | X)]``.

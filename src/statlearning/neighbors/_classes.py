@@ -233,7 +233,8 @@ default="euclidean"
 
     See Also
     --------
-    KNeighborsRegressor, BayesClassifier
+    KNeighborsRegressor : The k-nearest-neighbour average for a numeric response.
+    BayesClassifier : The Bayes-optimal rule that kNN approximates, for known densities.
 
     Notes
     -----
@@ -423,7 +424,7 @@ default="euclidean"
 
     See Also
     --------
-    KNeighborsClassifier
+    KNeighborsClassifier : The k-nearest-neighbour vote for a class label.
 
     Notes
     -----
