@@ -12,16 +12,24 @@ and the working weights
 ``|D − D_old| / (|D| + 0.1) < tol`` (R's ``epsilon``, default ``1e-8``), or after ``max_iter``
 iterations (R's ``maxit = 25``). Rows with zero prior weight take no part in the fit.
 
-Differences from ``glm.fit``, all of them where R would fail or stall: rows with zero weight
-are left out of the domain checks of ``μ`` and ``η`` too (R checks them), so that a zero weight
-is the same as a removed row; the step is halved (up
-to 30 times) not only when the deviance is not finite or ``μ``/``η`` leave the family's or the
-link's domain (as R), but also when the deviance increases by more than the convergence
-tolerance (as the ``glm2`` package); when R's starting means (``mustart``) give an invalid
-``η`` (a Gaussian log-link fit with ``y ≤ 0``), or the first step leaves the domain, the fit
-restarts from the intercept-only model ``μ = ȳ_w`` (or, when that is not admissible, from
+The step is halved exactly as in ``glm.fit``: when the deviance is not finite (R's
+"step size truncated due to divergence"), then while ``η`` or ``μ`` leave the link's or the
+family's domain ("step size truncated: out of bounds"), at most ``max_iter`` times each; a step
+that merely increases the deviance is taken, as R takes it (the deviance may rise for some
+iterations on skewed data before settling; halving such steps, as the ``glm2`` package does,
+stops the iterations early, away from R's answer). R's starting means are the family's
+``mustart`` (``y`` for the Gaussian, Gamma and inverse Gaussian families, ``y + 0.1`` for the
+Poisson, ``(w y + 0.5)/(w + 1)`` for the binomial).
+
+Differences from ``glm.fit``, all of them where R would fail: rows with zero weight are left
+out of the domain checks of ``μ`` and ``η`` too (R checks them), so that a zero weight is the
+same as a removed row; when a halving loop gives up (R: "inner loop 1/2; cannot correct step
+size") the last valid iterate is kept; when R's starting means give an invalid ``η`` (a
+Gaussian log-link fit with ``y ≤ 0``), or the first step leaves the domain, the fit restarts
+from the intercept-only model ``μ = ȳ_w`` (or, when that is not admissible, from
 ``η = offset``) instead of stopping. Penalised fits start from that intercept-only model (as
-glmnet starts from the null model), which usually saves an iteration.
+glmnet starts from the null model), which usually saves an iteration, and they also halve a
+step that increases the penalised deviance by more than the tolerance.
 
 Linear algebra. Each iteration is solved through the Cholesky factor of ``AᵀWA`` (one
 symmetric rank-k update; half the cost of a QR factorisation) as long as every column keeps
@@ -60,6 +68,7 @@ from ._result import SolverResult
 
 __all__ = ["IRLSResult", "irls"]
 
+#: Halvings of a penalised step that increases the penalised deviance.
 MAX_HALVINGS = 30
 #: Cholesky iterations require every column's reduced squared norm to keep this fraction of its
 #: squared norm (far above glm's aliasing tolerance, so the QR solve decides the same columns).
@@ -245,12 +254,22 @@ def irls(
         solver.last_halved = False
         if coefold is None and not ok:  # R would stop: restart from the intercept-only model
             coefold, _, _, penold = _intercept_only(prob)
-        increased = coefold is not None and pen - penold >= tol * (abs(pen) + 0.1)
-        boundary = not ok  # R: reset every iteration, set when the step leaves the domain
-        if not ok or increased:
-            coef, eta, mu, dev, pen, ok = _halve(prob, coef, coefold, penold, tol)
+        # R halves only a step that leaves the domain or gives a non-finite deviance; penalised
+        # fits (no R counterpart) also halve a step that increases the penalised deviance
+        increased = (
+            prob.alpha > 0 and coefold is not None and pen - penold >= tol * (abs(pen) + 0.1)
+        )
+        boundary = not ok  # R: reset every iteration, set when the step was halved
+        if not ok:
+            coef, eta, mu, dev, pen, ok = _halve_r(prob, coef, coefold, max_iter)
             solver.last_halved = True
             if not ok:  # cannot leave the invalid region: keep the last valid iterate
+                coef = coefold
+                eta, mu, dev, pen, _ = prob.evaluate(coef)
+        elif increased:
+            coef, eta, mu, dev, pen, ok = _halve(prob, coef, coefold, penold, tol)
+            solver.last_halved = True
+            if not ok:
                 coef = coefold
                 eta, mu, dev, pen, _ = prob.evaluate(coef)
         history.append(float(dev))
@@ -336,8 +355,50 @@ def _start(prob, coef_init):
     return _intercept_only(prob)
 
 
+def _halve_r(prob, coef, coefold, max_halvings):
+    """R's two inner loops of ``glm.fit``: halve the step towards ``coefold`` until the deviance
+    is finite ("step size truncated due to divergence"), then until ``η`` and ``μ`` are valid
+    ("step size truncated: out of bounds"), at most ``max_halvings`` times each (R's
+    ``maxit``). ``ok`` is false when a loop gave up (where R stops with an error)."""
+    c = np.where(np.isnan(coef), 0.0, coef)
+    c_old = np.where(np.isnan(coefold), 0.0, coefold)
+    eta = prob.eta_of(c)
+    with np.errstate(all="ignore"):
+        mu = prob.link.inverse(eta)
+        dev = prob.family.deviance(prob.y, mu, prob.w)
+    ok = True
+    halvings = 0
+    while not np.isfinite(dev):  # inner loop 1: divergence
+        if halvings >= max_halvings:
+            ok = False
+            break
+        halvings += 1
+        c = 0.5 * (c + c_old)
+        eta = prob.eta_of(c)
+        with np.errstate(all="ignore"):
+            mu = prob.link.inverse(eta)
+            dev = prob.family.deviance(prob.y, mu, prob.w)
+    halvings = 0
+    while ok and not prob.valid(eta, mu):  # inner loop 2: out of bounds
+        if halvings >= max_halvings:
+            ok = False
+            break
+        halvings += 1
+        c = 0.5 * (c + c_old)
+        eta = prob.eta_of(c)
+        with np.errstate(all="ignore"):
+            mu = prob.link.inverse(eta)
+    if ok:
+        with np.errstate(all="ignore"):
+            dev = prob.family.deviance(prob.y, mu, prob.w)
+        ok = bool(np.isfinite(dev))
+    pen = dev + 2.0 * prob.sum_w * prob.penalty(c)
+    coef = np.where(np.isnan(coef), np.nan, c)
+    return coef, eta, mu, dev, pen, ok
+
+
 def _halve(prob, coef, coefold, penold, tol):
-    """Step halving towards ``coefold`` until valid and not increasing (R's inner loops)."""
+    """Penalised fits: halving towards ``coefold`` until valid and not increasing."""
     c = np.where(np.isnan(coef), 0.0, coef)
     c_old = np.where(np.isnan(coefold), 0.0, coefold)
     eta = mu = None
