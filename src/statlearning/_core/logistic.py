@@ -19,7 +19,8 @@ maximum), so that no intermediate ``log(0)`` or overflow occurs for any finite `
 gradients are ``Aᵀ w(μ − y)`` and ``Aᵀ (w ⊙ (P − Y))`` with ``A = [1, X]``; the Hessians are
 ``Aᵀ diag(w μ(1 − μ)) A`` and the ``K × K`` blocks ``Aᵀ diag(w ⊙ (P_c δ_cd − P_c P_d)) A``.
 
-Also here: the binomial deviance and R's ``binomial()$aic``, and :func:`separation_direction`,
+The binomial deviance and AIC are the binomial family's
+(:class:`statlearning._core.families.Binomial`). Also here: :func:`separation_direction`,
 a linear program that decides whether a binary sample is (quasi-)completely separated (the
 maximum-likelihood estimate then does not exist).
 """
@@ -28,18 +29,15 @@ from __future__ import annotations
 
 import numba
 import numpy as np
-from scipy import optimize, special, stats
+from scipy import optimize, special
 
 from .linalg import gram
 
 __all__ = [
-    "binary_deviance_from_eta",
     "binary_hessian",
     "binary_hessian_product",
     "binary_loss",
     "binary_loss_gradient",
-    "binomial_aic",
-    "binomial_deviance",
     "column_moments",
     "linear_predictor",
     "log_softmax",
@@ -279,37 +277,6 @@ def column_moments(X, sample_weight=None, center=True):
     tiny = scale <= 1e-10 * np.maximum(1.0, np.abs(mean))
     scale[tiny] = 1.0
     return mean, scale
-
-
-# ----------------------------------------------------------------------- binomial statistics
-
-
-def binomial_deviance(y, mu, sample_weight=None) -> float:
-    """``2 Σ w [y log(y/μ) + (1 − y) log((1 − y)/(1 − μ))]`` (R's ``binomial()$dev.resids``)."""
-    w = _weights(sample_weight, y.shape[0])
-    with np.errstate(divide="ignore", invalid="ignore"):
-        a = special.xlogy(y, y) - special.xlogy(y, mu)
-        b = special.xlogy(1.0 - y, 1.0 - y) - special.xlogy(1.0 - y, 1.0 - mu)
-    return float(2.0 * (w @ (a + b)))
-
-
-def binary_deviance_from_eta(y, eta, sample_weight=None) -> float:
-    """The binomial deviance of 0/1 responses from the linear predictor (no ``log(0)``)."""
-    return 2.0 * binary_loss(eta, y, sample_weight)
-
-
-def binomial_aic(y, mu, sample_weight, rank: int) -> float:
-    """R's ``binomial()$aic`` plus ``2·rank`` (what ``stats::glm`` reports) for 0/1 ``y``.
-
-    ``−2 Σ_{w>0} log dbinom(round(w y), round(w), μ) + 2 rank``: with prior weights ``w`` R
-    treats ``w`` as the number of trials of each binary response.
-    """
-    w = _weights(sample_weight, y.shape[0])
-    pos = w > 0
-    m = np.round(w[pos])
-    k = np.round(w[pos] * y[pos])
-    ll = stats.binom.logpmf(k, m, mu[pos])
-    return float(-2.0 * ll.sum() + 2.0 * rank)
 
 
 # ---------------------------------------------------------------------------------- separation

@@ -10,11 +10,11 @@ import numpy as np
 from scipy import linalg, special, stats
 from sklearn.utils.validation import check_is_fitted, validate_data
 
+from .._core.class_labels import encode_class_labels
+from .._core.families import get_family
 from .._core.linalg import R_TOL, cholesky_factor, weighted_gram
 from .._core.logistic import (
     binary_loss,
-    binomial_aic,
-    binomial_deviance,
     log_softmax,
     multinomial_loss,
     separation_direction,
@@ -34,28 +34,11 @@ VALID_SOLVERS = {
 }
 
 
-def check_classification_targets(y, name: str) -> None:
-    """Reject continuous targets with scikit-learn's wording ("Unknown label type")."""
-    if y.dtype.kind == "f" and not np.all(np.isfinite(y)):
-        raise ValueError(f"{name}: y contains NaN or infinite values.")
-    if y.dtype.kind == "f" and np.any(y != np.round(y)):
-        raise ValueError(
-            f"{name}: Unknown label type: continuous. y must hold class labels (integers, "
-            "strings or booleans), not continuous values; use a regressor for a numeric target."
-        )
-
-
 def encode_classes(estimator, y, name: str):
-    """``classes_`` (np.unique) and integer codes; a single class is an error naming ``y``."""
-    check_classification_targets(y, name)
-    classes, codes = np.unique(y, return_inverse=True)
-    if classes.size < 2:
-        raise ValueError(
-            f"{name}: y contains only one class ({classes[0]}); a classifier needs at least "
-            "two classes."
-        )
-    estimator.classes_ = classes
-    return codes.astype(np.intp)
+    """Set ``estimator.classes_`` and return the integer codes of ``y``, through the shared
+    encoder :func:`~statlearning._core.class_labels.encode_class_labels`."""
+    estimator.classes_, codes = encode_class_labels(y, name)
+    return codes.astype(np.intp, copy=False)
 
 
 class LogisticRegression(ClassifierMixin, InferenceMixin, StatBase):
@@ -264,7 +247,7 @@ class LogisticRegression(ClassifierMixin, InferenceMixin, StatBase):
         name = type(self).__name__
         target_name = getattr(y, "name", None)
         X, y = validate_data(self, X, y, dtype=np.float64)
-        codes = encode_classes(self, y, name)
+        self.classes_, codes = encode_class_labels(y, name)
         K = self.classes_.size
         w = check_sample_weight(sample_weight, X.shape[0], estimator_name=name)
         l1, l2 = self._penalty_strengths()
@@ -385,10 +368,10 @@ class LogisticRegression(ClassifierMixin, InferenceMixin, StatBase):
             mu0 = np.full_like(y, float(w @ y) / w.sum())
         else:
             mu0 = np.full_like(y, 0.5)
-        self.null_deviance_ = binomial_deviance(y, mu0, w)
+        self.null_deviance_ = get_family("binomial").deviance(y, mu0, w)
         self.df_null_ = self.nobs_ - (1 if self.fit_intercept else 0)
         self.df_resid_ = self.nobs_ - self.rank_
-        self.aic_ = binomial_aic(y, mu, w, self.rank_)
+        self.aic_ = get_family("binomial").aic(y, mu, w, self.deviance_, self.rank_)
         self.loglik_ = -(self.aic_ - 2.0 * self.rank_) / 2.0
         self.bic_ = -2.0 * self.loglik_ + np.log(self.nobs_) * self.rank_
         r = np.sign(y - mu) * np.sqrt(np.maximum(2.0 * w * (np.logaddexp(0.0, eta) - y * eta), 0.0))
