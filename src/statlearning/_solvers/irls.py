@@ -555,8 +555,8 @@ class _Solver:
             fit_intercept=fi,
             coef_init=c[1:] if fi else c,
             intercept_init=float(c[0]) if fi else None,
-            max_iter=1000,
-            tol=max(1e-15, min(1e-10, 1e-4 * self.tol)),  # duality gap: well below the outer tol
+            max_iter=10_000,
+            tol=max(1e-12, min(1e-10, 1e-4 * self.tol)),  # duality gap: well below the outer tol
         )
         self.inner_converged = self.inner_converged and bool(res.converged)
         return np.concatenate([[res.intercept], res.x]) if fi else np.asarray(res.x, float)

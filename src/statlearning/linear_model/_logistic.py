@@ -1,5 +1,5 @@
 """Logistic regression (binary and multinomial) with the inference of R's ``glm``:
-:class:`LogisticRegression`. The optimisers live in ``_logistic_solvers``."""
+:class:`LogisticRegression`. The solvers live in :mod:`statlearning._solvers.logistic`."""
 
 from __future__ import annotations
 
@@ -19,11 +19,11 @@ from .._core.logistic import (
     multinomial_loss,
     separation_direction,
 )
+from .._solvers.logistic import Objective, binary_irls, cd_fit, gd_fit, lbfgs_fit, newton
 from .._validation import Boolean, Interval, Options, check_sample_weight
 from ..base import ClassifierMixin, InferenceMixin, StatBase, fit_context
 from ..exceptions import ConvergenceWarning, NumericalWarning, RankDeficientWarning
 from ..inference import CoefTable, Summary
-from ._logistic_solvers import Objective, cd_fit, gd_fit, irls_glm, lbfgs_fit, newton
 
 #: Solvers accepted by each penalty.
 VALID_SOLVERS = {
@@ -293,12 +293,14 @@ class LogisticRegression(ClassifierMixin, InferenceMixin, StatBase):
         return kept[1:] if self.fit_intercept else kept
 
     def _solve(self, X, y, w, K, l1, l2):
-        if K == 2 and self.solver == "newton" and l1 == 0 and l2 == 0:
-            return irls_glm(
+        if K == 2 and self.solver in ("newton", "cd"):
+            return binary_irls(
                 X,
                 y,
                 w,
                 fit_intercept=self.fit_intercept,
+                l1=l1,
+                l2=l2,
                 max_iter=self.max_iter,
                 tol=self.tol,
                 rank_tol=self.rank_tol,
