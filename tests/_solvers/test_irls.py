@@ -283,17 +283,6 @@ def test_bad_shapes_are_errors():
         irls(X, Y["poisson"], family="poisson", link="log", offset=np.ones(3))
 
 
-@pytest.mark.parametrize("fit_intercept", [True, False])
-def test_blocked_weighted_gram_equals_the_direct_product(fit_intercept):
-    from statlearning._solvers.irls import _weighted_gram
-
-    z = RNG.normal(size=N)
-    s = RNG.uniform(0.5, 2.0, N)
-    M = np.column_stack([_design(X, fit_intercept), z]) * s[:, None]
-    G = _weighted_gram(X, z, s, fit_intercept, chunk=37)  # several blocks and a remainder
-    np.testing.assert_allclose(np.triu(G), np.triu(M.T @ M), rtol=1e-12, atol=1e-12)
-
-
 # --- L-BFGS for ridge fits -------------------------------------------------------------------
 
 

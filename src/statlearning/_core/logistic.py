@@ -143,26 +143,11 @@ def binary_loss_gradient(params, X, y, sample_weight=None, fit_intercept=True):
     return float(loss), _back(X, r, fit_intercept)
 
 
-def _weighted_gram(X, d, fit_intercept):
-    """``Aᵀ diag(d) A`` for ``A = [1, X]``, ``d ≥ 0``."""
-    sq = np.sqrt(d)
-    Xs = X * sq[:, None]
-    G = gram(Xs) if X.shape[1] else np.zeros((0, 0))
-    if not fit_intercept:
-        return G
-    p = X.shape[1]
-    H = np.empty((p + 1, p + 1))
-    H[0, 0] = d.sum()
-    H[0, 1:] = H[1:, 0] = sq @ Xs
-    H[1:, 1:] = G
-    return H
-
-
 def binary_hessian(params, X, sample_weight=None, fit_intercept=True):
     """``Aᵀ diag(w μ(1 − μ)) A`` (the observed = expected information of the logit model)."""
     mu = special.expit(linear_predictor(X, params, fit_intercept))
     d = _weights(sample_weight, X.shape[0]) * mu * (1.0 - mu)
-    return _weighted_gram(X, d, fit_intercept)
+    return gram(X, sqrt_weights=np.sqrt(d), intercept=fit_intercept)
 
 
 def binary_hessian_product(params, X, v, sample_weight=None, fit_intercept=True):

@@ -31,14 +31,14 @@ from the intercept-only model ``μ = ȳ_w`` (or, when that is not admissible, fr
 glmnet starts from the null model), which usually saves an iteration, and they also halve a
 step that increases the penalised deviance by more than the tolerance.
 
-Linear algebra. Each iteration is solved through the Cholesky factor of ``AᵀWA`` (one
-symmetric rank-k update; half the cost of a QR factorisation) as long as every column keeps
-a clear margin from collinearity; the final iteration is then solved again with
-:func:`~statlearning._core.linalg.qr_least_squares`, R's limited-pivoting QR with glm's
-tolerance ``min(1e-7, tol/1000)``, which decides the aliased columns (``NaN`` coefficients) and
-gives ``(AᵀWA)⁻¹`` exactly as ``summary.glm`` computes it — with the working weights of that
-final iteration, i.e. evaluated at the previous iterate, as R does. Any column near collinearity
-switches the iterations to the QR solver.
+Linear algebra. Each iteration is solved through the Cholesky factor of ``AᵀWA`` (the weighted
+Gram of :func:`~statlearning._core.linalg.gram`; half the cost of a QR factorisation) as long
+as every column keeps a clear margin from collinearity; the final iteration is then solved
+again with :func:`~statlearning._core.linalg.qr_least_squares`, R's limited-pivoting QR with
+glm's tolerance ``min(1e-7, tol/1000)``, which decides the aliased columns (``NaN``
+coefficients) and gives ``(AᵀWA)⁻¹`` exactly as ``summary.glm`` computes it — with the working
+weights of that final iteration, i.e. evaluated at the previous iterate, as R does. Any column
+near collinearity switches the iterations to the QR solver.
 
 Penalised fits (``alpha > 0``) minimise, as scikit-learn's GLMs do,
 
@@ -59,10 +59,10 @@ from dataclasses import dataclass
 
 import numpy as np
 from scipy import linalg
-from scipy.linalg import blas, lapack
+from scipy.linalg import lapack
 
 from .._core.families import get_family
-from .._core.linalg import qr_least_squares
+from .._core.linalg import gram, qr_least_squares
 from .._core.links import get_link
 from ._result import SolverResult
 
@@ -73,11 +73,8 @@ MAX_HALVINGS = 30
 #: Cholesky iterations require every column's reduced squared norm to keep this fraction of its
 #: squared norm (far above glm's aliasing tolerance, so the QR solve decides the same columns).
 _CHOLESKY_MARGIN = 1e-10
-#: Rows per block of the weighted Gram: large blocks save Python overhead, small ones memory.
-_CHUNK_ROWS = 4096
 #: Relative change of the penalised deviance below which chord steps stop in any case.
 _CHORD_FLOOR = 1e-15
-_MIN_CHUNK_ROWS = 512
 
 
 @dataclass
@@ -413,31 +410,6 @@ def _halve(prob, coef, coefold, penold, tol):
     return coef, eta, mu, dev, pen, ok
 
 
-def _weighted_gram(X, z, sqrt_w, fit_intercept, chunk=None) -> np.ndarray:
-    """``MᵀM`` for ``M = diag(√w) [1, X, z]`` (upper triangle), accumulated over row blocks.
-
-    Each block of ``M`` is built in a small C-ordered buffer that stays in cache and added with
-    a symmetric rank-k update, so the scaled copy of ``X`` is never materialised.
-    """
-    n, p = X.shape
-    if chunk is None:  # at most an eighth of the rows: the buffer stays small next to X
-        chunk = min(_CHUNK_ROWS, max(_MIN_CHUNK_ROWS, n // 8))
-    off = 1 if fit_intercept else 0
-    k = p + off + 1
-    G = np.zeros((k, k), order="F")
-    buf = np.empty((min(chunk, n), k))
-    for a in range(0, n, chunk):
-        b = min(n, a + chunk)
-        B = buf[: b - a]
-        s = sqrt_w[a:b]
-        if fit_intercept:
-            B[:, 0] = s
-        np.multiply(X[a:b], s[:, None], out=B[:, off : off + p])
-        np.multiply(z[a:b], s, out=B[:, -1])
-        G = blas.dsyrk(1.0, B.T, beta=1.0, c=G, trans=0, overwrite_c=1)
-    return G
-
-
 class _Solver:
     """One weighted least-squares solve per iteration; remembers the last one for ``finish``."""
 
@@ -524,7 +496,7 @@ class _Solver:
 
     def _cholesky(self, X, z, sqrt_W):
         """Normal equations by Cholesky; ``None`` if some column is close to collinear."""
-        G = _weighted_gram(X, z, sqrt_W, self.prob.fit_intercept)
+        G = gram(X, sqrt_weights=sqrt_W, intercept=self.prob.fit_intercept, extra=z)
         k = self.prob.k
         U, info = lapack.dpotrf(G[:k, :k], lower=0, clean=1)
         diag = np.diag(G)[:k]
@@ -536,7 +508,7 @@ class _Solver:
         prob = self.prob
         fi = prob.fit_intercept
         if prob.l1_ratio == 0.0:
-            G = _weighted_gram(X, z, sqrt_W, fi)
+            G = gram(X, sqrt_weights=sqrt_W, intercept=fi, extra=z)
             k = prob.k
             A = np.array(G[:k, :k])
             idx = np.arange(1 if fi else 0, k)
