@@ -359,36 +359,28 @@ def _halve_r(prob, coef, coefold, max_halvings):
     ``maxit``). ``ok`` is false when a loop gave up (where R stops with an error)."""
     c = np.where(np.isnan(coef), 0.0, coef)
     c_old = np.where(np.isnan(coefold), 0.0, coefold)
-    eta = prob.eta_of(c)
-    with np.errstate(all="ignore"):
-        mu = prob.link.inverse(eta)
-        dev = prob.family.deviance(prob.y, mu, prob.w)
+
+    def at(c):
+        eta = prob.eta_of(c)
+        with np.errstate(all="ignore"):
+            mu = prob.link.inverse(eta)
+            return eta, mu, prob.family.deviance(prob.y, mu, prob.w)
+
+    eta, mu, dev = at(c)
     ok = True
-    halvings = 0
-    while not np.isfinite(dev):  # inner loop 1: divergence
-        if halvings >= max_halvings:
-            ok = False
-            break
-        halvings += 1
-        c = 0.5 * (c + c_old)
-        eta = prob.eta_of(c)
-        with np.errstate(all="ignore"):
-            mu = prob.link.inverse(eta)
-            dev = prob.family.deviance(prob.y, mu, prob.w)
-    halvings = 0
-    while ok and not prob.valid(eta, mu):  # inner loop 2: out of bounds
-        if halvings >= max_halvings:
-            ok = False
-            break
-        halvings += 1
-        c = 0.5 * (c + c_old)
-        eta = prob.eta_of(c)
-        with np.errstate(all="ignore"):
-            mu = prob.link.inverse(eta)
-    if ok:
-        with np.errstate(all="ignore"):
-            dev = prob.family.deviance(prob.y, mu, prob.w)
-        ok = bool(np.isfinite(dev))
+    for broken in (
+        lambda eta, mu, dev: not np.isfinite(dev),  # inner loop 1: divergence
+        lambda eta, mu, dev: not prob.valid(eta, mu),  # inner loop 2: out of bounds
+    ):
+        halvings = 0
+        while ok and broken(eta, mu, dev):
+            if halvings >= max_halvings:
+                ok = False
+                break
+            halvings += 1
+            c = 0.5 * (c + c_old)
+            eta, mu, dev = at(c)
+    ok = ok and bool(np.isfinite(dev))
     pen = dev + 2.0 * prob.sum_w * prob.penalty(c)
     coef = np.where(np.isnan(coef), np.nan, c)
     return coef, eta, mu, dev, pen, ok
