@@ -29,6 +29,7 @@ import numpy as np
 from numba import njit
 
 from .links import CLOGLOG_ETA_MAX, EPS, LINK_CODES, LOGIT_THRESH, PROBIT_THRESH
+from .numba_types import F8, I8, readonly
 
 __all__ = ["FAMILY_CODES", "UNCONSTRAINED_LINKS", "glm_loss_gradient", "supports"]
 
@@ -132,16 +133,20 @@ def _unit_deviance(y, mu, family):
 
 # Reassociation lets the compiler vectorise the two inner products; no assumption about NaN or
 # infinity is made, so non-finite values propagate as without the flags.
-@njit(cache=True, fastmath={"reassoc", "contract"})
+@njit(
+    (readonly(2), readonly(), readonly(), readonly(), readonly(), F8, I8, I8),
+    cache=True,
+    fastmath={"reassoc", "contract"},
+)
 def glm_loss_gradient(X, y, w, offset, beta, intercept, family, link):
     """Half deviance and its gradient; see the module docstring.
 
     Parameters
     ----------
     X : ndarray of shape (n, p), C-contiguous float64
-    y, w, offset : ndarray of shape (n,)
+    y, w, offset : ndarray of shape (n,), contiguous float64
         Response, prior weights (rows with zero weight are skipped), offset.
-    beta : ndarray of shape (p,)
+    beta : ndarray of shape (p,), contiguous float64
     intercept : float
     family, link : int
         Codes from :data:`FAMILY_CODES` and :data:`statlearning._core.links.LINK_CODES`.

@@ -32,6 +32,7 @@ import numpy as np
 from scipy import optimize, special
 
 from .linalg import gram
+from .numba_types import readonly, writeable
 
 __all__ = [
     "binary_hessian",
@@ -109,7 +110,7 @@ def binary_loss(eta, y, sample_weight=None) -> float:
     return float(w @ (np.logaddexp(0.0, eta) - y * eta))
 
 
-@numba.njit(cache=True)
+@numba.njit((readonly(), readonly(), readonly(), writeable()), cache=True)
 def _binary_pointwise(eta, y, w, r):
     """One pass: ``Σ w [log(1 + e^η) − yη]`` and ``r = w (σ(η) − y)`` (written into ``r``)."""
     loss = 0.0
@@ -139,7 +140,10 @@ def binary_loss_gradient(params, X, y, sample_weight=None, fit_intercept=True):
     eta = linear_predictor(X, params, fit_intercept)
     w = _weights(sample_weight, X.shape[0])
     r = np.empty_like(eta)
-    loss = _binary_pointwise(eta, np.asarray(y, dtype=np.float64), w, r)
+    loss = _binary_pointwise(
+        np.ascontiguousarray(eta), np.ascontiguousarray(y, dtype=np.float64),
+        np.ascontiguousarray(w), r,
+    )  # fmt: skip
     return float(loss), _back(X, r, fit_intercept)
 
 
@@ -232,7 +236,7 @@ def multinomial_hessian_product(params, X, V, sample_weight=None, fit_intercept=
     return _back(X, M, fit_intercept)
 
 
-@numba.njit(cache=True)
+@numba.njit((readonly(2), readonly()), cache=True)
 def _weighted_sums(X, w):
     n, p = X.shape
     s1 = np.zeros(p)
@@ -254,7 +258,7 @@ def column_moments(X, sample_weight=None, center=True):
     """
     X = np.asarray(X, dtype=np.float64)
     w = _weights(sample_weight, X.shape[0])
-    s1, s2 = _weighted_sums(np.ascontiguousarray(X), w)
+    s1, s2 = _weighted_sums(np.ascontiguousarray(X), np.ascontiguousarray(w))
     total = w.sum()
     mean = s1 / total if center else np.zeros(X.shape[1])
     var = np.maximum(s2 / total - mean**2, 0.0)
