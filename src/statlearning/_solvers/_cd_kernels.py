@@ -152,7 +152,8 @@ def _axpy(delta, x, r):
         r[i] -= delta * x[i]
 
 
-@njit((readonly(2, "F"), *_SWEEP_ARGS), cache=True, nogil=True)
+# X_s is Fortran-ordered; a single row or column is also C-contiguous, which numba types as "C"
+@njit([(readonly(2, "F"), *_SWEEP_ARGS), (readonly(2, "C"), *_SWEEP_ARGS)], cache=True, nogil=True)
 def residual_sweeps(X, r, beta, nrm, a, b, working, max_sweeps, thr, seed):
     """Coordinate descent with residual updates over the coordinates ``working``.
 
