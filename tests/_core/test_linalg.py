@@ -414,6 +414,9 @@ def test_gram_equals_the_product_of_the_explicit_design(
     M = _explicit_design(X, s, c, intercept, E, cE)
     np.testing.assert_allclose(G, M.T @ M, rtol=1e-12, atol=1e-9)
     np.testing.assert_array_equal(G, G.T)
+    if centred and not weighted:  # the centres are the means: same matrix without the sums
+        G2 = gram(X, center=c, intercept=intercept, extra=E, extra_center=cE, center_is_mean=True)
+        np.testing.assert_allclose(G2, M.T @ M, rtol=1e-12, atol=1e-9)
 
 
 def test_gram_of_a_one_dimensional_extra_column_and_scalar_centre():

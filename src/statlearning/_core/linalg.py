@@ -200,6 +200,7 @@ def gram(
     intercept=False,
     extra=None,
     extra_center=None,
+    center_is_mean=False,
     block_rows=None,
 ) -> np.ndarray:
     """The weighted, centred Gram matrix ``MᵀM`` of the columns of a design, without copying it.
@@ -223,6 +224,9 @@ def gram(
         Columns appended after ``X``.
     extra_center : float or ndarray of shape (m,), optional
         Subtracted from the extra columns.
+    center_is_mean : bool, default=False
+        The centres given are the column means (weighted by ``sqrt_weights²`` when
+        weighted): the column sums are then ``n`` times them, which saves a pass over ``X``.
     block_rows : int, optional
         Rows per block of the blocked product (default :data:`BLOCK_ROWS`, fewer when ``M`` is
         wide); passing it forces the blocked product.
@@ -236,7 +240,8 @@ def gram(
     -----
     Unweighted, with no ``block_rows``: one BLAS product per block of ``M`` (``XᵀX``, ``XᵀE``,
     ``EᵀE``; NumPy calls ``dsyrk`` for ``XᵀX``), centred afterwards with the column sums
-    ``S``: ``(X − 1cᵀ)ᵀ(X − 1cᵀ) = XᵀX − c Sᵀ − S cᵀ + n c cᵀ``. That subtraction cancels
+    ``S``: ``(X − 1cᵀ)ᵀ(X − 1cᵀ) = XᵀX − c Sᵀ − S cᵀ + n c cᵀ`` (``= XᵀX − n c cᵀ`` at the
+    means). That subtraction cancels
     digits when a column's shift is large against its spread, so when any diagonal entry
     falls below :data:`CANCELLATION_LIMIT` times its uncentred value (the one cancellation
     guard), and always when weighted, the matrix is accumulated over blocks of rows instead:
@@ -246,7 +251,7 @@ def gram(
     500,000 rows, and returns both triangles.
     """
     X = np.asarray(X, dtype=np.float64)
-    n, p = X.shape
+    p = X.shape[1]
     E = None
     if extra is not None:
         E = np.asarray(extra, dtype=np.float64)
@@ -257,13 +262,13 @@ def gram(
     if E is not None and extra_center is not None:
         cE = np.broadcast_to(np.asarray(extra_center, dtype=np.float64), (m,))
     if sqrt_weights is None and block_rows is None:
-        G = _gram_one_product(X, E, c, cE, bool(intercept))
+        G = _gram_one_product(X, E, c, cE, bool(intercept), bool(center_is_mean))
         if G is not None:
             return G
     return _gram_blocked(X, E, c, cE, sqrt_weights, bool(intercept), block_rows)
 
 
-def _gram_one_product(X, E, c, cE, intercept):
+def _gram_one_product(X, E, c, cE, intercept, at_means):
     """Unweighted ``MᵀM`` from the raw products, or ``None`` when centring would cancel."""
     n, p = X.shape
     m = 0 if E is None else E.shape[1]
@@ -277,14 +282,18 @@ def _gram_one_product(X, E, c, cE, intercept):
         G[xs, es] = X.T @ E
         G[es, xs] = G[xs, es].T
         G[es, es] = E.T @ E
-    if c is None and cE is None and not intercept:
-        return G
-    sums = np.concatenate([X.sum(axis=0), E.sum(axis=0) if m else np.zeros(0)])
     shift = np.zeros(p + m)
     if c is not None:
         shift[:p] = c
     if cE is not None:
         shift[p:] = cE
+    if not intercept and not shift.any():
+        return G
+    # column sums: n times the centres when they are the means (no pass over X)
+    sums = np.concatenate([
+        n * shift[:p] if at_means and c is not None else X.sum(axis=0),
+        n * shift[p:] if at_means and cE is not None else (E.sum(axis=0) if m else []),
+    ])  # fmt: skip
     if shift.any():
         raw_diag = np.diag(G)[off:].copy()
         C = G[off:, off:]

@@ -55,13 +55,14 @@ def centred_cross_products(
 ) -> tuple[np.ndarray, np.ndarray]:
     """``(ZᵀZ, Zᵀt)`` for ``Z = √W (X − x̄)``, ``t = √W (y − ȳ)``, without copying ``X``.
 
-    ``x_mean=None`` means no centring. The blocks of :func:`statlearning._core.linalg.gram`
-    with ``y`` as the extra column (one product and its cancellation guard when unweighted,
-    blocks of ``block_rows`` rows otherwise).
+    ``x_mean`` and ``y_mean`` are the weighted means (``x_mean=None``: no centring). The
+    blocks of :func:`statlearning._core.linalg.gram` with ``y`` as the extra column (one
+    product and its cancellation guard when unweighted, blocks of ``block_rows`` rows
+    otherwise).
     """
     p = X.shape[1]
     G = gram(
-        X, sqrt_weights=sqrt_w, center=x_mean, extra=y,
+        X, sqrt_weights=sqrt_w, center=x_mean, extra=y, center_is_mean=True,
         extra_center=None if x_mean is None and not y_mean else y_mean, block_rows=block_rows,
     )  # fmt: skip
     return G[:p, :p].copy(), G[:p, p].copy()

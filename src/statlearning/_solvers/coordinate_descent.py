@@ -200,9 +200,13 @@ class _Problem:
 
 def _centred_gram(X, yc, w, xbar):
     """``G = X_sᵀX_s`` and ``q = X_sᵀy_s`` of the centred, ``√w``-scaled data (the blocks of
-    :func:`statlearning._core.linalg.gram` with ``yc`` as the extra column)."""
+    :func:`statlearning._core.linalg.gram` with ``yc`` as the extra column; ``xbar`` is the
+    weighted mean, or zero without an intercept)."""
     p = X.shape[1]
-    G = gram(X, sqrt_weights=None if w is None else np.sqrt(w), center=xbar, extra=yc)
+    G = gram(
+        X, sqrt_weights=None if w is None else np.sqrt(w), center=xbar, center_is_mean=True,
+        extra=yc,
+    )  # fmt: skip
     return G[:p, :p].copy(), G[:p, p].copy()
 
 

@@ -113,7 +113,7 @@ def _centred_gram(X: np.ndarray, mean: np.ndarray) -> np.ndarray:
     """``(X − 1μᵀ)ᵀ(X − 1μᵀ)`` without a centred copy of ``X`` (one product ``XᵀX − n μμᵀ``
     when it keeps every diagonal entry to four digits, centred row blocks otherwise:
     :func:`statlearning._core.linalg.gram`)."""
-    return gram(X, center=mean)
+    return gram(X, center=mean, center_is_mean=True)
 
 
 def _randomized_svd(X, mean, scale, k, n_oversamples, n_iter, rng):
