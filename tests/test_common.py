@@ -114,7 +114,7 @@ ESTIMATORS = [
     ElasticNet(l1_ratio=0.0),
     LassoCV(),
     ElasticNetCV(),
-    ElasticNetCV(l1_ratio=[0.2, 0.9], selection="1se"),
+    ElasticNetCV(l1_ratio=[0.2, 0.9], rule="1se"),
     GLMRegressor(),
     GLMRegressor(fit_intercept=False),
     GLMRegressor(family="poisson"),
@@ -150,7 +150,7 @@ ESTIMATORS = [
     BestSubsetSelector(method="branch_and_bound"),
     BestSubsetSelector(criterion="cp", convention="islr"),
     BestSubsetSelector(criterion="adjr2", fit_intercept=False),
-    BestSubsetSelector(criterion="cv", cv=3, selection="1se"),
+    BestSubsetSelector(criterion="cv", cv=3, rule="1se"),
     StepwiseSelector(),
     StepwiseSelector(direction="backward", criterion="aic"),
     StepwiseSelector(direction="both", criterion="aic"),
@@ -170,7 +170,7 @@ ESTIMATORS = [
     ReliefF(n_features_to_select=1, n_neighbors=1, diff_power=2, n_iterations=20, random_state=0),
     WrapperSelector(LinearRegression(), cv=3),
     WrapperSelector(
-        LinearRegression(), direction="backward", cv=0.3, random_state=0, selection="1se"
+        LinearRegression(), direction="backward", cv=0.3, random_state=0, rule="1se"
     ),
     LassoPathSelector(),
     LassoPathSelector(alpha=0.1),
@@ -243,7 +243,7 @@ ESTIMATORS = [
     DecisionTreeRegressor(cp=0.01, xval=3, random_state=0),
     DecisionTreeClassifier(cp=0.01, xval=3, random_state=0),
     DecisionTreeRegressorCV(cv=3, random_state=0),
-    DecisionTreeClassifierCV(cv=3, selection="1se", random_state=0),
+    DecisionTreeClassifierCV(cv=3, rule="1se", random_state=0),
     DecisionTreeRegressor(use_surrogates=False),
     DecisionTreeClassifier(use_surrogates=False),
     DecisionTreeRegressor(max_surrogates=0),

@@ -11,6 +11,8 @@ from sklearn.base import BaseEstimator
 
 import statlearning.linear_model
 from statlearning._validation import (
+    CV,
+    DEPRECATED,
     ArrayLike,
     Boolean,
     Callable,
@@ -18,7 +20,9 @@ from statlearning._validation import (
     Interval,
     Options,
     RandomState,
+    check_alphas,
     check_sample_weight,
+    renamed_parameter,
     validate_params,
 )
 from statlearning.exceptions import InvalidParameterError
@@ -343,6 +347,55 @@ def test_sample_weight_message_without_estimator_name():
     assert str(info.value).startswith("sample_weight")
 
 
+# --- cross-validation schemes, penalty grids, renamed parameters -------------------------------
+
+
+def test_cv_constraint():
+    from sklearn.model_selection import KFold
+
+    c = CV()
+    for ok in (2, np.int64(10), KFold(3), [([0, 1], [2])], np.array([0, 1, 0, 1]),
+               iter([([0], [1])])):
+        assert c.is_satisfied_by(ok)
+    for bad in (1, 0, -3, True, 0.5, 3.0, "five", None, object()):
+        assert not c.is_satisfied_by(bad)
+    assert "int >= 2" in str(c) and "fold ids" in str(CV(fold_ids=True))
+
+
+def test_check_alphas():
+    np.testing.assert_array_equal(check_alphas([1, 0.5, 0], "f"), [1.0, 0.5, 0.0])
+    with pytest.raises(ValueError, match=r"f: alphas must be finite and non-negative"):
+        check_alphas([0.1, -1.0], "f")
+    with pytest.raises(ValueError, match=r"g: alphas must be finite and positive"):
+        check_alphas([1.0, 0.0], "g", allow_zero=False)
+    with pytest.raises(ValueError, match="alphas is empty"):
+        check_alphas([], "f")
+    with pytest.raises(ValueError, match="alphas must be numbers"):
+        check_alphas(["a"], "f")
+    with pytest.raises(ValueError, match="finite"):
+        check_alphas([np.inf], "f")
+
+
+class _Renamed(BaseEstimator):
+    def __init__(self, rule="min", selection=DEPRECATED):
+        self.rule = rule
+        self.selection = selection
+
+
+def test_renamed_parameter():
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert renamed_parameter(_Renamed(rule="1se"), "selection", "rule") == "1se"
+    with pytest.warns(FutureWarning, match="'selection' was renamed to 'rule'.*rule='1se'"):
+        assert renamed_parameter(_Renamed(selection="1se"), "selection", "rule") == "1se"
+    with pytest.warns(FutureWarning):
+        assert renamed_parameter(_Renamed("1se", "1se"), "selection", "rule") == "1se"
+    with pytest.raises(ValueError, match="set only rule="):
+        renamed_parameter(_Renamed(rule="1se", selection="min"), "selection", "rule")
+
+
 # --- every public estimator validates every parameter before touching the data ------------------
 
 
@@ -386,6 +439,8 @@ def _candidates(constraint) -> list:
         return [INVALID, 1, 1.5, -1.5]
     if isinstance(constraint, Callable | ArrayLike | InstanceOf):
         return [object(), INVALID, 1.5]
+    if isinstance(constraint, CV):
+        return [INVALID, 1, 0, True, 1.5, object()]
     raise AssertionError(f"no invalid value known for constraint {constraint!r}")
 
 

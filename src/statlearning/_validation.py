@@ -19,7 +19,9 @@ values and the value given.
 
 from __future__ import annotations
 
+import inspect
 import numbers
+import warnings
 from abc import ABC, abstractmethod
 from collections.abc import Callable as _CallableABC
 from collections.abc import Iterable, Mapping
@@ -31,6 +33,8 @@ import numpy as np
 from .exceptions import InvalidParameterError
 
 __all__ = [
+    "CV",
+    "DEPRECATED",
     "ArrayLike",
     "Boolean",
     "Callable",
@@ -38,7 +42,9 @@ __all__ = [
     "Interval",
     "Options",
     "RandomState",
+    "check_alphas",
     "check_sample_weight",
+    "renamed_parameter",
     "validate_params",
 ]
 
@@ -176,6 +182,35 @@ class InstanceOf(_Constraint):
         return f"an instance of {names}"
 
 
+class CV(_Constraint):
+    """A cross-validation scheme: an int ``K >= 2`` (K folds), a scikit-learn splitter (an
+    object with ``split``) or an iterable of ``(train, test)`` index pairs.
+
+    Parameters
+    ----------
+    fold_ids : bool, default=False
+        The estimator also takes an array giving the fold of every row (rpart's ``xval``);
+        only the message changes, as arrays are iterables.
+    """
+
+    def __init__(self, fold_ids: bool = False):
+        self.fold_ids = fold_ids
+
+    def is_satisfied_by(self, value) -> bool:
+        if isinstance(value, Integral) and not _is_bool(value):
+            return value >= 2
+        if _is_bool(value) or isinstance(value, str | bytes | Real):
+            return False
+        return hasattr(value, "split") or isinstance(value, Iterable)
+
+    def __str__(self) -> str:
+        ids = ", an array of fold ids" if self.fold_ids else ""
+        return (
+            f"an int >= 2 (the number of folds){ids}, a cross-validation splitter or an "
+            "iterable of (train, test) splits"
+        )
+
+
 def _describe(constraints) -> str:
     parts = ["None" if c is None else str(c) for c in constraints]
     if len(parts) == 1:
@@ -252,3 +287,66 @@ def check_sample_weight(sample_weight, n_samples: int, *, estimator_name: str = 
     if not np.any(w > 0):
         raise ValueError(f"{prefix}sample_weight is zero for every sample.")
     return w
+
+
+def check_alphas(alphas, owner: str, *, allow_zero: bool = True) -> np.ndarray:
+    """Validate a grid of penalties: a non-empty 1-D array of finite numbers ``>= 0`` (``> 0``
+    when ``allow_zero=False``).
+
+    Parameters
+    ----------
+    alphas : array-like
+    owner : str
+        Estimator or function named in the error messages.
+    allow_zero : bool, default=True
+
+    Returns
+    -------
+    ndarray of shape (n_alphas,), float64, in the given order.
+    """
+    try:
+        a = np.asarray(alphas, dtype=np.float64).ravel()
+    except (TypeError, ValueError):
+        raise ValueError(f"{owner}: alphas must be numbers; got {alphas!r}") from None
+    if a.size == 0:
+        raise ValueError(f"{owner}: alphas is empty.")
+    bad = (a <= 0) if not allow_zero else (a < 0)
+    if not np.all(np.isfinite(a)) or np.any(bad):
+        sign = "non-negative" if allow_zero else "positive (> 0)"
+        raise ValueError(f"{owner}: alphas must be finite and {sign}; got {a}.")
+    return a
+
+
+#: Default of a parameter kept only for its deprecated spelling.
+DEPRECATED = "deprecated"
+
+
+def renamed_parameter(estimator, old: str, new: str):
+    """The value of the renamed parameter ``new``, honouring its deprecated name ``old``.
+
+    The estimator keeps both in ``__init__``: ``new`` with the real default and ``old`` with
+    the default :data:`DEPRECATED`. Setting ``old`` still works, with a ``FutureWarning``
+    (scikit-learn's deprecation style); setting both to different values is an error.
+
+    Returns
+    -------
+    The value to use.
+    """
+    old_value = getattr(estimator, old)
+    new_value = getattr(estimator, new)
+    if isinstance(old_value, str) and old_value == DEPRECATED:
+        return new_value
+    name = type(estimator).__name__
+    default = inspect.signature(type(estimator).__init__).parameters[new].default
+    if new_value != default and new_value != old_value:
+        raise ValueError(
+            f"{name}: parameter {old!r} is the deprecated name of {new!r}; set only "
+            f"{new}= (got {old}={old_value!r} and {new}={new_value!r})."
+        )
+    warnings.warn(
+        f"{name}: parameter {old!r} was renamed to {new!r} and will be removed in a future "
+        f"release; use {new}={old_value!r}.",
+        FutureWarning,
+        stacklevel=3,
+    )
+    return old_value

@@ -48,7 +48,20 @@ class StatBase(BaseEstimator):
 
 
 def fit_context(fit_method):
-    """Decorate ``fit``: validate the hyper-parameters before anything else runs."""
+    """Decorate ``fit``: validate the hyper-parameters before anything else runs.
+
+    Parameters
+    ----------
+    fit_method : callable
+        The estimator's ``fit(self, *args, **kwargs)``.
+
+    Returns
+    -------
+    callable
+        A wrapper with ``fit_method``'s name and docstring that calls
+        ``self._validate_params()`` (checking the hyper-parameters against
+        ``_parameter_constraints``) and then ``fit_method``, returning what it returns.
+    """
 
     @functools.wraps(fit_method)
     def wrapper(estimator, *args, **kwargs):

@@ -105,7 +105,7 @@ def test_cv_criterion_and_one_standard_error_rule():
     X, y = _data(n=120, seed=5)
     cv = KFold(5, shuffle=True, random_state=0)
     lo = BestSubsetSelector(criterion="cv", cv=cv).fit(X, y)
-    se = BestSubsetSelector(criterion="cv", cv=cv, selection="1se").fit(X, y)
+    se = BestSubsetSelector(criterion="cv", cv=cv, rule="1se").fit(X, y)
     errs = np.array([r["cv"] for r in lo.path_])
     assert lo.best_size_ == int(np.argmin(errs))
     limit = errs.min() + lo.path_[lo.best_size_]["cv_se"]
@@ -204,3 +204,23 @@ def test_labels_of_any_type_for_logistic_stepwise():
         warnings.simplefilter("ignore", NumericalWarning)  # a separating candidate subset
         est = sel.fit(X, labels)
     assert 0 in est.get_support(indices=True)
+
+
+@pytest.mark.parametrize("make", [
+    lambda **kw: BestSubsetSelector(criterion="cv", cv=4, **kw),
+    lambda **kw: StepwiseSelector(criterion="cv", cv=4, **kw),
+])
+def test_selection_is_the_deprecated_name_of_rule(make):
+    rng = np.random.default_rng(8)
+    X = rng.normal(size=(80, 5))
+    y = X[:, 0] - X[:, 2] + 0.2 * X[:, 3] + rng.normal(size=80)
+    new = make(rule="1se").fit(X, y)
+    with pytest.warns(FutureWarning, match="'selection' was renamed to 'rule'"):
+        old = make(selection="1se").fit(X, y)
+    np.testing.assert_array_equal(old.support_, new.support_)
+    sizes = [r["size"] for r in new.path_]
+    cv = np.array([r["cv"] for r in new.path_])
+    se = np.array([r["cv_se"] for r in new.path_])
+    best = int(np.argmin(cv))
+    assert new.best_size_ == min(s for s, c in zip(sizes, cv, strict=True)
+                                 if c <= cv[best] + se[best])

@@ -26,7 +26,7 @@ def test_forward_wrapper_scores_on_validation_folds():
     assert [set(r["variables"]) for r in est.path_[1:4]] == [{1}, {1, 5}, {1, 5, 6}]
     assert {1, 5, 6}.issubset(est.get_support(indices=True))
     one_se = WrapperSelector(
-        LinearRegression(), cv=cv, scoring="neg_mean_squared_error", selection="1se"
+        LinearRegression(), cv=cv, scoring="neg_mean_squared_error", rule="1se"
     ).fit(X, y)
     assert one_se.get_support(indices=True).tolist() == [1, 5, 6]
     row = est.path_[2]
@@ -47,7 +47,7 @@ def test_backward_wrapper_and_one_standard_error_rule():
     cv = KFold(5, shuffle=True, random_state=1)
     lo = WrapperSelector(LinearRegression(), direction="backward", cv=cv).fit(X, y)
     assert [r["size"] for r in lo.path_] == list(range(X.shape[1], -1, -1))
-    se = WrapperSelector(LinearRegression(), direction="backward", cv=cv, selection="1se")
+    se = WrapperSelector(LinearRegression(), direction="backward", cv=cv, rule="1se")
     se.fit(X, y)
     assert se.best_size_ <= lo.best_size_
     assert {1, 5}.issubset(set(se.get_support(indices=True)))
@@ -84,3 +84,26 @@ def test_lasso_path_selector_matches_lasso_support():
     assert est.entry_order_[0] == 1  # largest |correlation| with y enters first
     assert set(est.entry_order_[:3]) == {1, 5, 6}
     assert LassoPathSelector().fit(X, y).support_.sum() >= 3
+
+
+def test_selection_is_the_deprecated_name_of_rule():
+    from sklearn.model_selection import KFold
+
+    rng = np.random.default_rng(5)
+    X = rng.normal(size=(60, 4))
+    y = X[:, 0] + 0.3 * X[:, 1] + rng.normal(size=60)
+    cv = KFold(4)
+    new = WrapperSelector(LinearRegression(), cv=cv, rule="1se").fit(X, y)
+    with pytest.warns(FutureWarning, match="'selection' was renamed to 'rule'"):
+        old = WrapperSelector(LinearRegression(), cv=cv, selection="1se").fit(X, y)
+    np.testing.assert_array_equal(old.support_, new.support_)
+    from statlearning._core.selection import select_index
+
+    rows = new.path_
+    i = select_index([-r["score"] for r in rows], [r["score_se"] for r in rows],
+                     [r["size"] for r in rows], rule="1se")
+    assert new.best_size_ == rows[i]["size"]
+    with pytest.raises(ValueError, match="cv"):
+        WrapperSelector(LinearRegression(), cv=1).fit(X, y)
+    with pytest.raises(ValueError, match="cv"):
+        WrapperSelector(LinearRegression(), cv=1.5).fit(X, y)

@@ -98,7 +98,7 @@ def test_weights_are_precision_weights_for_the_dispersion():
     b = _fit(GLMRegressor(family="gamma", link="log"), np.repeat(X, w, 0), np.repeat(Y_POS, w))
     np.testing.assert_allclose(a.coef_, b.coef_, rtol=1e-10)
     assert a.deviance_ == pytest.approx(b.deviance_, rel=1e-10)
-    assert (a.nobs_, b.nobs_) == (np.sum(w > 0), w.sum())
+    assert (a.n_obs_, b.n_obs_) == (np.sum(w > 0), w.sum())
     pearson_a, pearson_b = a.dispersion_ * a.df_resid_, b.dispersion_ * b.df_resid_
     assert pearson_a == pytest.approx(pearson_b, rel=1e-8)
 
@@ -290,7 +290,7 @@ def test_zero_weight_rows_may_lie_outside_the_binomial_domain():
     m = _fit(GLMRegressor(family="binomial"), X, y, sample_weight=w)
     ref = _fit(GLMRegressor(family="binomial"), X[1:], Y_BIN[1:])
     np.testing.assert_allclose(m.coef_, ref.coef_, rtol=1e-10)
-    assert m.nobs_ == N - 1
+    assert m.n_obs_ == N - 1
 
 
 # --- bad input -------------------------------------------------------------------------------

@@ -48,7 +48,7 @@ def test_min_and_one_standard_error_rule():
     # the refit is the plain estimator at the chosen alpha, on all the data
     ref = Lasso(alpha=est.alpha_).fit(X, y)
     np.testing.assert_allclose(est.coef_, ref.coef_, rtol=1e-10, atol=1e-12)
-    one_se = LassoCV(n_alphas=40, cv=5, selection="1se").fit(X, y)
+    one_se = LassoCV(n_alphas=40, cv=5, rule="1se").fit(X, y)
     assert one_se.alpha_ == est.alpha_1se_
     assert np.count_nonzero(one_se.coef_) <= np.count_nonzero(est.coef_)
     np.testing.assert_allclose(one_se.coef_, Lasso(alpha=est.alpha_1se_).fit(X, y).coef_)
@@ -95,7 +95,7 @@ def test_cv_accepts_splitters_and_iterables():
     b = LassoCV(n_alphas=10, cv=3).fit(X, y)
     np.testing.assert_allclose(a.mse_path_, b.mse_path_)
     with pytest.raises(ValueError, match="at least two folds"):
-        LassoCV(n_alphas=10, cv=splits[:1], selection="1se").fit(X, y)
+        LassoCV(n_alphas=10, cv=splits[:1], rule="1se").fit(X, y)
     single = LassoCV(n_alphas=10, cv=splits[:1]).fit(X, y)
     assert np.all(np.isnan(single.cv_se_)) and np.isnan(single.alpha_1se_)
 
@@ -103,7 +103,7 @@ def test_cv_accepts_splitters_and_iterables():
 @pytest.mark.parametrize(
     ("est", "match"),
     [
-        (LassoCV(selection="2se"), r"LassoCV: parameter 'selection' must be one of"),
+        (LassoCV(rule="2se"), r"LassoCV: parameter 'rule' must be one of"),
         (LassoCV(n_alphas=0), r"parameter 'n_alphas'"),
         (ElasticNetCV(l1_ratio=1.2), r"l1_ratio"),
         (ElasticNetCV(l1_ratio=[0.5, 1.2]), r"every l1_ratio must be in \[0, 1\]"),
@@ -116,3 +116,29 @@ def test_bad_parameters(est, match):
     X, y, _ = data()
     with pytest.raises((InvalidParameterError, ValueError), match=match):
         est.fit(X, y)
+
+
+@pytest.mark.parametrize("cls", [LassoCV, ElasticNetCV])
+def test_selection_is_the_deprecated_name_of_rule(cls):
+    X, y, _ = data()
+    new = cls(n_alphas=15, cv=4, rule="1se").fit(X, y)
+    with pytest.warns(FutureWarning, match="'selection' was renamed to 'rule'"):
+        old = cls(n_alphas=15, cv=4, selection="1se").fit(X, y)
+    assert old.alpha_ == new.alpha_ == new.alpha_1se_
+    np.testing.assert_array_equal(old.coef_, new.coef_)
+    with pytest.raises(ValueError, match="set only rule="):
+        cls(n_alphas=15, cv=4, rule="1se", selection="min").fit(X, y)
+
+
+def test_one_se_choice_is_the_shared_rule():
+    from statlearning._core.selection import select_index
+
+    X, y, _ = data()
+    m = LassoCV(n_alphas=30, cv=5, rule="1se").fit(X, y)
+    i_min = select_index(m.cv_mean_, complexity=-m.alphas_)
+    i_1se = select_index(m.cv_mean_, m.cv_se_, -m.alphas_, rule="1se")
+    assert (m.alpha_min_, m.alpha_1se_) == (m.alphas_[i_min], m.alphas_[i_1se])
+    # the largest alpha whose mean error is within one SE (sd/√K, ddof=1) of the minimum
+    se = m.mse_path_.std(axis=1, ddof=1) / np.sqrt(5)
+    ok = m.cv_mean_ <= m.cv_mean_[i_min] + se[i_min]
+    assert m.alpha_1se_ == m.alphas_[ok].max()

@@ -39,7 +39,8 @@ def test_solvers_agree_with_qr(solver, weighted, fit_intercept):
     assert est.intercept_ == pytest.approx(ref.intercept_, rel=1e-8, abs=1e-12)
     np.testing.assert_allclose(est.bse_, ref.bse_, rtol=1e-8)
     np.testing.assert_allclose(est.cov_params_, ref.cov_params_, rtol=1e-8, atol=1e-14)
-    for attr in ("sigma_", "rsquared_", "rsquared_adj_", "fvalue_", "loglik_", "aic_", "bic_"):
+    for attr in ("sigma_", "r_squared_", "adj_r_squared_", "f_statistic_", "loglik_", "aic_",
+                 "bic_"):
         assert getattr(est, attr) == pytest.approx(getattr(ref, attr), rel=1e-8), attr
 
 
@@ -52,7 +53,7 @@ def test_agrees_with_statsmodels_wls():
     np.testing.assert_allclose(ours.bse_, theirs.bse, rtol=1e-10)
     np.testing.assert_allclose(ours.cov_params_, theirs.cov_params(), rtol=1e-9)
     assert ours.loglik_ == pytest.approx(theirs.llf, rel=1e-10)
-    assert ours.fvalue_ == pytest.approx(theirs.fvalue, rel=1e-10)
+    assert ours.f_statistic_ == pytest.approx(theirs.fvalue, rel=1e-10)
 
 
 def test_gd_converges_within_tolerance_and_reports_iterations():
@@ -140,7 +141,7 @@ def test_integer_weights_equal_repeated_rows_and_zero_weights_drop_rows():
     repeated = LinearRegression().fit(np.repeat(X, w, axis=0), np.repeat(y, w))
     np.testing.assert_allclose(weighted.coef_, repeated.coef_, rtol=1e-10)
     # zero-weight rows are not observations (R): counts use the 30 positive-weight rows
-    assert weighted.nobs_ == 30 and weighted.df_resid_ == 30 - 6
+    assert weighted.n_obs_ == 30 and weighted.df_resid_ == 30 - 6
 
 
 def test_prediction_interval_contains_confidence_interval():

@@ -77,12 +77,12 @@ def test_fit_statistics_match_r(lm_reference, case):
     model = _fit(ref)
     assert model.rank_ == ref["rank"]
     assert model.df_resid_ == ref["df_residual"]
-    assert model.nobs_ == ref["n_obs"]
+    assert model.n_obs_ == ref["n_obs"]
     _close(model.sigma_, ref["sigma"])
-    _close(model.rsquared_, ref["r_squared"])
-    _close(model.rsquared_adj_, ref["adj_r_squared"])
+    _close(model.r_squared_, ref["r_squared"])
+    _close(model.adj_r_squared_, ref["adj_r_squared"])
     fvalue, numdf, dendf = ref["fstatistic"]
-    _close(model.fvalue_, fvalue)
+    _close(model.f_statistic_, fvalue)
     assert (model.df_model_, model.df_resid_) == (numdf, dendf)
     _close(model.f_pvalue_, ref["f_pvalue"], rtol=1e-7)
     _close(model.loglik_, ref["loglik"])

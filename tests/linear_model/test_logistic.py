@@ -166,7 +166,7 @@ def test_sample_weight_is_repetition(binary):
     # R's standard errors come from the last IRLS iteration's weights, one step behind the
     # final coefficients: equal fits that stop at different iterations differ at that level
     np.testing.assert_allclose(u.bse_, v.bse_, rtol=1e-4)
-    assert u.nobs_ == (reps > 0).sum() and v.nobs_ == reps.sum()  # R: weights are not rows
+    assert u.n_obs_ == (reps > 0).sum() and v.n_obs_ == reps.sum()  # R: weights are not rows
 
 
 def test_no_training_data_stored(binary):

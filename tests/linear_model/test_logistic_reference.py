@@ -79,7 +79,7 @@ def test_fit_statistics_match_glm(case):
     assert model.df_resid_ == ref["df_residual"]
     assert model.df_null_ == ref["df_null"]
     assert model.rank_ == ref["rank"]
-    assert model.nobs_ == ref["n_obs"]
+    assert model.n_obs_ == ref["n_obs"]
     assert model.n_iter_ == ref["iter"]  # R's "Number of Fisher Scoring iterations"
     _close(model._residual_quantiles, ref["deviance_residual_quantiles"], rtol=1e-7)
     s = model.summary().stats

@@ -154,10 +154,10 @@ def test_loo_path_equals_brute_force(fit_intercept, weighted, gcv_mode, shape):
     X, y, w = _data(*shape, seed=4)
     sw = w if weighted else None
     cv = RidgeCV(alphas=ALPHAS, fit_intercept=fit_intercept, gcv_mode=gcv_mode,
-                 store_cv_values=True).fit(X, y, sample_weight=sw)
+                 store_cv_results=True).fit(X, y, sample_weight=sw)
     brute = [_brute_force_loo(X, y, sw, a, fit_intercept) for a in ALPHAS]
     np.testing.assert_allclose(cv.criterion_path_, [b[0] for b in brute], rtol=1e-8)
-    np.testing.assert_allclose(cv.cv_values_, np.column_stack([b[1] for b in brute]),
+    np.testing.assert_allclose(cv.cv_results_, np.column_stack([b[1] for b in brute]),
                                rtol=1e-7, atol=1e-12)
     best = int(np.argmin([b[0] for b in brute]))
     assert cv.alpha_ == ALPHAS[best]
@@ -173,7 +173,7 @@ def test_loo_matches_sklearn_ridgecv(weighted):
 
     X, y, w = _data(n=40, seed=12)
     sw = w if weighted else None
-    ours = RidgeCV(alphas=ALPHAS, store_cv_values=True).fit(X, y, sample_weight=sw)
+    ours = RidgeCV(alphas=ALPHAS, store_cv_results=True).fit(X, y, sample_weight=sw)
     ref = SkRidgeCV(alphas=ALPHAS, store_cv_results=True).fit(X, y, sample_weight=sw)
     assert ours.alpha_ == ref.alpha_
     np.testing.assert_allclose(ours.coef_, ref.coef_, rtol=1e-9)
@@ -181,7 +181,7 @@ def test_loo_matches_sklearn_ridgecv(weighted):
         np.testing.assert_allclose(ours.criterion_path_ * w.sum() / y.size,
                                    ref.cv_results_.mean(axis=0), rtol=1e-9)
     else:
-        np.testing.assert_allclose(ours.cv_values_, ref.cv_results_, rtol=1e-9)
+        np.testing.assert_allclose(ours.cv_results_, ref.cv_results_, rtol=1e-9)
         assert ours.best_score_ == pytest.approx(ref.best_score_, rel=1e-10)
 
 
@@ -214,15 +214,15 @@ def test_kfold_matches_a_manual_loop():
             manual[j] += (w[test] @ e) / w[test].sum() / 4
     np.testing.assert_allclose(cv.criterion_path_, manual, rtol=1e-9)
     assert cv.alpha_ == ALPHAS[int(np.argmin(manual))]
-    assert not hasattr(cv, "cv_values_")
+    assert not hasattr(cv, "cv_results_")
 
 
 def test_scoring_with_loo_and_kfold():
     from sklearn.metrics import r2_score
 
     X, y, _ = _data(n=30, seed=9)
-    cv = RidgeCV(alphas=ALPHAS, scoring="r2", store_cv_values=True).fit(X, y)
-    loo_pred = cv.cv_values_  # with a scorer: the leave-one-out predictions
+    cv = RidgeCV(alphas=ALPHAS, scoring="r2", store_cv_results=True).fit(X, y)
+    loo_pred = cv.cv_results_  # with a scorer: the leave-one-out predictions
     expected = [r2_score(y, loo_pred[:, j]) for j in range(len(ALPHAS))]
     np.testing.assert_allclose(-cv.criterion_path_, expected, rtol=1e-12)
     brute = _brute_force_loo(X, y, None, ALPHAS[2], True)[1]
@@ -265,3 +265,28 @@ def test_elastic_net_with_zero_l1_ratio_is_ridge():
     enet_w.fit(X, y, sample_weight=w)
     ridge_w = Ridge(alpha=w.sum() * 0.05).fit(X, y, sample_weight=w)
     np.testing.assert_allclose(enet_w.coef_, ridge_w.coef_, rtol=1e-6)
+
+
+def test_store_cv_results_as_scikit_learn():
+    from sklearn.linear_model import RidgeCV as SkRidgeCV
+
+    X, y, _ = _data(n=30, seed=3)
+    ours = RidgeCV(alphas=ALPHAS, store_cv_results=True).fit(X, y)
+    ref = SkRidgeCV(alphas=ALPHAS, store_cv_results=True).fit(X, y)
+    assert ours.cv_results_.shape == ref.cv_results_.shape == (30, len(ALPHAS))
+    np.testing.assert_allclose(ours.cv_results_, ref.cv_results_, rtol=1e-9)
+    with pytest.raises(ValueError, match="store_cv_results=True needs cv=None"):
+        RidgeCV(alphas=ALPHAS, cv=3, store_cv_results=True).fit(X, y)
+    assert not hasattr(RidgeCV(alphas=ALPHAS).fit(X, y), "cv_results_")
+    refit = ours.set_params(store_cv_results=False).fit(X, y)
+    assert not hasattr(refit, "cv_results_")
+
+
+def test_store_cv_values_and_cv_values_are_deprecated():
+    X, y, _ = _data(n=30, seed=3)
+    with pytest.warns(FutureWarning, match="'store_cv_values' was renamed to 'store_cv_results'"):
+        old = RidgeCV(alphas=ALPHAS, store_cv_values=True).fit(X, y)
+    with pytest.warns(FutureWarning, match="cv_values_ was renamed to cv_results_"):
+        values = old.cv_values_
+    np.testing.assert_array_equal(values, old.cv_results_)
+    assert not hasattr(RidgeCV(alphas=ALPHAS), "cv_values_")

@@ -54,13 +54,13 @@ def test_e2_coefficients(model):
 
 def test_e3_sums_of_squares_and_r2(model):
     _printed(model.rss_, 2837.690, 3)
-    _printed(model.rss_ / (1 - model.rsquared_), 11882.178, 3)  # SSTot
-    _printed(model.rsquared_, 0.76118, 5)
-    _printed(model.rsquared_adj_, 0.75825, 5)
+    _printed(model.rss_ / (1 - model.r_squared_), 11882.178, 3)  # SSTot
+    _printed(model.r_squared_, 0.76118, 5)
+    _printed(model.adj_r_squared_, 0.75825, 5)
 
 
 def test_e4_overall_f_test(model):
-    _printed(model.fvalue_, 259.76, 2)
+    _printed(model.f_statistic_, 259.76, 2)
     assert (model.df_model_, model.df_resid_) == (2, 163)
     assert model.f_pvalue_ == pytest.approx(2.05e-51, rel=0.01)
 

@@ -126,6 +126,14 @@ def test_one_se_rule_in_grid_search():
     assert np.all(res["mean_test_score"][larger] < res["mean_test_score"][best] - se)
 
 
+def test_one_se_rule_ties():
+    # equal best means: the simplest sets the bound; equal complexity: the better mean wins
+    res = _results([-1.0, -1.0, -1.05, -1.05], [0.0, 0.4, 0.4, 0.4], [1.0, 10.0, 100.0, 100.0])
+    assert one_standard_error_rule("alpha", simpler="larger")(res) == 2  # bound from alpha=10
+    res = _results([-1.0, -1.04, -1.02], [0.2, 0.2, 0.2], [1.0, 10.0, 10.0])
+    assert one_standard_error_rule("alpha", simpler="larger")(res) == 2
+
+
 def test_nested_cv():
     rng = np.random.default_rng(4)
     X = rng.normal(size=(60, 5))

@@ -158,7 +158,7 @@ def test_cv_estimators_choose_the_rpart_row(gapminder, folds, selection):
         (DecisionTreeRegressorCV, DecisionTreeRegressor, y, "regression"),
         (DecisionTreeClassifierCV, DecisionTreeClassifier, c, "classification"),
     ]:
-        fit = cv_est(**RPART_CTRL, cp=0.001, cv=folds, selection=selection).fit(X, target)
+        fit = cv_est(**RPART_CTRL, cp=0.001, cv=folds, rule=selection).fit(X, target)
         ref = np.loadtxt(RPART / f"rpart_cptable_{case}.csv", delimiter=",", skiprows=1,
                          ndmin=2)
         xerror, xstd = ref[:, 3], ref[:, 4]
@@ -171,7 +171,7 @@ def test_cv_estimators_choose_the_rpart_row(gapminder, folds, selection):
         full = est(**RPART_CTRL, cp=0.001).fit(X, target)
         np.testing.assert_array_equal(fit.predict(X), full.prune(cp=fit.cp_).predict(X))
     # regression: the minimum is the 6-split tree, the one-SE rule the 4-split tree
-    reg = DecisionTreeRegressorCV(**RPART_CTRL, cp=0.001, cv=folds, selection=selection)
+    reg = DecisionTreeRegressorCV(**RPART_CTRL, cp=0.001, cv=folds, rule=selection)
     assert reg.fit(X, y).get_n_leaves() == (7 if selection == "min" else 5)
 
 
@@ -274,3 +274,18 @@ def test_xval_loss_sums_equal_routing_at_every_complexity(classification):
             err = (yt - tree.value[leaf, 0]) ** 2
         np.testing.assert_allclose(total[k], wt @ err, rtol=1e-12, atol=1e-12)
         np.testing.assert_allclose(total_sq[k], wt @ err ** 2, rtol=1e-12, atol=1e-12)
+
+
+def test_cv_selection_is_the_deprecated_name_of_rule(gapminder, folds):
+    X, y, _ = gapminder
+    from statlearning._core.selection import select_index
+    from statlearning.tree import DecisionTreeRegressorCV
+
+    new = DecisionTreeRegressorCV(**RPART_CTRL, cp=0.001, cv=folds, rule="1se").fit(X, y)
+    with pytest.warns(FutureWarning, match="'selection' was renamed to 'rule'"):
+        old = DecisionTreeRegressorCV(**RPART_CTRL, cp=0.001, cv=folds, selection="1se").fit(X, y)
+    assert old.best_index_ == new.best_index_
+    tab = new.cptable_
+    assert new.best_index_ == select_index(tab["xerror"], tab["xstd"], tab["nsplit"], rule="1se")
+    with pytest.raises(ValueError, match="cv"):
+        DecisionTreeRegressorCV(cv=1).fit(X, y)

@@ -45,7 +45,7 @@ from .irls import irls
 
 @dataclass
 class LogisticFit:
-    """What a solver returns: full parameters and, for :func:`irls_glm`, the inference pieces.
+    """What a solver returns: full parameters and, for :func:`binary_irls`, the inference pieces.
 
     ``params`` has shape ``(1, k)`` for the binary model and ``(K, k)`` for the multinomial
     (the reference class's row is zero when the model is parameterised against it).

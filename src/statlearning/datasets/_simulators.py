@@ -32,10 +32,20 @@ class GaussianMixtureDensity:
     Parameters
     ----------
     means : array-like of shape (n_components, n_features)
+        Component means ``m_l``, one per row (a 1-D array is one component).
     cov : array-like of shape (n_features, n_features)
-        Common covariance, positive definite.
+        Common covariance ``S``, positive definite.
     weights : array-like of shape (n_components,), default=None
-        Mixing weights (equal by default).
+        Mixing weights ``w_l``, rescaled to sum to one (equal by default).
+
+    Attributes
+    ----------
+    means : ndarray of shape (n_components, n_features)
+        The component means.
+    cov : ndarray of shape (n_features, n_features)
+        The common covariance.
+    weights : ndarray of shape (n_components,)
+        The mixing weights, summing to one.
     """
 
     def __init__(self, means, cov, weights=None):
@@ -49,21 +59,60 @@ class GaussianMixtureDensity:
 
     @property
     def dim(self) -> int:
+        """Number of features (the dimension of the density's support)."""
         return self.means.shape[1]
 
     def logpdf(self, x) -> np.ndarray:
-        """Log density at the rows of ``x`` (shape ``(n, n_features)``)."""
+        """Log density at the rows of ``x``.
+
+        Parameters
+        ----------
+        x : array-like of shape (n_points, n_features)
+            Points, one per row; a 1-D array of length ``dim`` is one point.
+
+        Returns
+        -------
+        ndarray of shape (n_points,)
+            ``log Σ_l w_l φ(x; m_l, S)``, computed stably (log-sum-exp over components).
+        """
         x = np.asarray(x, dtype=np.float64).reshape(-1, self.dim)
         z = np.linalg.solve(self._chol, (x[:, None, :] - self.means[None]).reshape(-1, self.dim).T)
         maha = np.sum(z * z, axis=0).reshape(x.shape[0], -1)
         return logsumexp(np.log(self.weights) - 0.5 * maha, axis=1) + self._log_norm
 
     def pdf(self, x) -> np.ndarray:
-        """Density at the rows of ``x``."""
+        """Density at the rows of ``x``.
+
+        Parameters
+        ----------
+        x : array-like of shape (n_points, n_features)
+            Points, read as in :meth:`logpdf`.
+
+        Returns
+        -------
+        ndarray of shape (n_points,)
+            ``Σ_l w_l φ(x; m_l, S)``, the exponential of :meth:`logpdf`.
+        """
         return np.exp(self.logpdf(x))
 
     def rvs(self, size=1, random_state=None) -> np.ndarray:
-        """``size`` draws, shape ``(size, n_features)``: a component, then a Gaussian draw."""
+        """Draw random points from the mixture.
+
+        Each draw picks a component ``l`` with probability ``w_l``, then a point from
+        ``N(m_l, S)``.
+
+        Parameters
+        ----------
+        size : int, default=1
+            Number of draws.
+        random_state : int, RandomState instance or None, default=None
+            Seed of the draws; the same seed gives the same points.
+
+        Returns
+        -------
+        ndarray of shape (size, n_features)
+            The draws, one per row.
+        """
         rng = check_random_state(random_state)
         comp = rng.choice(self.weights.size, size=size, p=self.weights)
         return self.means[comp] + rng.standard_normal((size, self.dim)) @ self._chol.T
@@ -96,7 +145,7 @@ def make_mixture(n_samples=200, *, random_state=None, return_bayes=False):
     Parameters
     ----------
     n_samples : int, default=200
-        Total number of points.
+        Total number of points (at least 2).
     random_state : int, RandomState instance or None, default=None
         Seed of the draw (the 20 means are drawn first, so they do not depend on
         ``n_samples``).
@@ -106,6 +155,7 @@ def make_mixture(n_samples=200, *, random_state=None, return_bayes=False):
     Returns
     -------
     X : ndarray of shape (n_samples, 2)
+        The points, class BLUE first.
     y : ndarray of shape (n_samples,)
         0 (BLUE) or 1 (ORANGE).
     bayes : BayesClassifier
@@ -160,7 +210,10 @@ def make_islr_classification(n_samples=200, *, random_state=None, return_bayes=F
     Parameters
     ----------
     n_samples : int, default=200
+        Total number of points (at least 2); the extra point of an odd ``n_samples`` is
+        class 1.
     random_state : int, RandomState instance or None, default=None
+        Seed of the draw.
     return_bayes : bool, default=False
         Also return the fitted Bayes classifier (two ``multivariate_normal`` densities,
         priors ``(1/2, 1/2)``).
@@ -168,9 +221,13 @@ def make_islr_classification(n_samples=200, *, random_state=None, return_bayes=F
     Returns
     -------
     X : ndarray of shape (n_samples, 2)
+        The points, class 0 first.
     y : ndarray of shape (n_samples,)
+        Class labels, 0 or 1.
     bayes : BayesClassifier
-        Only when ``return_bayes=True``.
+        Only when ``return_bayes=True``: fitted on ``(X, y)`` with the two population
+        densities, so ``bayes.predict`` is the Bayes rule and ``bayes.bayes_error_rate()``
+        its error rate.
 
     Examples
     --------

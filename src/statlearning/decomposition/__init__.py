@@ -12,9 +12,17 @@ __all__ = ["PCA", "PCASummary", "principal_components_regression", "retained_com
 
 
 def principal_components_regression():
-    """PCR as the notes define it (seed 004 §1.6): standardise, keep the principal components
-    whose cumulative proportion of variance is at most 95%, regress ``y`` on their scores by
-    OLS."""
+    """Build the principal components regression pipeline of the notes (seed 004 §1.6).
+
+    Standardise the features, keep the principal components whose cumulative proportion of
+    variance is at most 95% (``PCA("cumulative:0.95")``), regress ``y`` on their scores by OLS.
+
+    Returns
+    -------
+    sklearn.pipeline.Pipeline
+        Unfitted ``make_pipeline(StandardScaler(), PCA("cumulative:0.95"),
+        LinearRegression())``.
+    """
     from sklearn.pipeline import make_pipeline
     from sklearn.preprocessing import StandardScaler
 

@@ -44,6 +44,7 @@ class PCASummary:
         Rows: standard deviation, proportion of variance, cumulative proportion (unrounded;
         R rounds the proportions to 5 decimals before printing).
     columns : list of str
+        The component names, ``names`` or ``PC1, PC2, …``.
     """
 
     def __init__(self, std_devs, total_variance: float, names=None):
@@ -53,7 +54,15 @@ class PCASummary:
         self.columns = list(names) if names is not None else [f"PC{i + 1}" for i in range(sd.size)]
 
     def to_frame(self):
-        """The table as a :class:`pandas.DataFrame` (rows as R prints them)."""
+        """Return the table as a pandas DataFrame.
+
+        Returns
+        -------
+        pandas.DataFrame
+            ``importance`` (unrounded) with R's row names ``"Standard deviation"``,
+            ``"Proportion of Variance"``, ``"Cumulative Proportion"`` and one column per
+            component.
+        """
         import pandas as pd
 
         return pd.DataFrame(self.importance, index=list(ROWS), columns=self.columns)

@@ -8,6 +8,8 @@ import math
 import numpy as np
 from sklearn.utils.validation import check_is_fitted, validate_data
 
+from .._core.selection import select_index
+
 CRITERIA = ("bic", "aic", "cp", "adjr2", "cv")
 
 #: Relative pivot below which a column is linearly dependent on earlier ones (R's lm tol).
@@ -99,23 +101,21 @@ def full_model_sigma2(rss_full, n, k_full, criterion, convention, owner):
     return rss_full / df
 
 
-def choose_size(path, criterion, selection="min"):
+def choose_size(path, criterion, rule="min"):
     """Index of the chosen row of ``path`` by ``criterion`` (max for adjusted R², else min).
 
-    With ``criterion="cv"`` and ``selection="1se"`` the smallest model whose CV error is within
-    one standard error of the minimum (the one-standard-error rule).
+    Ties go to the smaller model. With ``criterion="cv"`` and ``rule="1se"`` the smallest
+    model whose CV error is within one standard error (``cv_se``) of the minimum (the
+    one-standard-error rule, :func:`statlearning._core.selection.select_index`).
     """
     values = np.array([row[criterion] for row in path], dtype=float)
     if criterion == "adjr2":
         values = -values
-    values = np.where(np.isnan(values), np.inf, values)
-    best = int(np.argmin(values))
-    if criterion == "cv" and selection == "1se":
-        limit = values[best] + path[best]["cv_se"]
-        sizes = np.array([row["size"] for row in path])
-        within = np.flatnonzero(values <= limit)
-        best = int(within[np.argmin(sizes[within])])
-    return best
+    sizes = np.array([row["size"] for row in path], dtype=float)
+    if criterion == "cv" and rule == "1se":
+        se = np.array([row["cv_se"] for row in path], dtype=float)
+        return select_index(values, se, sizes, rule="1se")
+    return select_index(values, complexity=sizes)
 
 
 def variable_names(estimator, indices):

@@ -10,7 +10,16 @@ from sklearn.base import clone
 from sklearn.utils import get_tags
 from sklearn.utils.validation import validate_data
 
-from .._validation import ArrayLike, Boolean, InstanceOf, Interval, Options
+from .._validation import (
+    CV,
+    DEPRECATED,
+    ArrayLike,
+    Boolean,
+    InstanceOf,
+    Interval,
+    Options,
+    renamed_parameter,
+)
 from ..base import StatBase, TransformerMixin, fit_context
 from ..exceptions import RankDeficientWarning
 from ..linear_model import GLMRegressor, LogisticRegression
@@ -122,10 +131,13 @@ class StepwiseSelector(SelectorMixin, TransformerMixin, StatBase):
     cv : int, cross-validation generator or iterable, default=None
         Folds for ``criterion="cv"`` (``None``: 10-fold); the search is re-run on every
         training fold. Needs ``stop="full"`` and ``direction`` forward or backward.
-    selection : {"min", "1se"}, default="min"
-        ``criterion="cv"`` only: the minimum or the one-standard-error rule.
+    rule : {"min", "1se"}, default="min"
+        ``criterion="cv"`` only: the minimum or the one-standard-error rule (as
+        :class:`BestSubsetSelector`).
     fit_intercept : bool, default=True
         Least squares only (a GLM ``estimator`` uses its own ``fit_intercept``).
+    selection : {"min", "1se"}
+        Deprecated name of ``rule`` (a ``FutureWarning``).
 
     Attributes
     ----------
@@ -159,8 +171,9 @@ class StepwiseSelector(SelectorMixin, TransformerMixin, StatBase):
         "stop": [Options({"full", "criterion"})],
         "max_features": [None, Interval(Integral, 0, None, closed="left")],
         "convention": [Options({"leaps", "islr"})],
-        "cv": "no_validation",
-        "selection": [Options({"min", "1se"})],
+        "cv": [None, CV()],
+        "rule": [Options({"min", "1se"})],
+        "selection": [Options({"min", "1se"}), Options({DEPRECATED})],
         "fit_intercept": [Boolean()],
     }
 
@@ -175,8 +188,9 @@ class StepwiseSelector(SelectorMixin, TransformerMixin, StatBase):
         max_features=None,
         convention="leaps",
         cv=None,
-        selection="min",
+        rule="min",
         fit_intercept=True,
+        selection=DEPRECATED,
     ):
         self.direction = direction
         self.criterion = criterion
@@ -186,8 +200,9 @@ class StepwiseSelector(SelectorMixin, TransformerMixin, StatBase):
         self.max_features = max_features
         self.convention = convention
         self.cv = cv
-        self.selection = selection
+        self.rule = rule
         self.fit_intercept = fit_intercept
+        self.selection = selection
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -247,7 +262,9 @@ class StepwiseSelector(SelectorMixin, TransformerMixin, StatBase):
         if self.stop == "criterion" or self.direction == "both":
             chosen = len(path) - 1
         else:
-            chosen = choose_size(path, self.criterion, self.selection)
+            chosen = choose_size(
+                path, self.criterion, renamed_parameter(self, "selection", "rule")
+            )
         self.best_size_ = path[chosen]["size"]
         support = np.zeros(p, dtype=bool)
         support[list(path[chosen]["_cols"])] = True

@@ -10,7 +10,7 @@ import numpy as np
 from sklearn.model_selection import check_cv
 from sklearn.utils.validation import validate_data
 
-from .._validation import Boolean, Interval, Options
+from .._validation import CV, DEPRECATED, Boolean, Interval, Options, renamed_parameter
 from ..base import StatBase, TransformerMixin, fit_context
 from ..exceptions import RankDeficientWarning
 from ._common import (
@@ -134,11 +134,14 @@ class BestSubsetSelector(SelectorMixin, TransformerMixin, StatBase):
         Formulas for the criteria; see Notes.
     cv : int, cross-validation generator or iterable, default=None
         Folds for ``criterion="cv"`` (``None``: 10-fold, unshuffled).
-    selection : {"min", "1se"}, default="min"
+    rule : {"min", "1se"}, default="min"
         ``criterion="cv"`` only: the size with the smallest CV error, or the smallest size whose
-        CV error is within one standard error of it (the one-standard-error rule).
+        CV error is within one standard error (sd/√K over the folds) of it (the
+        one-standard-error rule; ties go to the smaller model).
     fit_intercept : bool, default=True
         Every model contains an intercept (R's ``intercept = TRUE``), counted in ``k``.
+    selection : {"min", "1se"}
+        Deprecated name of ``rule`` (a ``FutureWarning``).
 
     Attributes
     ----------
@@ -197,8 +200,9 @@ class BestSubsetSelector(SelectorMixin, TransformerMixin, StatBase):
         "criterion": [Options(CRITERIA)],
         "method": [Options({"exhaustive", "branch_and_bound"})],
         "convention": [Options({"leaps", "islr"})],
-        "cv": "no_validation",
-        "selection": [Options({"min", "1se"})],
+        "cv": [None, CV()],
+        "rule": [Options({"min", "1se"})],
+        "selection": [Options({"min", "1se"}), Options({DEPRECATED})],
         "fit_intercept": [Boolean()],
     }
 
@@ -210,16 +214,18 @@ class BestSubsetSelector(SelectorMixin, TransformerMixin, StatBase):
         convention="leaps",
         cv=None,
         *,
-        selection="min",
+        rule="min",
         fit_intercept=True,
+        selection=DEPRECATED,
     ):
         self.max_features = max_features
         self.criterion = criterion
         self.method = method
         self.convention = convention
         self.cv = cv
-        self.selection = selection
+        self.rule = rule
         self.fit_intercept = fit_intercept
+        self.selection = selection
 
     def _search(self, X, y, max_size):
         return best_subsets(X, y, max_size, self.method, self.fit_intercept)
@@ -279,7 +285,9 @@ class BestSubsetSelector(SelectorMixin, TransformerMixin, StatBase):
                 len(path) - 1,
             )
             add_cv_to_path(path, errors)
-        chosen = choose_size(path, self.criterion, self.selection)
+        chosen = choose_size(
+            path, self.criterion, renamed_parameter(self, "selection", "rule")
+        )
         self.best_size_ = path[chosen]["size"]
         support = np.zeros(p, dtype=bool)
         support[list(subsets[chosen])] = True

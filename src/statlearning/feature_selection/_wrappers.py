@@ -12,7 +12,8 @@ from sklearn.base import clone, is_classifier
 from sklearn.model_selection import ShuffleSplit, StratifiedShuffleSplit, check_cv, cross_val_score
 from sklearn.utils.validation import validate_data
 
-from .._validation import Boolean, Interval, Options
+from .._core.selection import select_index
+from .._validation import CV, DEPRECATED, Boolean, Interval, Options, renamed_parameter
 from ..base import StatBase, TransformerMixin, fit_context
 from ..exceptions import ConvergenceWarning, NumericalWarning, RankDeficientWarning
 from ..linear_model import lasso_path
@@ -42,11 +43,16 @@ class WrapperSelector(SelectorMixin, TransformerMixin, StatBase):
     cv : int, float, cross-validation generator or iterable, default=5
         An int is K-fold (stratified for classifiers), a float in (0, 1) one validation set of
         that fraction (the notes' train/validation split, drawn with ``random_state``).
-    selection : {"min", "1se"}, default="min"
-        The best size by mean validation score, or the smallest size within one standard
-        error (sd/√K across folds) of it.
+    rule : {"min", "1se"}, default="min"
+        The best size by mean validation score (the smaller model on ties), or the smallest
+        size within one standard error (sd/√K across folds, ``ddof=1``) of it: the package's
+        one rule, as :func:`statlearning.model_selection.one_standard_error_rule`. With a
+        single validation set (``cv`` a fraction) the standard error is taken as 0, so
+        ``"1se"`` is ``"min"``.
     random_state : int or None, default=None
         Only for ``cv`` given as a fraction.
+    selection : {"min", "1se"}
+        Deprecated name of ``rule`` (a ``FutureWarning``).
 
     Attributes
     ----------
@@ -69,9 +75,10 @@ class WrapperSelector(SelectorMixin, TransformerMixin, StatBase):
         "direction": [Options({"forward", "backward"})],
         "max_features": [None, Interval(Integral, 0, None, closed="left")],
         "scoring": "no_validation",
-        "cv": "no_validation",
-        "selection": [Options({"min", "1se"})],
+        "cv": [CV(), Interval(Real, 0, 1, closed="neither")],
+        "rule": [Options({"min", "1se"})],
         "random_state": "no_validation",
+        "selection": [Options({"min", "1se"}), Options({DEPRECATED})],
     }
 
     def __init__(
@@ -82,22 +89,22 @@ class WrapperSelector(SelectorMixin, TransformerMixin, StatBase):
         max_features=None,
         scoring=None,
         cv=5,
-        selection="min",
+        rule="min",
         random_state=None,
+        selection=DEPRECATED,
     ):
         self.estimator = estimator
         self.direction = direction
         self.max_features = max_features
         self.scoring = scoring
         self.cv = cv
-        self.selection = selection
+        self.rule = rule
         self.random_state = random_state
+        self.selection = selection
 
     def _splitter(self, y):
         cv = self.cv
         if isinstance(cv, Real) and not isinstance(cv, Integral):
-            if not 0 < cv < 1:
-                raise ValueError(f"cv: a validation fraction must lie in (0, 1), got {cv}.")
             cls = StratifiedShuffleSplit if is_classifier(self.estimator) else ShuffleSplit
             return cls(n_splits=1, test_size=cv, random_state=self.random_state)
         return check_cv(cv, y, classifier=is_classifier(self.estimator))
@@ -120,6 +127,7 @@ class WrapperSelector(SelectorMixin, TransformerMixin, StatBase):
                 "WrapperSelector: parameter 'estimator' must be an estimator, got "
                 f"{type(self.estimator).__name__}."
             )
+        rule = renamed_parameter(self, "selection", "rule")
         X, y = validate_data(self, X, y, dtype=np.float64)
         n, p = X.shape
         splits = list(self._splitter(y).split(X, y))
@@ -170,12 +178,12 @@ class WrapperSelector(SelectorMixin, TransformerMixin, StatBase):
             best = max(range(len(scored)), key=lambda i: scored[i][0][0])
             current = scored[best][1]
             record(current, scored[best][0])
-        means = np.array([r["score"] for r in rows])
-        chosen = int(np.argmax(means))
-        if self.selection == "1se":
-            floor = means[chosen] - rows[chosen]["score_se"]
-            ok = [i for i in range(len(rows)) if means[i] >= floor]
-            chosen = min(ok, key=lambda i: rows[i]["size"])
+        chosen = select_index(
+            [-r["score"] for r in rows],
+            [r["score_se"] for r in rows],
+            [r["size"] for r in rows],
+            rule=rule,
+        )
         support = np.zeros(p, dtype=bool)
         support[rows[chosen]["_cols"]] = True
         for r in rows:

@@ -1,7 +1,9 @@
 """Statistical output shared by every estimator with classical inference.
 
 :class:`Summary` and :class:`CoefTable` print like R's ``summary(lm)`` / ``summary(glm)``, render
-as HTML in notebooks (``_repr_html_``) and convert to pandas with ``to_frame()``.
+as HTML in notebooks (``_repr_html_``) and convert to pandas with ``to_frame()``. The private
+``_builder`` module computes what they show (Wald standard errors, tests, intervals, the fit
+statistics named as the ``stats`` keys) for every estimator with a coefficient table.
 """
 
 from ._anova import AnovaTable

@@ -20,7 +20,7 @@ class AnovaTable:
     model, then the table (``printCoefmat`` with 5 significant digits, empty cells for the
     first model's differences, significance stars).
 
-    Attributes
+    Parameters
     ----------
     title : str
         ``"Analysis of Deviance Table"`` (GLMs) or ``"Analysis of Variance Table"`` (linear
@@ -29,8 +29,10 @@ class AnovaTable:
         The models in R's formula notation, in table order.
     columns : list of str
         R's column names, e.g. ``["Resid. Df", "Resid. Dev", "Df", "Deviance", "Pr(>Chi)"]``.
+        A last column whose name starts with ``Pr(`` or ``P(`` is printed as p-values with
+        significance stars.
     values : ndarray of shape (n_models, n_columns)
-        ``NaN`` where R prints nothing.
+        The table's numbers, ``NaN`` where R prints nothing (the first model's differences).
     """
 
     title: str
@@ -40,10 +42,18 @@ class AnovaTable:
 
     @property
     def row_names(self) -> list[str]:
+        """Row labels as R prints them: ``"1"``, ``"2"``, ... one per model."""
         return [str(i + 1) for i in range(len(self.models))]
 
     def to_frame(self):
-        """A pandas DataFrame with R's column names, indexed by model number (1, 2, ...)."""
+        """Return the table as a pandas DataFrame.
+
+        Returns
+        -------
+        pandas.DataFrame
+            ``values`` with R's column names, indexed by model number (1, 2, ...; index named
+            ``"model"``); ``NaN`` where R prints nothing.
+        """
         try:
             import pandas as pd
         except ImportError:  # pragma: no cover - exercised only without pandas
@@ -58,7 +68,23 @@ class AnovaTable:
         return lines
 
     def to_text(self, digits: int = 5, signif_legend: bool = True) -> str:
-        """The table as R prints it (``print.anova`` with ``digits = 5``)."""
+        """Return the table as R prints it (``print.anova``).
+
+        Parameters
+        ----------
+        digits : int, default=5
+            Significant digits of the numeric columns (R's ``digits``); test statistics are
+            rounded to, and p-values formatted with, ``max(1, min(5, digits - 1))`` digits.
+        signif_legend : bool, default=True
+            Print the legend of the significance codes below the table. The stars
+            themselves are shown whenever a p-value is below 0.1, whatever this says.
+
+        Returns
+        -------
+        str
+            The heading, one ``Model i: formula`` line per model and the table, separated by
+            newlines.
+        """
         x = np.asarray(self.values, dtype=np.float64)
         cols = list(self.columns)
         nc = len(cols)

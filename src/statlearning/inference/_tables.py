@@ -37,16 +37,30 @@ class CoefTable:
     """A table of coefficient estimates with standard errors, tests and confidence intervals.
 
     Rows follow R's order (``(Intercept)`` first). Aliased coefficients are ``NaN`` throughout.
+    Usually built by :meth:`from_estimates`; printed as R's ``printCoefmat``.
 
-    Attributes
+    Parameters
     ----------
     names : list of str
-    estimate, std_error, statistic, p_value, conf_low, conf_high : ndarray
-    statistic_name : str
-        ``"t value"`` (t tests with ``df`` degrees of freedom) or ``"z value"``.
-    df : float or None
+        Term names, one per row.
+    estimate : ndarray of shape (n_terms,)
+        Coefficient estimates (R's ``Estimate``).
+    std_error : ndarray of shape (n_terms,)
+        Their standard errors (R's ``Std. Error``).
+    statistic : ndarray of shape (n_terms,)
+        Wald statistics ``estimate / std_error`` (R's ``t value`` or ``z value``).
+    p_value : ndarray of shape (n_terms,)
+        Two-sided p-values of the statistics under the reference distribution.
+    conf_low : ndarray of shape (n_terms,)
+        Lower confidence limits at ``level``.
+    conf_high : ndarray of shape (n_terms,)
+        Upper confidence limits at ``level``.
+    statistic_name : {"t value", "z value"}, default="t value"
+        ``"t value"`` (t tests with ``df`` degrees of freedom) or ``"z value"`` (standard
+        normal reference).
+    df : float or None, default=None
         Degrees of freedom of the t reference distribution, ``None`` for z.
-    level : float
+    level : float, default=0.95
         Confidence level of ``conf_low``/``conf_high``.
     """
 
@@ -68,6 +82,26 @@ class CoefTable:
         With ``df`` the statistic is Student's t on ``df`` degrees of freedom (R's
         ``summary.lm``), otherwise a standard normal z (R's ``summary.glm`` for known
         dispersion). Intervals use the same reference distribution (R's ``confint.lm``).
+
+        Parameters
+        ----------
+        names : iterable of str
+            Term names, one per coefficient.
+        estimate : array-like of shape (n_terms,)
+            Coefficient estimates; ``NaN`` marks an aliased coefficient.
+        std_error : array-like of shape (n_terms,)
+            Standard errors of the estimates.
+        df : float, default=None
+            Residual degrees of freedom of the t reference distribution; ``None`` uses the
+            standard normal.
+        level : float, default=0.95
+            Confidence level of the intervals ``estimate ± q · std_error``, with ``q`` the
+            ``(1 + level) / 2`` quantile of the reference distribution.
+
+        Returns
+        -------
+        CoefTable
+            The table with statistics, two-sided p-values and intervals filled in.
         """
         est = np.asarray(estimate, dtype=np.float64)
         se = np.asarray(std_error, dtype=np.float64)
@@ -91,11 +125,18 @@ class CoefTable:
 
     @property
     def p_name(self) -> str:
+        """R's heading of the p-value column: ``"Pr(>|t|)"`` or ``"Pr(>|z|)"``."""
         return "Pr(>|z|)" if self.statistic_name.startswith("z") else "Pr(>|t|)"
 
     def to_frame(self):
-        """A pandas DataFrame indexed by term, with columns
-        ``estimate, std_error, statistic, p_value, conf_low, conf_high``."""
+        """Return the table as a pandas DataFrame.
+
+        Returns
+        -------
+        pandas.DataFrame
+            One row per term (index named ``"term"``), with columns ``estimate, std_error,
+            statistic, p_value, conf_low, conf_high``; aliased terms are ``NaN``.
+        """
         pd = _require_pandas()
         data = {c: getattr(self, c) for c in FRAME_COLUMNS}
         return pd.DataFrame(data, index=pd.Index(self.names, name="term"))
@@ -104,7 +145,22 @@ class CoefTable:
         return len(self.names)
 
     def to_text(self, digits: int = 4, signif_legend: bool = True) -> str:
-        """The table as R's ``printCoefmat`` prints it (significance stars included)."""
+        """Return the table as R's ``printCoefmat`` prints it.
+
+        Parameters
+        ----------
+        digits : int, default=4
+            Significant digits of the estimate, standard error and statistic columns (R's
+            ``digits``); p-values get ``max(1, min(5, digits - 1))``.
+        signif_legend : bool, default=True
+            Print the legend of the significance codes below the table. The stars
+            themselves are shown whenever a p-value is at most 0.1, whatever this says.
+
+        Returns
+        -------
+        str
+            The table, rows separated by newlines; aliased terms print as ``NA``.
+        """
         est, se, stat = coef_columns(self.estimate, self.std_error, self.statistic, digits)
         dig_tst = max(1, min(5, digits - 1))
         pv = format_pval(self.p_value, dig_tst)
@@ -165,24 +221,34 @@ class CoefTable:
 class Summary:
     """A fitted model's summary: a :class:`CoefTable` and fit statistics, printed like R.
 
-    Attributes
+    Built by the estimators' ``summary()``; ``print(summary)`` shows R's ``summary.lm`` /
+    ``summary.glm`` layout.
+
+    Parameters
     ----------
     coef_table : CoefTable
+        The coefficient table.
     stats : dict
         Fit statistics; keys where they apply: ``n_obs, df_model, df_resid, sigma, r_squared,
         adj_r_squared, f_statistic, f_pvalue, loglik, aic, bic, deviance, null_deviance, df_null,
-        dispersion, n_iter``.
-    title : str
-        First line of the printed summary.
-    formula : str
-        The model in R's formula notation, e.g. ``"y ~ x0 + x1"``.
-    residual_quantiles : ndarray of shape (5,) or None
-        Min, 1Q, median, 3Q, max of the (weighted) residuals.
-    residual_label : str
-    kind : {"lm", "glm", "other"}
-        Chooses R's footer layout.
-    notes : list of str
-        Extra lines printed at the end (warnings such as aliased coefficients).
+        dispersion, n_iter``. The printed footer also reads ``loglik_df`` (``kind="lm"``) and
+        ``family`` (``kind="glm"``).
+    title : str, default=""
+        First line of the printed summary (omitted when empty).
+    formula : str, default=""
+        The model in R's formula notation, e.g. ``"y ~ x0 + x1"`` (omitted when empty).
+    residual_quantiles : ndarray of shape (5,) or None, default=None
+        Min, 1Q, median, 3Q, max of the (weighted) residuals; ``None`` prints no residual
+        block.
+    residual_label : str, default="Residuals"
+        Heading of the residual block, e.g. ``"Deviance Residuals"``.
+    kind : {"lm", "glm", "other"}, default="lm"
+        Chooses the footer: R's ``print.summary.lm`` (residual standard error, R², F test),
+        ``print.summary.glm`` (dispersion, deviances, AIC, iterations) or one ``key: value``
+        line per statistic.
+    notes : list of str, default=[]
+        Extra lines printed at the end, each prefixed ``Note:`` (warnings such as aliased
+        coefficients).
     """
 
     coef_table: CoefTable
@@ -195,7 +261,14 @@ class Summary:
     notes: list = field(default_factory=list)
 
     def to_frame(self):
-        """The coefficient table as a DataFrame (see :meth:`CoefTable.to_frame`)."""
+        """Return the coefficient table as a pandas DataFrame.
+
+        Returns
+        -------
+        pandas.DataFrame
+            ``coef_table.to_frame()``: one row per term, columns ``estimate, std_error,
+            statistic, p_value, conf_low, conf_high``.
+        """
         return self.coef_table.to_frame()
 
     def _footer_lm(self) -> list[str]:
@@ -257,7 +330,14 @@ class Summary:
         ]
 
     def to_text(self) -> str:
-        """The summary as text (what ``print(summary)`` shows)."""
+        """Return the summary as text (what ``print(summary)`` shows).
+
+        Returns
+        -------
+        str
+            Title, formula, residual quantiles, the coefficient table with significance
+            stars, the footer chosen by ``kind`` and the notes, separated by newlines.
+        """
         out = []
         if self.title:
             out.append(self.title)

@@ -22,6 +22,7 @@ from .._validation import (
     Interval,
     Options,
     RandomState,
+    check_alphas,
     check_sample_weight,
 )
 from ..base import LinearPredictorMixin, RegressorMixin, StatBase, fit_context
@@ -351,18 +352,6 @@ def _check_path_params(func: str, **params) -> None:
             )
 
 
-def _check_alphas(alphas, func: str) -> np.ndarray:
-    try:
-        arr = np.asarray(alphas, dtype=np.float64).ravel()
-    except (TypeError, ValueError):
-        raise ValueError(f"{func}: alphas must be numbers; got {alphas!r}") from None
-    if arr.size == 0:
-        raise ValueError(f"{func}: alphas is empty.")
-    if not np.all(np.isfinite(arr)) or np.any(arr < 0):
-        raise ValueError(f"{func}: alphas must be finite and non-negative.")
-    return arr
-
-
 def _path(func, X, y, l1_ratio, alphas, n_alphas, eps, fit_intercept, sample_weight,
           max_iter, tol):
     _check_path_params(
@@ -379,7 +368,7 @@ def _path(func, X, y, l1_ratio, alphas, n_alphas, eps, fit_intercept, sample_wei
     if sample_weight is not None:
         w = check_sample_weight(sample_weight, X.shape[0], estimator_name=func)
     if alphas is not None:
-        alphas = _check_alphas(alphas, func)
+        alphas = check_alphas(alphas, func)
     res = cd.enet_path(
         X, y, l1_ratio=float(l1_ratio), alphas=alphas, n_alphas=n_alphas, eps=float(eps),
         sample_weight=w, fit_intercept=fit_intercept, max_iter=max_iter, tol=float(tol),

@@ -10,11 +10,22 @@ import numpy as np
 from sklearn.model_selection import check_cv
 from sklearn.utils.validation import validate_data
 
+from .._core.selection import select_index
 from .._solvers import coordinate_descent as cd
-from .._validation import ArrayLike, Boolean, Interval, Options, check_sample_weight
+from .._validation import (
+    CV,
+    DEPRECATED,
+    ArrayLike,
+    Boolean,
+    Interval,
+    Options,
+    check_alphas,
+    check_sample_weight,
+    renamed_parameter,
+)
 from ..base import LinearPredictorMixin, RegressorMixin, StatBase, fit_context
 from ..exceptions import ConvergenceWarning
-from ._coordinate_descent import _check_alphas, _convergence_warning, _response_scale
+from ._coordinate_descent import _convergence_warning, _response_scale
 
 __all__ = ["ElasticNetCV", "LassoCV"]
 
@@ -47,10 +58,13 @@ class ElasticNetCV(RegressorMixin, LinearPredictorMixin, StatBase):
     cv : int, cross-validation generator or iterable, default=5
         As in scikit-learn: an int gives unshuffled :class:`~sklearn.model_selection.KFold`
         (glmnet draws random folds: pass ``KFold(shuffle=True, random_state=...)`` for that).
-    selection : {"min", "1se"}, default="min"
+    rule : {"min", "1se"}, default="min"
         Which penalty to refit: ``"min"`` the one with the smallest mean CV error
         (glmnet's ``lambda.min``), ``"1se"`` the largest one whose mean CV error is at most
         the minimum plus its standard error (``lambda.1se``, the one-standard-error rule).
+    selection : {"min", "1se"}
+        Deprecated name of ``rule`` (a ``FutureWarning``); in :class:`ElasticNet` and
+        scikit-learn's ``ElasticNetCV`` ``selection`` is the coordinate order.
 
     Attributes
     ----------
@@ -90,10 +104,14 @@ class ElasticNetCV(RegressorMixin, LinearPredictorMixin, StatBase):
     :math:`\\frac{1}{2\\sum w}\\sum_i w_i(y_i - \\beta_0 - x_i^\\top\\beta)^2 + \\alpha\\left(
     \\rho\\lVert\\beta\\rVert_1 + \\frac{1-\\rho}{2}\\lVert\\beta\\rVert_2^2\\right)`. This is
     R's ``cv.glmnet(x, y, alpha = l1_ratio, standardize = FALSE, type.measure = "mse")`` with
-    ``lambda.min`` (``selection="min"``) or ``lambda.1se`` (``selection="1se"``); glmnet's
+    ``lambda.min`` (``rule="min"``) or ``lambda.1se`` (``rule="1se"``); glmnet's
     ``lambda`` is our ``alpha`` (for ``l1_ratio < 1``, when ``y`` has unit variance: see
     :class:`ElasticNet`). Seed 004 (Boily, §5.2–5.3) chooses penalties by cross-validation and
-    describes the one-standard-error rule.
+    describes the one-standard-error rule. The choice follows the package's single
+    convention (:func:`statlearning.model_selection.one_standard_error_rule`): the simplest
+    model is the largest ``alpha``; ties in the mean error go to the larger ``alpha``; the
+    standard error is the fold standard deviation (``ddof=1``) over ``√K``, as glmnet's
+    ``cvsd``.
     """
 
     _parameter_constraints = {
@@ -104,8 +122,9 @@ class ElasticNetCV(RegressorMixin, LinearPredictorMixin, StatBase):
         "fit_intercept": [Boolean()],
         "max_iter": [Interval(Integral, 1, None, closed="left")],
         "tol": [Interval(Real, 0, None, closed="left")],
-        "cv": "no_validation",  # an int, a splitter or an iterable: checked by check_cv
-        "selection": [Options({"min", "1se"})],
+        "cv": [CV()],
+        "rule": [Options({"min", "1se"})],
+        "selection": [Options({"min", "1se"}), Options({DEPRECATED})],
     }
 
     def __init__(
@@ -119,7 +138,8 @@ class ElasticNetCV(RegressorMixin, LinearPredictorMixin, StatBase):
         max_iter=1000,
         tol=1e-4,
         cv=5,
-        selection="min",
+        rule="min",
+        selection=DEPRECATED,
     ):
         self.l1_ratio = l1_ratio
         self.eps = eps
@@ -129,6 +149,7 @@ class ElasticNetCV(RegressorMixin, LinearPredictorMixin, StatBase):
         self.max_iter = max_iter
         self.tol = tol
         self.cv = cv
+        self.rule = rule
         self.selection = selection
 
     def _single_ratio(self) -> bool:
@@ -172,6 +193,7 @@ class ElasticNetCV(RegressorMixin, LinearPredictorMixin, StatBase):
         if sample_weight is not None:
             w = check_sample_weight(sample_weight, X.shape[0], estimator_name=name)
         ratios = self._l1_ratios()
+        rule = renamed_parameter(self, "selection", "rule")
         splits = list(check_cv(self.cv).split(X, y))
         grids = self._grids(X, y, w, ratios)
         mse = np.empty((ratios.size, grids.shape[1], len(splits)))
@@ -194,13 +216,13 @@ class ElasticNetCV(RegressorMixin, LinearPredictorMixin, StatBase):
                 f"max_iter={self.max_iter} sweeps; increase max_iter or loosen tol.",
                 ConvergenceWarning,
             )
-        self._store_cv(grids, ratios, mse)
+        self._store_cv(grids, ratios, mse, rule)
         self._refit(X, y, w)
         return self
 
     def _grids(self, X, y, w, ratios) -> np.ndarray:
         if self.alphas is not None:
-            alphas = np.sort(_check_alphas(self.alphas, type(self).__name__))[::-1]
+            alphas = np.sort(check_alphas(self.alphas, type(self).__name__))[::-1]
             return np.tile(alphas, (ratios.size, 1))
         return np.vstack([
             cd.alpha_grid(X, y, l1_ratio=float(r), sample_weight=w,
@@ -209,7 +231,7 @@ class ElasticNetCV(RegressorMixin, LinearPredictorMixin, StatBase):
             for r in ratios
         ])
 
-    def _store_cv(self, grids, ratios, mse) -> None:
+    def _store_cv(self, grids, ratios, mse, rule) -> None:
         n_folds = mse.shape[-1]
         mean = mse.mean(axis=-1)
         if n_folds > 1:
@@ -218,17 +240,19 @@ class ElasticNetCV(RegressorMixin, LinearPredictorMixin, StatBase):
             se = np.full(mean.shape, np.nan)
         best = int(np.argmin(mean.min(axis=1)))
         m, s, alphas = mean[best], se[best], grids[best]
-        i_min = int(np.flatnonzero(m <= m.min())[0])  # alphas decrease: the largest on ties
-        within = np.flatnonzero(m <= m[i_min] + s[i_min])
+        i_min = select_index(m, complexity=-alphas)  # the larger alpha on ties
         self.alpha_min_ = float(alphas[i_min])
-        self.alpha_1se_ = float(alphas[within[0]]) if within.size else float("nan")
-        if self.selection == "1se" and not within.size:
+        if n_folds > 1:
+            self.alpha_1se_ = float(alphas[select_index(m, s, -alphas, rule="1se")])
+        elif rule == "1se":
             raise ValueError(
-                f"{type(self).__name__}: selection='1se' needs at least two folds to compute "
+                f"{type(self).__name__}: rule='1se' needs at least two folds to compute "
                 "the standard error."
             )
+        else:
+            self.alpha_1se_ = float("nan")
         self.l1_ratio_ = float(ratios[best])
-        self.alpha_ = self.alpha_1se_ if self.selection == "1se" else self.alpha_min_
+        self.alpha_ = self.alpha_1se_ if rule == "1se" else self.alpha_min_
         single = self._single_ratio()
         self.alphas_ = grids[0] if single else grids
         self.mse_path_ = mse[0] if single else mse
@@ -264,8 +288,11 @@ class LassoCV(ElasticNetCV):
     max_iter : int, default=1000
     tol : float, default=1e-4
     cv : int, cross-validation generator or iterable, default=5
-    selection : {"min", "1se"}, default="min"
+    rule : {"min", "1se"}, default="min"
         Refit at ``alpha_min_`` (``lambda.min``) or at ``alpha_1se_`` (``lambda.1se``).
+    selection : {"min", "1se"}
+        Deprecated name of ``rule`` (a ``FutureWarning``); in :class:`Lasso` and scikit-learn's
+        ``LassoCV`` ``selection`` is the coordinate order.
 
     Attributes
     ----------
@@ -300,7 +327,7 @@ class LassoCV(ElasticNetCV):
     >>> rng = np.random.default_rng(0)
     >>> X = rng.normal(size=(60, 5))
     >>> y = X[:, 0] - X[:, 1] + 0.5 * rng.normal(size=60)
-    >>> model = LassoCV(n_alphas=30, selection="1se").fit(X, y)
+    >>> model = LassoCV(n_alphas=30, rule="1se").fit(X, y)
     >>> bool(model.alpha_1se_ >= model.alpha_min_)
     True
     """
@@ -319,7 +346,8 @@ class LassoCV(ElasticNetCV):
         max_iter=1000,
         tol=1e-4,
         cv=5,
-        selection="min",
+        rule="min",
+        selection=DEPRECATED,
     ):
         self.eps = eps
         self.n_alphas = n_alphas
@@ -328,6 +356,7 @@ class LassoCV(ElasticNetCV):
         self.max_iter = max_iter
         self.tol = tol
         self.cv = cv
+        self.rule = rule
         self.selection = selection
 
     def _single_ratio(self) -> bool:

@@ -6,7 +6,6 @@ import warnings
 from numbers import Integral, Real
 
 import numpy as np
-from scipy import stats
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from .._core.families import FAMILIES, get_family
@@ -16,8 +15,9 @@ from .._solvers.glm_lbfgs import glm_lbfgs
 from .._solvers.irls import irls
 from .._validation import Boolean, Interval, Options, check_sample_weight
 from ..base import InferenceMixin, LinearPredictorMixin, RegressorMixin, StatBase, fit_context
-from ..exceptions import ConvergenceWarning, NumericalWarning, RankDeficientWarning
-from ..inference import CoefTable, Summary
+from ..exceptions import ConvergenceWarning, NumericalWarning
+from ..inference import Summary
+from ..inference import _builder as infer
 
 _EPS10 = 10 * np.finfo(np.float64).eps  # R's glm.fit: eps <- 10*.Machine$double.eps
 _ETA_DOMAIN = {"inverse": "non-zero", "inverse_squared": "positive", "sqrt": "positive"}
@@ -82,9 +82,11 @@ class GLMRegressor(RegressorMixin, LinearPredictorMixin, InferenceMixin, StatBas
         ``n − 1`` with an intercept, ``n`` without (``n`` counts positive weights).
     aliased_ : ndarray of bool, shape (n_coef,)
         Unpenalised fits: which coefficients are not estimable (R's order, intercept first).
-    rank_, df_model_, df_resid_, nobs_ : int
-        Unpenalised fits: rank of the design, ``rank − 1`` (with intercept), ``n − rank``, and
-        the number of observations with positive weight.
+    n_obs_ : int
+        The number of observations with positive weight (formerly ``nobs_``, a deprecated
+        name).
+    rank_, df_model_, df_resid_ : int
+        Unpenalised fits: rank of the design, ``rank − 1`` (with intercept), ``n − rank``.
     dispersion_ : float
         Unpenalised fits: ``1`` for binomial and Poisson; otherwise the Pearson estimate
         ``Σ Wᵢ rᵢ² / df_resid`` (working weights and working residuals, R's ``summary.glm``).
@@ -144,6 +146,12 @@ class GLMRegressor(RegressorMixin, LinearPredictorMixin, InferenceMixin, StatBas
     counterparts: "algorithm did not converge" (``ConvergenceWarning``), "fitted probabilities
     numerically 0 or 1 occurred" (separation; ``NumericalWarning``), aliased coefficients
     (``RankDeficientWarning``).
+
+    The inference (coefficient table, fit statistics named as their ``summary().stats`` keys,
+    intervals) is built by :mod:`statlearning.inference`, as for ``LinearRegression`` and
+    ``LogisticRegression``. :meth:`predict_interval` maps the Wald interval of the linear
+    predictor, R's ``predict(fit, newdata, type = "link", se.fit = TRUE)``, through the
+    inverse link.
 
     Examples
     --------
@@ -261,8 +269,8 @@ class GLMRegressor(RegressorMixin, LinearPredictorMixin, InferenceMixin, StatBas
         self.deviance_ = float(res.deviance)
         self.null_deviance_ = self._null_deviance(X, y, w, off, fam, link)
         pos = w > 0
-        self.nobs_ = int(pos.sum())
-        self.df_null_ = self.nobs_ - off_
+        self.n_obs_ = int(pos.sum())
+        self.df_null_ = self.n_obs_ - off_
         if self.alpha == 0:
             self._store_inference(y, w, res, fam, link)
         self._target_name = str(target_name) if target_name is not None else "y"
@@ -327,12 +335,13 @@ class GLMRegressor(RegressorMixin, LinearPredictorMixin, InferenceMixin, StatBas
         ybar = float(w @ y) / float(w.sum())
         return fam.deviance(y, np.full(y.shape, ybar), w)
 
+    nobs_ = infer.renamed_attribute("n_obs_", infer.STATS_NAME)
+
     def _store_inference(self, y, w, res, fam, link) -> None:
-        k = res.coef.size
         self.aliased_ = ~res.kept
         self.rank_ = int(res.rank)
         self.df_model_ = self.rank_ - (1 if self.fit_intercept else 0)
-        self.df_resid_ = self.nobs_ - self.rank_
+        self.df_resid_ = self.n_obs_ - self.rank_
         if fam.dispersion_fixed:
             disp = 1.0
         elif self.df_resid_ > 0:
@@ -342,23 +351,15 @@ class GLMRegressor(RegressorMixin, LinearPredictorMixin, InferenceMixin, StatBas
         else:
             disp = np.nan
         self.dispersion_ = disp
-        cov = np.full((k, k), np.nan)
-        cov[np.ix_(res.kept, res.kept)] = disp * res.unscaled_cov
-        self.cov_params_ = cov
-        self.bse_ = np.sqrt(np.diag(cov))
-        full = self._full_coef()
-        with np.errstate(divide="ignore", invalid="ignore"):
-            self.tvalues_ = full / self.bse_
-        if fam.dispersion_fixed:
-            self.pvalues_ = 2.0 * stats.norm.sf(np.abs(self.tvalues_))
-        else:
-            df = self.df_resid_ if self.df_resid_ > 0 else np.nan
-            self.pvalues_ = 2.0 * stats.t.sf(np.abs(self.tvalues_), df)
+        df = None if fam.dispersion_fixed else self.df_resid_
+        wald = infer.wald_inference(self._full_coef(), res.unscaled_cov, res.kept, disp, df)
+        self.cov_params_, self.bse_ = wald.cov_params, wald.bse
+        self.tvalues_, self.pvalues_ = wald.statistic, wald.pvalues
         n_par = self.rank_ + (0 if fam.dispersion_fixed else 1)
         with np.errstate(divide="ignore", invalid="ignore"):
             self.aic_ = fam.aic(y, res.mu, w, res.deviance, self.rank_)
             self.loglik_ = n_par - self.aic_ / 2.0
-            self.bic_ = -2.0 * self.loglik_ + np.log(self.nobs_) * n_par
+            self.bic_ = -2.0 * self.loglik_ + np.log(self.n_obs_) * n_par
         self._loglik_df = n_par
         d = np.sqrt(np.maximum(w * fam.unit_deviance(y, res.mu), 0.0))
         d = np.where(y > res.mu, d, -d)  # R's residuals(type = "deviance")
@@ -411,17 +412,10 @@ class GLMRegressor(RegressorMixin, LinearPredictorMixin, InferenceMixin, StatBas
             self._warn_about_inference(name, fam)
 
     def _warn_about_inference(self, name, fam) -> None:
-        if self.aliased_.any():
-            names = [t for t, a in zip(self._term_names(), self.aliased_, strict=True) if a]
-            warnings.warn(
-                f"{name}: {len(names)} coefficient(s) not defined because of singularities "
-                f"(aliased: {', '.join(names)}); their coef_ entries are NaN and predict "
-                "ignores them.",
-                RankDeficientWarning,
-            )
+        infer.warn_aliased(name, self._term_names(), self.aliased_)
         if self.df_resid_ <= 0 and not fam.dispersion_fixed:
             warnings.warn(
-                f"{name}: no residual degrees of freedom (n = {self.nobs_}, rank = "
+                f"{name}: no residual degrees of freedom (n = {self.n_obs_}, rank = "
                 f"{self.rank_}); the dispersion, standard errors and tests are NaN.",
                 NumericalWarning,
             )
@@ -501,52 +495,93 @@ class GLMRegressor(RegressorMixin, LinearPredictorMixin, InferenceMixin, StatBas
             For a penalised fit (``alpha > 0``).
         """
         check_is_fitted(self, "coef_")
+        self._require_inference(f"{type(self).__name__}.summary")
+        fam, link = get_family(self.family_), get_link(self.link_)
+        names = self._term_names()
+        stats_ = infer.fit_statistics(self)
+        stats_.update(loglik_df=self._loglik_df, family=fam.r_name, link=link.r_name)
+        return infer.build_summary(
+            names, self._full_coef(), self.bse_,
+            df=None if fam.dispersion_fixed else self.df_resid_, level=level, stats=stats_,
+            title=f"Generalized linear model: {fam.r_name} family, {link.r_name} link (IRLS)",
+            formula_line=self._formula(), residual_quantiles=self._residual_quantiles,
+            residual_label="Deviance Residuals", kind="glm",
+        )
+
+    def _formula(self) -> str:
+        offset = getattr(self, "_offset_name", None)
+        extra = [f"offset({offset})"] if offset else []
+        return infer.formula(self._target_name, self._term_names(), self.fit_intercept, extra)
+
+    def predict_interval(self, X, kind="confidence", level=0.95, offset=None,
+                         sample_weight=None):
+        """Predicted means with pointwise Wald intervals (unpenalised fits).
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+        kind : {"confidence", "prediction"}, default="confidence"
+            ``"confidence"`` bounds the mean ``μ = g⁻¹(η)``: the interval ``η ∓ q·se(η)`` of
+            the linear predictor, ``se(η) = sqrt(x̃ᵀ V x̃)`` with ``V = cov_params_``, mapped
+            by the inverse link (so it stays in the family's range and is not symmetric about
+            ``μ``). ``"prediction"`` bounds a new observation and exists only for the
+            Gaussian family: ``μ ∓ q·sqrt(se(μ)² + φ̂/w)`` with the delta-method
+            ``se(μ) = |dμ/dη|·se(η)`` (R's ``predict.lm`` for the identity link). For other
+            families a new observation's distribution is not symmetric and depends on more
+            than ``μ`` and ``φ``, so it raises.
+        level : float, default=0.95
+            Coverage, in (0, 1). ``q`` is the normal quantile for the binomial and Poisson
+            families and the t quantile on ``df_resid_`` degrees of freedom otherwise (the
+            reference distributions of :meth:`summary`).
+        offset : array-like of shape (n_samples,), default=None
+            The offset of the new observations.
+        sample_weight : array-like of shape (n_samples,), default=None
+            Prior weights of the new observations (``kind="prediction"`` only).
+
+        Returns
+        -------
+        fit, lower, upper : ndarray of shape (n_samples,)
+            On the response scale.
+
+        Notes
+        -----
+        R has no interval in ``predict.glm``; the confidence interval is the usual
+        construction from ``predict(fit, newdata, type = "link", se.fit = TRUE)``:
+        ``family$linkinv(fit ∓ q * se.fit)``.
+        """
+        check_is_fitted(self, "coef_")
+        name = type(self).__name__
+        self._require_inference(f"{name}.predict_interval")
+        fam, link = get_family(self.family_), get_link(self.link_)
+        infer.check_interval_request(
+            name, kind, level, prediction_ok=fam.name == "gaussian",
+            why=f"is defined for the gaussian family only; this fit is {fam.name!r} (use "
+                "kind='confidence' for an interval for the mean)",
+        )
+        X = validate_data(self, X, reset=False, dtype=np.float64)
+        eta = self._linear_predictor_raw(X)
+        if offset is not None:
+            eta = eta + _check_offset(offset, X.shape[0], f"{name}.predict_interval")
+        noise = None
+        if kind == "prediction":
+            w = check_sample_weight(sample_weight, X.shape[0], estimator_name=name)
+            with np.errstate(divide="ignore"):
+                noise = self.dispersion_ / w
+        return infer.wald_interval(
+            X, eta, self.cov_params_, self.aliased_, self.fit_intercept, level=level,
+            df=None if fam.dispersion_fixed else self.df_resid_, inverse=link.inverse,
+            derivative=link.inverse_derivative, noise=noise,
+        )
+
+    def _require_inference(self, what) -> None:
         if not hasattr(self, "bse_"):
             raise ValueError(
-                f"{type(self).__name__}.summary: a penalised fit (alpha={self.alpha!r}) has no "
+                f"{what}: a penalised fit (alpha={self.alpha!r}) has no "
                 "standard errors, tests or likelihood-based statistics: the penalty biases the "
                 "coefficients and their sampling distribution is not the one Wald tests assume. "
                 "Refit with alpha=0 for R's summary(glm), or resample (bootstrap) the penalised "
                 "fit."
             )
-        fam, link = get_family(self.family_), get_link(self.link_)
-        names = self._term_names()
-        df = None if fam.dispersion_fixed else self.df_resid_
-        table = CoefTable.from_estimates(names, self._full_coef(), self.bse_, df=df, level=level)
-        stats_ = {
-            "n_obs": self.nobs_,
-            "df_model": self.df_model_,
-            "df_resid": self.df_resid_,
-            "df_null": self.df_null_,
-            "deviance": self.deviance_,
-            "null_deviance": self.null_deviance_,
-            "dispersion": self.dispersion_,
-            "loglik": self.loglik_,
-            "loglik_df": self._loglik_df,
-            "aic": self.aic_,
-            "bic": self.bic_,
-            "n_iter": self.n_iter_,
-            "family": fam.r_name,
-            "link": link.r_name,
-        }
-        return Summary(
-            coef_table=table,
-            stats=stats_,
-            title=f"Generalized linear model: {fam.r_name} family, {link.r_name} link (IRLS)",
-            formula=self._formula(),
-            residual_quantiles=self._residual_quantiles,
-            residual_label="Deviance Residuals",
-            kind="glm",
-        )
-
-    def _formula(self) -> str:
-        features = [n for n in self._term_names() if n != "(Intercept)"]
-        rhs = " + ".join(features) if features else "1"
-        if not self.fit_intercept:
-            rhs = "0 + " + rhs
-        if getattr(self, "_offset_name", None):
-            rhs += f" + offset({self._offset_name})"
-        return f"{self._target_name} ~ {rhs}"
 
 
 def _check_offset(offset, n, name) -> np.ndarray:

@@ -128,7 +128,7 @@ def _check_models(models):
             raise ValueError(
                 f"deviance_table: the models belong to different families {sorted(families)}"
             )
-    nobs = [int(m.nobs_) for m in models]
+    nobs = [int(m.n_obs_) for m in models]
     if len(set(nobs)) > 1:
         raise ValueError(
             "deviance_table: the models were not all fitted to the same number of observations "

@@ -6,7 +6,6 @@ import warnings
 from numbers import Integral, Real
 
 import numpy as np
-from scipy import stats
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from .._core.linalg import (
@@ -23,7 +22,8 @@ from .._solvers.gradient_descent import gradient_descent
 from .._validation import Boolean, Interval, Options, check_sample_weight
 from ..base import InferenceMixin, LinearPredictorMixin, RegressorMixin, StatBase, fit_context
 from ..exceptions import ConvergenceWarning, NumericalWarning, RankDeficientWarning
-from ..inference import CoefTable, Summary
+from ..inference import Summary
+from ..inference import _builder as infer
 
 
 class LinearRegression(RegressorMixin, LinearPredictorMixin, InferenceMixin, StatBase):
@@ -74,19 +74,23 @@ class LinearRegression(RegressorMixin, LinearPredictorMixin, InferenceMixin, Sta
     rank_ : int
         Rank of the design (number of estimable coefficients).
     df_model_, df_resid_ : int
-        Regression and residual degrees of freedom, ``rank − 1`` and ``n − rank``.
+        Regression and residual degrees of freedom, ``rank − 1`` and ``n − rank``
+        (``rank`` without an intercept).
     sigma_ : float
         Residual standard error ``σ̂ = sqrt(RSS / (n − rank))``.
-    rss_ : float
-        (Weighted) residual sum of squares.
-    rsquared_, rsquared_adj_ : float
-    fvalue_, f_pvalue_ : float
-        Overall F test of all slopes being zero.
+    dispersion_ : float
+        ``σ̂²``, the dispersion R's ``summary.glm`` reports for the Gaussian family.
+    rss_, deviance_ : float
+        (Weighted) residual sum of squares (R's ``deviance(lm)``).
+    r_squared_, adj_r_squared_ : float
+        R² and adjusted R² (formerly ``rsquared_``, ``rsquared_adj_``: deprecated names).
+    f_statistic_, f_pvalue_ : float
+        Overall F test of all slopes being zero (``f_statistic_`` was ``fvalue_``).
     loglik_, aic_, bic_ : float
         Gaussian log-likelihood at the MLE and information criteria with R's parameter count
         (the variance counts: ``rank + 1``).
-    nobs_ : int
-        Observations with positive weight.
+    n_obs_ : int
+        Observations with positive weight (formerly ``nobs_``, a deprecated name).
     n_iter_ : int
         Gradient-descent iterations for ``solver="gd"``; ``1`` for the direct solvers (one
         factorisation).
@@ -129,6 +133,11 @@ class LinearRegression(RegressorMixin, LinearPredictorMixin, InferenceMixin, Sta
     after projecting on the earlier kept columns falls below ``rank_tol`` times its norm is
     aliased (R's limited-pivoting QR, ``dqrdc2``).
 
+    Every fit statistic is an attribute named as its ``summary().stats`` key plus ``_``
+    (``n_obs_``, ``df_model_``, ``sigma_``, ``r_squared_``, ``f_statistic_``, ``deviance_``,
+    ``dispersion_``, ...), built by :mod:`statlearning.inference` as for ``GLMRegressor`` and
+    ``LogisticRegression``.
+
     Examples
     --------
     >>> import numpy as np
@@ -136,7 +145,7 @@ class LinearRegression(RegressorMixin, LinearPredictorMixin, InferenceMixin, Sta
     >>> X = np.array([[1.0], [2.0], [3.0], [4.0]])
     >>> y = np.array([2.1, 3.9, 6.2, 7.8])
     >>> model = LinearRegression().fit(X, y)
-    >>> round(model.coef_[0], 3), round(model.intercept_, 3)
+    >>> round(float(model.coef_[0]), 3), round(model.intercept_, 3)
     (1.94, 0.15)
     """
 
@@ -242,8 +251,12 @@ class LinearRegression(RegressorMixin, LinearPredictorMixin, InferenceMixin, Sta
             coef[0] = shift[0] - shift[1:] @ coef[kept][1:]
         return Factorisation(coef, kept, exact.unscaled_cov, exact.rank), res.n_iter
 
+    nobs_ = infer.renamed_attribute("n_obs_", infer.STATS_NAME)
+    rsquared_ = infer.renamed_attribute("r_squared_", infer.STATS_NAME)
+    rsquared_adj_ = infer.renamed_attribute("adj_r_squared_", infer.STATS_NAME)
+    fvalue_ = infer.renamed_attribute("f_statistic_", infer.STATS_NAME)
+
     def _store_fit(self, X, y, w, fac: Factorisation) -> None:
-        k = fac.coef.size
         off = 1 if self.fit_intercept else 0
         self.intercept_ = float(fac.coef[0]) if off else 0.0
         self.coef_ = fac.coef[off:].copy()
@@ -251,19 +264,16 @@ class LinearRegression(RegressorMixin, LinearPredictorMixin, InferenceMixin, Sta
         self.rank_ = fac.rank
         fitted = self._linear_predictor_raw(X)
         st = ols_statistics(y - fitted, fitted, w, fac.rank, self.fit_intercept)
-        self.nobs_, self.df_model_, self.df_resid_ = st["n_obs"], st["df_model"], st["df_resid"]
-        self.sigma_, self.rss_ = st["sigma"], st["rss"]
-        self.rsquared_, self.rsquared_adj_ = st["r_squared"], st["adj_r_squared"]
-        self.fvalue_, self.f_pvalue_ = st["f_statistic"], st["f_pvalue"]
-        self.loglik_, self.aic_, self.bic_ = st["loglik"], st["aic"], st["bic"]
-        cov = np.full((k, k), np.nan)
-        cov[np.ix_(fac.kept, fac.kept)] = self.sigma_**2 * fac.unscaled_cov
-        self.cov_params_ = cov
-        self.bse_ = np.sqrt(np.diag(cov))
-        full = self._full_coef()
-        with np.errstate(divide="ignore", invalid="ignore"):
-            self.tvalues_ = full / self.bse_
-        self.pvalues_ = 2.0 * stats.t.sf(np.abs(self.tvalues_), self.df_resid_)
+        for key in ("n_obs", "df_model", "df_resid", "sigma", "r_squared", "adj_r_squared",
+                    "f_statistic", "f_pvalue", "loglik", "aic", "bic"):
+            setattr(self, key + "_", st[key])
+        self.rss_ = self.deviance_ = st["rss"]
+        self.dispersion_ = self.sigma_**2
+        wald = infer.wald_inference(
+            self._full_coef(), fac.unscaled_cov, fac.kept, self.dispersion_, self.df_resid_
+        )
+        self.cov_params_, self.bse_ = wald.cov_params, wald.bse
+        self.tvalues_, self.pvalues_ = wald.statistic, wald.pvalues
         self._residual_quantiles = st["residual_quantiles"]
         self._weighted = w is not None and np.ptp(w[w > 0]) > 0
         self._warn_about_fit(fac, st, fitted, w)
@@ -277,14 +287,8 @@ class LinearRegression(RegressorMixin, LinearPredictorMixin, InferenceMixin, Sta
                 "identifiable.",
                 RankDeficientWarning,
             )
-        elif not fac.kept.all():
-            names = [n for n, a in zip(self._term_names(), self.aliased_, strict=True) if a]
-            warnings.warn(
-                f"{name}: {len(names)} coefficient(s) not defined because of singularities "
-                f"(aliased: {', '.join(names)}); their coef_ entries are NaN and predict "
-                "ignores them.",
-                RankDeficientWarning,
-            )
+        else:
+            infer.warn_aliased(name, self._term_names(), self.aliased_)
         if st["df_resid"] <= 0:
             warnings.warn(
                 f"{name}: no residual degrees of freedom (n = {st['n_obs']}, rank = {fac.rank});"
@@ -319,29 +323,17 @@ class LinearRegression(RegressorMixin, LinearPredictorMixin, InferenceMixin, Sta
             Bounds use the t quantile with ``df_resid_`` degrees of freedom.
         """
         check_is_fitted(self, "coef_")
-        if kind not in ("confidence", "prediction"):
-            raise ValueError(
-                f"{type(self).__name__}.predict_interval: kind must be 'confidence' or "
-                f"'prediction'; got {kind!r}"
-            )
-        if not isinstance(level, Real) or not 0 < level < 1:
-            raise ValueError(
-                f"{type(self).__name__}.predict_interval: level must be in (0, 1); got {level!r}"
-            )
+        infer.check_interval_request(type(self).__name__, kind, level)
         X = validate_data(self, X, reset=False, dtype=np.float64)
-        fit = self._linear_predictor_raw(X)
-        A = np.hstack([np.ones((X.shape[0], 1)), X]) if self.fit_intercept else X
-        kept = ~self.aliased_
-        A = A[:, kept]
-        V = self.cov_params_[np.ix_(kept, kept)]
-        var = np.einsum("ij,jk,ik->i", A, V, A)
+        noise = None
         if kind == "prediction":
             w = check_sample_weight(sample_weight, X.shape[0], estimator_name="predict_interval")
             with np.errstate(divide="ignore"):
-                var = var + self.sigma_**2 / w
-        q = stats.t.ppf(0.5 + level / 2.0, self.df_resid_) if self.df_resid_ > 0 else np.nan
-        half = q * np.sqrt(var)
-        return fit, fit - half, fit + half
+                noise = self.sigma_**2 / w
+        return infer.wald_interval(
+            X, self._linear_predictor_raw(X), self.cov_params_, self.aliased_,
+            self.fit_intercept, level=level, df=self.df_resid_, noise=noise,
+        )
 
     def summary(self, level=0.95) -> Summary:
         """The fitted model as R's ``summary(lm)`` reports it.
@@ -358,42 +350,18 @@ class LinearRegression(RegressorMixin, LinearPredictorMixin, InferenceMixin, Sta
         """
         check_is_fitted(self, "coef_")
         names = self._term_names()
-        table = CoefTable.from_estimates(
-            names, self._full_coef(), self.bse_, df=self.df_resid_, level=level
-        )
-        stats_ = {
-            "n_obs": self.nobs_,
-            "df_model": self.df_model_,
-            "df_resid": self.df_resid_,
-            "sigma": self.sigma_,
-            "r_squared": self.rsquared_,
-            "adj_r_squared": self.rsquared_adj_,
-            "f_statistic": self.fvalue_,
-            "f_pvalue": self.f_pvalue_,
-            "loglik": self.loglik_,
-            "loglik_df": self.rank_ + 1,
-            "aic": self.aic_,
-            "bic": self.bic_,
-            "deviance": self.rss_,
-        }
-        if self.solver == "gd":
-            stats_["n_iter"] = self.n_iter_
-        features = [n for n in names if n != "(Intercept)"]
-        rhs = " + ".join(features) if features else "1"
-        if not self.fit_intercept:
-            rhs = "0 + " + rhs
+        stats_ = infer.fit_statistics(self, exclude=() if self.solver == "gd" else ("n_iter",))
+        stats_["loglik_df"] = self.rank_ + 1
         notes = []
         if self.solver == "svd" and self.rank_ < len(names):
             notes.append("minimum-norm solution of a rank-deficient design (solver='svd').")
-        return Summary(
-            coef_table=table,
-            stats=stats_,
+        return infer.build_summary(
+            names, self._full_coef(), self.bse_, df=self.df_resid_, level=level, stats=stats_,
             title=f"Linear regression by least squares (solver={self.solver!r})",
-            formula=f"{self._target_name} ~ {rhs}",
+            formula_line=infer.formula(self._target_name, names, self.fit_intercept),
             residual_quantiles=self._residual_quantiles,
             residual_label="Weighted Residuals" if self._weighted else "Residuals",
-            kind="lm",
-            notes=notes,
+            kind="lm", notes=notes,
         )
 
 

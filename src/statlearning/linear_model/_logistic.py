@@ -7,7 +7,7 @@ import warnings
 from numbers import Integral, Real
 
 import numpy as np
-from scipy import linalg, special, stats
+from scipy import linalg, special
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from .._core.class_labels import encode_class_labels
@@ -22,8 +22,9 @@ from .._core.logistic import (
 from .._solvers.logistic import Objective, binary_irls, cd_fit, gd_fit, lbfgs_fit, newton
 from .._validation import Boolean, Interval, Options, check_sample_weight
 from ..base import ClassifierMixin, InferenceMixin, StatBase, fit_context
-from ..exceptions import ConvergenceWarning, NumericalWarning, RankDeficientWarning
-from ..inference import CoefTable, Summary
+from ..exceptions import ConvergenceWarning, NumericalWarning
+from ..inference import Summary
+from ..inference import _builder as infer
 
 #: Solvers accepted by each penalty.
 VALID_SOLVERS = {
@@ -102,9 +103,13 @@ class LogisticRegression(ClassifierMixin, InferenceMixin, StatBase):
         "Number of Fisher Scoring iterations").
     deviance_ : float
         ``−2 log L`` at the fit (the penalty excluded).
-    null_deviance_, df_null_, df_resid_, aic_, bic_, loglik_, nobs_, rank_ : float or int
+    null_deviance_, df_null_, df_model_, df_resid_, aic_, bic_, loglik_, n_obs_, rank_ : \
+float or int
         Unpenalised binary fits: as R's ``glm`` (``AIC = D + 2·rank`` for 0/1 responses with
-        unit weights; R's ``binomial()$aic`` in general).
+        unit weights; R's ``binomial()$aic`` in general). ``n_obs_`` was ``nobs_`` (a
+        deprecated name).
+    dispersion_ : float
+        Unpenalised binary fits: ``1.0`` (the binomial dispersion is known).
     bse_, tvalues_, pvalues_ : ndarray of shape (n_coef,)
         Unpenalised binary fits: standard errors, Wald z statistics and two-sided normal
         p-values, in R's order (intercept first).
@@ -149,6 +154,10 @@ class LogisticRegression(ClassifierMixin, InferenceMixin, StatBase):
     linear-programming check of separation) instead of returning huge coefficients silently;
     R's warning "fitted probabilities numerically 0 or 1 occurred" is issued as a
     ``NumericalWarning``. A penalty (``penalty="l2"``) gives finite estimates.
+
+    The inference of unpenalised binary fits (coefficient table, fit statistics named as
+    their ``summary().stats`` keys, :meth:`predict_interval`) is built by
+    :mod:`statlearning.inference`, as for ``GLMRegressor``.
 
     Examples
     --------
@@ -340,14 +349,15 @@ class LogisticRegression(ClassifierMixin, InferenceMixin, StatBase):
             fit.params[:, 0] -= fit.params[:, 0].mean()
         return fit
 
+    nobs_ = infer.renamed_attribute("n_obs_", infer.STATS_NAME)
+
     def _store_inference(self, X, y, w, eta, fit) -> None:
-        k = X.shape[1] + (1 if self.fit_intercept else 0)
         full = self._full_coef()
         kept = ~np.isnan(full)
         self.aliased_ = ~kept
         self.rank_ = int(kept.sum())
         pos = w > 0
-        self.nobs_ = int(pos.sum())
+        self.n_obs_ = int(pos.sum())
         mu = special.expit(eta)
         if fit.unscaled_cov is not None:
             unscaled = fit.unscaled_cov
@@ -359,39 +369,29 @@ class LogisticRegression(ClassifierMixin, InferenceMixin, StatBase):
                 unscaled = linalg.pinvh((A * d[:, None]).T @ A)
             except (linalg.LinAlgError, ValueError):  # pragma: no cover - defensive
                 unscaled = np.full((self.rank_, self.rank_), np.nan)
-        cov = np.full((k, k), np.nan)
-        cov[np.ix_(kept, kept)] = unscaled
-        self.cov_params_ = cov
-        self.bse_ = np.sqrt(np.diag(cov))
-        with np.errstate(divide="ignore", invalid="ignore"):
-            self.tvalues_ = full / self.bse_
-        self.pvalues_ = 2.0 * stats.norm.sf(np.abs(self.tvalues_))
+        self.dispersion_ = 1.0
+        wald = infer.wald_inference(full, unscaled, kept, self.dispersion_)
+        self.cov_params_, self.bse_ = wald.cov_params, wald.bse
+        self.tvalues_, self.pvalues_ = wald.statistic, wald.pvalues
         if self.fit_intercept:
             mu0 = np.full_like(y, float(w @ y) / w.sum())
         else:
             mu0 = np.full_like(y, 0.5)
         self.null_deviance_ = get_family("binomial").deviance(y, mu0, w)
-        self.df_null_ = self.nobs_ - (1 if self.fit_intercept else 0)
-        self.df_resid_ = self.nobs_ - self.rank_
+        self.df_null_ = self.n_obs_ - (1 if self.fit_intercept else 0)
+        self.df_model_ = self.rank_ - (1 if self.fit_intercept else 0)
+        self.df_resid_ = self.n_obs_ - self.rank_
         self.aic_ = get_family("binomial").aic(y, mu, w, self.deviance_, self.rank_)
         self.loglik_ = -(self.aic_ - 2.0 * self.rank_) / 2.0
-        self.bic_ = -2.0 * self.loglik_ + np.log(self.nobs_) * self.rank_
+        self.bic_ = -2.0 * self.loglik_ + np.log(self.n_obs_) * self.rank_
         r = np.sign(y - mu) * np.sqrt(np.maximum(2.0 * w * (np.logaddexp(0.0, eta) - y * eta), 0.0))
         self._residual_quantiles = np.quantile(r[pos], [0.0, 0.25, 0.5, 0.75, 1.0])
 
     def _warn_about_fit(self, fit, X, y, w, eta, penalised) -> None:
         name = type(self).__name__
         K = self.classes_.size
-        if not penalised and np.isnan(self.coef_).any():
-            names = [
-                n for n, a in zip(self._feature_names(), np.isnan(self.coef_[0]), strict=True) if a
-            ]
-            warnings.warn(
-                f"{name}: {len(names)} coefficient(s) not defined because of singularities "
-                f"(aliased: {', '.join(names)}); their coef_ entries are NaN and predict "
-                "ignores them.",
-                RankDeficientWarning,
-            )
+        if not penalised:
+            infer.warn_aliased(name, self._feature_names(), np.isnan(self.coef_[0]))
         pos = w > 0
         separated = False
         extreme = 0.0
@@ -498,45 +498,60 @@ class LogisticRegression(ClassifierMixin, InferenceMixin, StatBase):
         Summary
         """
         check_is_fitted(self, "coef_")
-        name = type(self).__name__
+        self._require_inference("summary()")
+        names = self._term_names()
+        # R prints "Number of Fisher Scoring iterations" for its IRLS, our "newton"
+        stats_ = infer.fit_statistics(self, exclude=() if self.solver == "newton" else ("n_iter",))
+        stats_.update(loglik_df=self.rank_, family="binomial", link="logit")
+        return infer.build_summary(
+            names, self._full_coef(), self.bse_, level=level, stats=stats_,
+            title=f"Logistic regression of P({self._target_name} = {self.classes_[1]}) (binomial"
+            f" family, logit link; solver={self.solver!r})",
+            formula_line=infer.formula(self._target_name, names, self.fit_intercept),
+            residual_quantiles=self._residual_quantiles, residual_label="Deviance Residuals",
+            kind="glm",
+        )
+
+    def _require_inference(self, what: str) -> None:
         if not self._has_inference:
             why = "penalised" if self.penalty is not None else "multinomial"
             raise ValueError(
-                f"{name}: summary() needs an unpenalised binary fit; this fit is {why}, so its "
-                "coefficients have no classical standard errors (refit with penalty=None on a "
-                "binary y, or use the bootstrap)."
+                f"{type(self).__name__}: {what} needs an unpenalised binary fit; this fit is "
+                f"{why}, so its coefficients have no classical standard errors (refit with "
+                "penalty=None on a binary y, or use the bootstrap)."
             )
-        names = self._term_names()
-        table = CoefTable.from_estimates(names, self._full_coef(), self.bse_, level=level)
-        stats_ = {
-            "n_obs": self.nobs_,
-            "df_model": self.rank_ - (1 if self.fit_intercept else 0),
-            "df_resid": self.df_resid_,
-            "deviance": self.deviance_,
-            "null_deviance": self.null_deviance_,
-            "df_null": self.df_null_,
-            "dispersion": 1.0,
-            "loglik": self.loglik_,
-            "loglik_df": self.rank_,
-            "aic": self.aic_,
-            "bic": self.bic_,
-            "family": "binomial",
-            "link": "logit",
-        }
-        if self.solver == "newton":  # R's "Number of Fisher Scoring iterations"
-            stats_["n_iter"] = self.n_iter_
-        features = [n for n in names if n != "(Intercept)"]
-        rhs = " + ".join(features) if features else "1"
-        if not self.fit_intercept:
-            rhs = "0 + " + rhs
-        positive = self.classes_[1]
-        return Summary(
-            coef_table=table,
-            stats=stats_,
-            title=f"Logistic regression of P({self._target_name} = {positive}) (binomial family,"
-            f" logit link; solver={self.solver!r})",
-            formula=f"{self._target_name} ~ {rhs}",
-            residual_quantiles=self._residual_quantiles,
-            residual_label="Deviance Residuals",
-            kind="glm",
+
+    def predict_interval(self, X, kind="confidence", level=0.95):
+        """Probabilities of ``classes_[1]`` with pointwise Wald confidence intervals.
+
+        Unpenalised binary fits only. The interval of the log-odds, ``η ∓ z·se(η)`` with
+        ``se(η) = sqrt(x̃ᵀ V x̃)`` and ``V = cov_params_``, is mapped by the logistic
+        function, so it stays in (0, 1): R's ``predict(fit, newdata, type = "link",
+        se.fit = TRUE)`` transformed by ``plogis``.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+        kind : {"confidence"}, default="confidence"
+            ``"prediction"`` raises: a new observation is a class label, which has no interval.
+        level : float, default=0.95
+            Coverage, in (0, 1) (normal quantile: the binomial dispersion is known).
+
+        Returns
+        -------
+        fit, lower, upper : ndarray of shape (n_samples,)
+            ``P(y = classes_[1] | x)`` and its bounds.
+        """
+        check_is_fitted(self, "coef_")
+        name = type(self).__name__
+        self._require_inference("predict_interval()")
+        infer.check_interval_request(
+            name, kind, level, prediction_ok=False,
+            why="is not defined for a classifier (a new observation is a class label); use "
+                "kind='confidence' for an interval for the probability",
+        )
+        X = validate_data(self, X, reset=False, dtype=np.float64)
+        return infer.wald_interval(
+            X, self._eta(X), self.cov_params_, self.aliased_, self.fit_intercept, level=level,
+            inverse=special.expit,
         )

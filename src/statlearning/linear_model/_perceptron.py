@@ -23,7 +23,21 @@ class _LinearClassifierPredict:
     ``intercept_``; ``NaN`` (aliased) coefficients do not contribute."""
 
     def decision_function(self, X):
-        """Scores: shape (n,) for two classes (positive favours ``classes_[1]``), else (n, K)."""
+        """Linear scores of the samples.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Samples.
+
+        Returns
+        -------
+        ndarray of shape (n_samples,) or (n_samples, n_classes)
+            Two classes: ``b + xᵀw`` minus the decision threshold (zero for the perceptron,
+            ``decision_threshold`` for :class:`LeastSquaresClassifier`), positive in favour of
+            ``classes_[1]``. More classes: one score per class (one-vs-rest). Aliased
+            (``NaN``) coefficients count as zero.
+        """
         check_is_fitted(self, "coef_")
         X = validate_data(self, X, reset=False, dtype=np.float64)
         coef = np.where(np.isnan(self.coef_), 0.0, self.coef_)
@@ -34,8 +48,19 @@ class _LinearClassifierPredict:
         return 0.0
 
     def predict(self, X):
-        """Class labels: ``classes_[1]`` when the score is positive (two classes), else the
-        class with the largest score (one-vs-rest)."""
+        """Predict class labels from the scores of :meth:`decision_function`.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Samples.
+
+        Returns
+        -------
+        ndarray of shape (n_samples,)
+            Two classes: ``classes_[1]`` where the score is positive (strictly), else
+            ``classes_[0]``. More classes: the class with the largest score (one-vs-rest).
+        """
         scores = self.decision_function(X)
         if scores.ndim == 1:
             return self.classes_[(scores > 0).astype(np.intp)]
@@ -180,12 +205,14 @@ class Perceptron(ClassifierMixin, _LinearClassifierPredict, StatBase):
 
 
 class LeastSquaresClassifier(ClassifierMixin, _LinearClassifierPredict, StatBase):
-    """Linear regression on class indicators used as a classifier (the notes' "OLS as a
-    classifier").
+    """Linear regression on class indicators used as a classifier.
+
+    The notes' "OLS as a classifier": one least-squares fit per class indicator.
 
     Parameters
     ----------
     fit_intercept : bool, default=True
+        Fit an intercept ``b`` for each indicator regression.
     decision_threshold : float, default=0.5
         Two classes: ``predict`` returns ``classes_[1]`` when the fitted indicator
         ``ŷ = b + xᵀβ`` exceeds it (strict).

@@ -9,7 +9,7 @@ cross-validation, or K-fold cross-validation. The linear algebra lives in
 from __future__ import annotations
 
 import warnings
-from numbers import Integral, Real
+from numbers import Real
 
 import numpy as np
 from sklearn.base import BaseEstimator
@@ -28,16 +28,21 @@ from .._core.ridge import (
     weighted_means,
 )
 from .._validation import (
+    CV,
+    DEPRECATED,
     ArrayLike,
     Boolean,
     Callable,
     InstanceOf,
     Interval,
     Options,
+    check_alphas,
     check_sample_weight,
+    renamed_parameter,
 )
 from ..base import LinearPredictorMixin, RegressorMixin, StatBase, fit_context
 from ..exceptions import RankDeficientWarning
+from ..inference._builder import renamed_attribute
 
 __all__ = ["Ridge", "RidgeCV"]
 
@@ -217,31 +222,6 @@ class _PassThrough(RegressorMixin, BaseEstimator):
         return X
 
 
-def _check_alphas(alphas, name) -> np.ndarray:
-    try:
-        a = np.asarray(alphas, dtype=np.float64).ravel()
-    except (TypeError, ValueError):
-        raise ValueError(f"{name}: alphas must be a sequence of numbers; got {alphas!r}") from None
-    if a.size == 0:
-        raise ValueError(f"{name}: alphas must not be empty.")
-    if not np.all(np.isfinite(a)) or np.any(a <= 0):
-        raise ValueError(f"{name}: every value in alphas must be a finite number > 0; got {a}.")
-    return a
-
-
-def _check_cv_param(cv, name):
-    if cv is None or hasattr(cv, "split") or (
-        hasattr(cv, "__iter__") and not isinstance(cv, str)
-    ):
-        return
-    if isinstance(cv, Integral) and not isinstance(cv, bool) and cv >= 2:
-        return
-    raise ValueError(
-        f"{name}: cv must be None (efficient leave-one-out / GCV), an int >= 2 (K-fold), a "
-        f"cross-validation splitter or an iterable of (train, test) splits; got {cv!r}."
-    )
-
-
 class RidgeCV(RegressorMixin, LinearPredictorMixin, StatBase):
     """Ridge regression with the penalty chosen by cross-validation.
 
@@ -266,9 +246,13 @@ class RidgeCV(RegressorMixin, LinearPredictorMixin, StatBase):
         (``cv=None``) or to each validation fold.
     criterion : {"loo", "gcv"}, default="loo"
         ``cv=None`` only: exact leave-one-out or generalised cross-validation.
-    store_cv_values : bool, default=False
-        ``cv=None`` only: keep ``cv_values_``, the squared leave-one-out errors (or the
-        leave-one-out predictions when ``scoring`` is given) of every sample for every alpha.
+    store_cv_results : bool, default=False
+        ``cv=None`` only (with ``cv`` given it is an error, as in scikit-learn): keep
+        ``cv_results_``, the squared leave-one-out errors (or the leave-one-out predictions
+        when ``scoring`` is given) of every sample for every alpha.
+    store_cv_values : bool
+        Deprecated name of ``store_cv_results`` (a ``FutureWarning``), renamed as in
+        scikit-learn 1.5.
 
     Attributes
     ----------
@@ -280,8 +264,12 @@ class RidgeCV(RegressorMixin, LinearPredictorMixin, StatBase):
     criterion_path_ : ndarray of shape (n_alphas,)
         The criterion minimised over ``alphas`` (in their given order): mean squared
         leave-one-out or validation error, GCV, or minus the mean score.
-    cv_values_ : ndarray of shape (n_samples, n_alphas)
-        Only with ``cv=None`` and ``store_cv_values=True``.
+    cv_results_ : ndarray of shape (n_samples, n_alphas)
+        Only with ``cv=None`` and ``store_cv_results=True``: column ``j`` holds, for
+        ``alphas[j]``, the squared leave-one-out error ``e_(i)²`` of every sample (or its
+        leave-one-out prediction when ``scoring`` is given). ``cv_values_`` is its deprecated
+        name. The target is one-dimensional, so scikit-learn's
+        ``(n_samples, n_targets, n_alphas)`` layout and ``alpha_per_target`` do not arise.
     coef_ : ndarray of shape (n_features,)
     intercept_ : float
         The ridge fit at ``alpha_`` on all the data.
@@ -306,9 +294,10 @@ class RidgeCV(RegressorMixin, LinearPredictorMixin, StatBase):
     :math:`\\mathrm{RSS}/(n - \\mathrm{df})^2` with ``df`` excluding the intercept (and on its
     scaled design, see :class:`Ridge`). Ties between alphas go to the first in ``alphas``.
     scikit-learn's ``RidgeCV(cv=None)`` computes the same leave-one-out errors (which it calls
-    GCV): its ``cv_results_`` and ``best_score_`` are our ``cv_values_`` and ``best_score_``;
-    with weights it averages :math:`w_i e_{(i)}^2` over :math:`n` instead of dividing by
-    :math:`\\sum_i w_i`, which selects the same ``alpha_``.
+    GCV): without weights its ``cv_results_`` and ``best_score_`` equal ours; with weights
+    its ``cv_results_`` holds :math:`w_i e_{(i)}^2` (ours: :math:`e_{(i)}^2`) and it averages
+    them over :math:`n` instead of dividing by :math:`\\sum_i w_i`, which selects the same
+    ``alpha_``.
 
     With K-fold cross-validation each fold's score is the weighted mean squared error on its
     validation rows (or the scorer's value), and folds are averaged with equal weight, as
@@ -329,11 +318,12 @@ class RidgeCV(RegressorMixin, LinearPredictorMixin, StatBase):
     _parameter_constraints = {
         "alphas": [ArrayLike()],
         "fit_intercept": [Boolean()],
-        "cv": "no_validation",  # checked in fit (None, int >= 2, splitter or iterable)
+        "cv": [None, CV()],
         "gcv_mode": [None, Options({"auto", "svd", "eigen"})],
         "scoring": [None, InstanceOf(str), Callable()],
         "criterion": [Options({"loo", "gcv"})],
-        "store_cv_values": [Boolean()],
+        "store_cv_results": [Boolean()],
+        "store_cv_values": [Boolean(), Options({DEPRECATED})],
     }
 
     def __init__(
@@ -345,7 +335,8 @@ class RidgeCV(RegressorMixin, LinearPredictorMixin, StatBase):
         gcv_mode=None,
         scoring=None,
         criterion="loo",
-        store_cv_values=False,
+        store_cv_results=False,
+        store_cv_values=DEPRECATED,
     ):
         self.alphas = alphas
         self.fit_intercept = fit_intercept
@@ -353,6 +344,7 @@ class RidgeCV(RegressorMixin, LinearPredictorMixin, StatBase):
         self.gcv_mode = gcv_mode
         self.scoring = scoring
         self.criterion = criterion
+        self.store_cv_results = store_cv_results
         self.store_cv_values = store_cv_values
 
     @fit_context
@@ -371,8 +363,13 @@ class RidgeCV(RegressorMixin, LinearPredictorMixin, StatBase):
         self : RidgeCV
         """
         name = type(self).__name__
-        _check_cv_param(self.cv, name)
-        alphas = _check_alphas(self.alphas, name)
+        alphas = check_alphas(self.alphas, name, allow_zero=False)
+        store = renamed_parameter(self, "store_cv_values", "store_cv_results")
+        if store and self.cv is not None:
+            raise ValueError(
+                f"{name}: store_cv_results=True needs cv=None (the leave-one-out errors are "
+                f"only computed there); got cv={self.cv!r}."
+            )
         if self.criterion == "gcv" and self.scoring is not None:
             raise ValueError(f"{name}: scoring cannot be combined with criterion='gcv'.")
         scorer = None if self.scoring is None else (
@@ -382,8 +379,10 @@ class RidgeCV(RegressorMixin, LinearPredictorMixin, StatBase):
         w = None if sample_weight is None else check_sample_weight(
             sample_weight, X.shape[0], estimator_name=name
         )
+        if hasattr(self, "cv_results_"):
+            del self.cv_results_
         if self.cv is None:
-            path, coef, intercept = self._fit_loo(X, y, w, alphas, scorer)
+            path, coef, intercept = self._fit_loo(X, y, w, alphas, scorer, store)
         else:
             path = self._fit_kfold(X, y, w, alphas, scorer)
         best = int(np.argmin(path))
@@ -398,7 +397,9 @@ class RidgeCV(RegressorMixin, LinearPredictorMixin, StatBase):
             )
         return self
 
-    def _fit_loo(self, X, y, w, alphas, scorer):
+    cv_values_ = renamed_attribute("cv_results_", " (as in scikit-learn 1.5)")
+
+    def _fit_loo(self, X, y, w, alphas, scorer, store):
         name = type(self).__name__
         n, p = X.shape
         n_obs = n if w is None else int(np.count_nonzero(w))
@@ -437,9 +438,9 @@ class RidgeCV(RegressorMixin, LinearPredictorMixin, StatBase):
                                                     intercept(j))
                 path[j] = -float(scorer(_PassThrough(), preds[:, j], y, sample_weight=w)
                                  if w is not None else scorer(_PassThrough(), preds[:, j], y))
-        if self.store_cv_values:
+        if store:
             if scorer is None:
-                self.cv_values_ = np.column_stack(
+                self.cv_results_ = np.column_stack(
                     [
                         (y - self._loo_predictions(X, y, w, sqrt_w, loo_w[:, j], coef(j),
                                                    intercept(j))) ** 2
@@ -447,9 +448,7 @@ class RidgeCV(RegressorMixin, LinearPredictorMixin, StatBase):
                     ]
                 )
             else:
-                self.cv_values_ = preds
-        elif hasattr(self, "cv_values_"):
-            del self.cv_values_
+                self.cv_results_ = preds
         return path, coef, intercept
 
     @staticmethod

@@ -29,12 +29,14 @@ def misclassification_rate(y_true, y_pred, *, sample_weight=None) -> float:
     Parameters
     ----------
     y_true, y_pred : array-like of shape (n_samples,)
-        Labels of any type.
+        True and predicted labels, of any type.
     sample_weight : array-like of shape (n_samples,), default=None
+        Sample weights; the rate is then the weighted fraction of misclassified samples.
 
     Returns
     -------
     float
+        The (weighted) fraction of samples with ``y_pred != y_true``, in [0, 1].
 
     Notes
     -----
@@ -102,11 +104,22 @@ class ConfusionMatrix:
     Behaves as an array (``np.asarray(cm)``, ``cm[i, j]``), prints with labelled axes and
     converts to a DataFrame with :meth:`to_frame`.
 
+    Usually built by :func:`confusion_matrix`.
+
+    Parameters
+    ----------
+    matrix : array-like of shape (n_labels, n_labels)
+        ``matrix[i, j]`` counts (or sums the weights of) samples of true class ``labels[i]``
+        predicted as ``labels[j]``.
+    labels : array-like of shape (n_labels,)
+        The class labels, in the order of the rows and columns.
+
     Attributes
     ----------
     matrix : ndarray of shape (n_labels, n_labels)
-        ``matrix[i, j]`` counts samples of true class ``labels[i]`` predicted as ``labels[j]``.
+        The counts, as given.
     labels : ndarray of shape (n_labels,)
+        The labels, as given.
     """
 
     def __init__(self, matrix, labels):
@@ -122,6 +135,7 @@ class ConfusionMatrix:
 
     @property
     def shape(self):
+        """Shape of the matrix, ``(n_labels, n_labels)``."""
         return self.matrix.shape
 
     def __eq__(self, other):
@@ -144,7 +158,14 @@ class ConfusionMatrix:
         return f"ConfusionMatrix(rows=true, columns=predicted)\n{self}"
 
     def to_frame(self):
-        """A pandas DataFrame indexed by ``true`` label with ``predicted`` columns."""
+        """Return the matrix as a pandas DataFrame.
+
+        Returns
+        -------
+        pandas.DataFrame
+            ``matrix`` with the labels as row index (named ``"true"``) and as columns (named
+            ``"predicted"``).
+        """
         import pandas as pd
 
         return pd.DataFrame(
@@ -160,14 +181,19 @@ def confusion_matrix(y_true, y_pred, *, labels=None, sample_weight=None) -> Conf
     Parameters
     ----------
     y_true, y_pred : array-like of shape (n_samples,)
+        True and predicted labels, of any type.
     labels : array-like, default=None
         Order of the classes; by default the sorted union of the labels. Put the positive class
-        first to get the notes' layout ``[[TP, FN], [FP, TN]]``.
+        first to get the notes' layout ``[[TP, FN], [FP, TN]]``. Samples whose labels are not
+        listed are left out.
     sample_weight : array-like of shape (n_samples,), default=None
+        Sample weights; each cell then sums the weights of its samples instead of counting
+        them.
 
     Returns
     -------
     ConfusionMatrix
+        Rows are the true classes and columns the predicted ones, both in ``labels`` order.
 
     Notes
     -----

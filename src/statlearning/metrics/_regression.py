@@ -30,6 +30,7 @@ def nmse(y_true, y_pred) -> float:
     Parameters
     ----------
     y_true, y_pred : array-like of shape (n_samples,)
+        Observed and predicted responses (finite).
 
     Returns
     -------
@@ -54,10 +55,12 @@ def nmae(y_true, y_pred) -> float:
     Parameters
     ----------
     y_true, y_pred : array-like of shape (n_samples,)
+        Observed and predicted responses (finite).
 
     Returns
     -------
     float
+        0 for a perfect fit, 1 for the constant predictor ``ȳ``.
 
     Notes
     -----
@@ -79,6 +82,7 @@ def mape(y_true, y_pred) -> float:
     Parameters
     ----------
     y_true, y_pred : array-like of shape (n_samples,)
+        Observed and predicted responses (finite).
 
     Returns
     -------
@@ -110,11 +114,12 @@ def rmsle(y_true, y_pred) -> float:
     Parameters
     ----------
     y_true, y_pred : array-like of shape (n_samples,)
-        Every value must exceed −1.
+        Observed and predicted responses (finite); every value must exceed −1.
 
     Returns
     -------
     float
+        Non-negative; 0 for a perfect fit.
 
     Notes
     -----

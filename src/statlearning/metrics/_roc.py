@@ -34,7 +34,9 @@ def roc_optimal_threshold(y_true, y_score, *, pos_label=1, method="max_distance"
     y_score : array-like of shape (n_samples,)
         Scores, larger meaning more likely ``pos_label`` (e.g. a posterior probability).
     pos_label : label, default=1
+        The positive class; must be one of the two classes of ``y_true``.
     method : {"max_distance", "youden"}, default="max_distance"
+        The criterion maximised over the thresholds (see Notes).
 
     Returns
     -------
@@ -70,12 +72,20 @@ def auc_se(y_true, y_score, method="delong", *, pos_label=1):
     y_true : array-like of shape (n_samples,)
         Two classes.
     y_score : array-like of shape (n_samples,)
+        Scores, larger meaning more likely ``pos_label`` (finite).
     method : {"delong", "hanley_mcneil"}, default="delong"
+        Variance estimator of the AUC (see Notes); ``"delong"`` needs at least two samples
+        of each class.
     pos_label : label, default=1
+        The positive class; must be one of the two classes of ``y_true``.
 
     Returns
     -------
-    auc, se : float
+    auc : float
+        Area under the ROC curve, the probability that a positive scores above a negative
+        (ties counting one half).
+    se : float
+        Its standard error, the square root of the chosen variance estimate.
 
     Notes
     -----

@@ -16,6 +16,8 @@ from sklearn.metrics import check_scoring
 from sklearn.model_selection import RepeatedKFold, RepeatedStratifiedKFold, check_cv
 from sklearn.utils import indexable
 
+from .._core.selection import select_index
+
 
 def take_rows(a, idx):
     """Rows ``idx`` of an array, DataFrame/Series or list (``None`` stays ``None``)."""
@@ -217,8 +219,12 @@ def one_standard_error_rule(complexity_param, simpler="smaller", *, n_splits=Non
     With :math:`\\hat m` the best mean score and :math:`\\widehat{se} = \\mathrm{std}/\\sqrt K`
     its standard error, the rule picks the simplest candidate with mean score
     :math:`\\ge \\hat m - \\widehat{se}` (ISLR §6.1.3; seed 004 E20; R's ``cv.glmnet``
-    ``lambda.1se``). Scores follow scikit-learn's sign (higher is better); ties in complexity go
-    to the better mean score.
+    ``lambda.1se``). ``std`` is ``cv_results["std_test_score"]`` as scikit-learn reports it
+    (``ddof = 0``); :class:`CVEstimate` and the ``*CV`` estimators use ``ddof = 1`` on their own
+    fold scores. Scores follow scikit-learn's sign (higher is better). Ties: among equal best
+    means the simplest candidate sets the bound; among equally simple candidates within it the
+    better mean, then the earlier candidate, wins. The choice itself is
+    :func:`statlearning._core.selection.select_index`, shared by every cross-validated selector.
     """
     if simpler not in ("smaller", "larger"):
         raise ValueError(f"simpler must be 'smaller' or 'larger'; got {simpler!r}")
@@ -239,12 +245,9 @@ def one_standard_error_rule(complexity_param, simpler="smaller", *, n_splits=Non
         if not k:
             raise ValueError("cannot tell the number of folds: pass n_splits=")
         values = _param_values(cv_results, complexity_param)
-        best = int(np.nanargmax(mean))
-        threshold = mean[best] - std[best] / np.sqrt(k)
-        ok = np.flatnonzero(mean >= threshold)
+        se = std / np.sqrt(k)
         sign = 1.0 if simpler == "smaller" else -1.0
-        order = np.lexsort((-mean[ok], sign * values[ok]))
-        return int(ok[order[0]])
+        return select_index(-mean, se, sign * values, rule="1se")
 
     rule.__name__ = f"one_standard_error_rule_{complexity_param}"
     return rule

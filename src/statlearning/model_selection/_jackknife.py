@@ -62,16 +62,21 @@ def check_xy(X, y):
 class JackknifeResult:
     """Jackknife replicates and their summaries.
 
-    Attributes
+    Returned by :func:`jackknife`.
+
+    Parameters
     ----------
     replicates : ndarray of shape (n_subsets, n_stat)
-        The statistic with each sample (delete-1) or each d-subset left out.
+        The statistic with each sample (delete-1) or each d-subset left out, in the
+        lexicographic order of the left-out indices.
     estimate : ndarray of shape (n_stat,)
         The statistic on the full sample, :math:`\\hat\\theta`.
     bias : ndarray of shape (n_stat,)
         :math:`\\frac{n-d}{d}(\\bar\\theta - \\hat\\theta)` (:math:`(n-1)(\\bar\\theta -
         \\hat\\theta)` for delete-1).
     se : ndarray of shape (n_stat,)
+        Jackknife standard error: the square root of the variance chosen by ``variance`` (see
+        :func:`jackknife`'s Notes).
     """
 
     replicates: np.ndarray
@@ -94,7 +99,10 @@ def jackknife(statistic, X, y=None, *, variance="standard", delete=1, attribute=
         ``statistic(X, y) -> array`` (``y`` is ``None`` when not given), or an unfitted
         estimator whose fitted ``attribute`` (e.g. ``"coef_"``) is the statistic.
     X : array-like of shape (n_samples, ...)
+        The sample; rows are left out (a DataFrame keeps its columns).
     y : array-like of shape (n_samples,), default=None
+        Response left out together with the rows of ``X``; passed to ``statistic`` (or to
+        the estimator's ``fit``).
     variance : {"standard", "seed004"}, default="standard"
         ``"standard"``: :math:`\\frac{n-1}{n}\\sum_i (\\hat\\theta_{(i)} - \\bar\\theta)^2`;
         ``"seed004"``: the notes' :math:`\\frac{1}{n(n-1)}\\sum_i (\\hat\\theta_{(i)} -
@@ -108,6 +116,7 @@ def jackknife(statistic, X, y=None, *, variance="standard", delete=1, attribute=
     Returns
     -------
     JackknifeResult
+        The replicates, the full-sample estimate, the bias and the standard error.
 
     Notes
     -----

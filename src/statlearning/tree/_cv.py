@@ -2,11 +2,8 @@
 
 from __future__ import annotations
 
-from numbers import Integral
-
-import numpy as np
-
-from .._validation import ArrayLike, Interval, Options
+from .._core.selection import select_index
+from .._validation import CV, DEPRECATED, Options, renamed_parameter
 from ._classes import DecisionTreeClassifier, DecisionTreeRegressor
 from ._structure import prune_weakest_link
 
@@ -16,10 +13,12 @@ _CV_NOTES = """
     The tree is grown as by the base estimator (with ``cp``), and its cp table is
     cross-validated as rpart's ``xval`` (``cv`` folds drawn from ``random_state``, or the fold
     id of every row); see the base estimator's Notes for ``CP``, ``xerror`` and ``xstd``.
-    ``selection="min"`` keeps the subtree of smallest ``xerror`` (the smaller tree on ties);
-    ``selection="1se"`` is Breiman's one-standard-error rule (seed 004 §1.8, ISLR §8.1): the
+    ``rule="min"`` keeps the subtree of smallest ``xerror`` (the smaller tree on ties);
+    ``rule="1se"`` is Breiman's one-standard-error rule (seed 004 §1.8, ISLR §8.1): the
     smallest subtree with :math:`xerror \\le \\min_k xerror_k + xstd_{k^*}`, :math:`k^*` the
-    minimising row. The chosen subtree is ``rpart::prune(fit, cp = cptable[k, "CP"])``.
+    minimising row (the package's one rule, as
+    :func:`statlearning.model_selection.one_standard_error_rule`, with rpart's ``xstd`` as the
+    standard error). The chosen subtree is ``rpart::prune(fit, cp = cptable[k, "CP"])``.
     In R: ``fit <- rpart(..., control = rpart.control(xval = cv, cp = cp))`` then
     ``prune(fit, cp = fit$cptable[which.min(fit$cptable[, "xerror"]), "CP"])``.
 """
@@ -39,16 +38,6 @@ _CV_ATTRIBUTES = """
 """
 
 
-class _Folds:
-    """A splitter with ``split(X, y)`` or a list of ``(train, test)`` index pairs."""
-
-    def is_satisfied_by(self, value) -> bool:
-        return hasattr(value, "split") or isinstance(value, list | tuple)
-
-    def __str__(self) -> str:
-        return "a cross-validation splitter or a list of (train, test) pairs"
-
-
 class _CVMixin:
     _xval_name = "cv"
 
@@ -60,10 +49,8 @@ class _CVMixin:
 
     def _select(self, tree):
         tab = self.cptable_
-        best = int(np.argmin(tab["xerror"]))
-        if self.selection == "1se":
-            bound = tab["xerror"][best] + tab["xstd"][best]
-            best = int(np.flatnonzero(tab["xerror"] <= bound * (1 + 1e-12))[0])
+        rule = renamed_parameter(self, "selection", "rule")
+        best = select_index(tab["xerror"], tab["xstd"], tab["nsplit"], rule=rule)
         self.best_index_ = best
         self.cp_ = float(tab["CP"][best])
         return prune_weakest_link(tree, self.cp_ * tree.risk[0])
@@ -71,8 +58,9 @@ class _CVMixin:
 
 def _cv_constraints(base):
     out = {k: v for k, v in base._parameter_constraints.items() if k not in ("ccp_alpha", "xval")}
-    out["cv"] = [Interval(Integral, 2, None, closed="left"), ArrayLike(), _Folds()]
-    out["selection"] = [Options({"min", "1se"})]
+    out["cv"] = [CV(fold_ids=True)]
+    out["rule"] = [Options({"min", "1se"})]
+    out["selection"] = [Options({"min", "1se"}), Options({DEPRECATED})]
     return out
 
 
@@ -85,8 +73,10 @@ class DecisionTreeRegressorCV(_CVMixin, DecisionTreeRegressor):
         Number of folds or the fold id of every row (rpart's ``xval``), or a scikit-learn
         splitter / ``(train, test)`` index pairs whose test sets partition the rows (each
         fold's tree is grown on the rows outside its test set).
-    selection : {"min", "1se"}, default="min"
+    rule : {"min", "1se"}, default="min"
         Minimum cross-validated error or the one-standard-error rule.
+    selection : {"min", "1se"}
+        Deprecated name of ``rule`` (a ``FutureWarning``).
     criterion, max_depth, min_samples_split, min_samples_leaf, min_impurity_decrease, \
 max_leaf_nodes, cp, max_features, random_state, use_surrogates, max_surrogates, \
 categorical_features, tie_break
@@ -105,13 +95,14 @@ categorical_features, tie_break
 
     _parameter_constraints = _cv_constraints(DecisionTreeRegressor)
 
-    def __init__(self, criterion="squared_error", *, cv=10, selection="min", max_depth=None,
+    def __init__(self, criterion="squared_error", *, cv=10, rule="min", max_depth=None,
                  min_samples_split=2, min_samples_leaf=1, min_impurity_decrease=0.0,
                  max_leaf_nodes=None, cp=0.0, max_features=None, random_state=None,
                  use_surrogates=True, max_surrogates=5, categorical_features=None,
-                 tie_break="first"):
+                 tie_break="first", selection=DEPRECATED):
         self.criterion = criterion
         self.cv = cv
+        self.rule = rule
         self.selection = selection
         self.max_depth = max_depth
         self.min_samples_split = min_samples_split
@@ -136,8 +127,10 @@ class DecisionTreeClassifierCV(_CVMixin, DecisionTreeClassifier):
         Number of folds or the fold id of every row (rpart's ``xval``), or a scikit-learn
         splitter / ``(train, test)`` index pairs whose test sets partition the rows (each
         fold's tree is grown on the rows outside its test set).
-    selection : {"min", "1se"}, default="min"
+    rule : {"min", "1se"}, default="min"
         Minimum cross-validated error or the one-standard-error rule.
+    selection : {"min", "1se"}
+        Deprecated name of ``rule`` (a ``FutureWarning``).
     criterion, max_depth, min_samples_split, min_samples_leaf, min_impurity_decrease, \
 max_leaf_nodes, cp, max_features, random_state, use_surrogates, max_surrogates, \
 categorical_features, tie_break
@@ -158,13 +151,14 @@ categorical_features, tie_break
 
     _parameter_constraints = _cv_constraints(DecisionTreeClassifier)
 
-    def __init__(self, criterion="gini", *, cv=10, selection="min", max_depth=None,
+    def __init__(self, criterion="gini", *, cv=10, rule="min", max_depth=None,
                  min_samples_split=2, min_samples_leaf=1, min_impurity_decrease=0.0,
                  max_leaf_nodes=None, cp=0.0, max_features=None, random_state=None,
                  use_surrogates=True, max_surrogates=5, categorical_features=None,
-                 tie_break="first"):
+                 tie_break="first", selection=DEPRECATED):
         self.criterion = criterion
         self.cv = cv
+        self.rule = rule
         self.selection = selection
         self.max_depth = max_depth
         self.min_samples_split = min_samples_split
