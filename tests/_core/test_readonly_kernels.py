@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from statlearning._core import glm_loss, logistic
+from statlearning._core import gaussian_loglik, glm_loss, grouped_moments, logistic, perceptron
 from statlearning._solvers import _cd_kernels
 from statlearning._solvers.coordinate_descent import enet_coordinate_descent
 from statlearning.linear_model import GLMRegressor, Lasso, LogisticRegression
@@ -21,6 +21,13 @@ KERNELS = {
     "glm_loss_gradient": glm_loss.glm_loss_gradient,
     "_binary_pointwise": logistic._binary_pointwise,
     "_weighted_sums": logistic._weighted_sums,
+}
+#: Kernels with one signature per memory layout of the data matrix (C, F).
+ANY_LAYOUT = {
+    "_sums": grouped_moments._sums,
+    "_centred_squares": grouped_moments._centred_squares,
+    "_loglik": gaussian_loglik._loglik,
+    "perceptron": perceptron._epochs,
 }
 
 
@@ -85,3 +92,37 @@ def test_kernels_write_only_their_own_buffers(name):
         assert not sig[0].mutable  # G or X
         assert sig[1].mutable and sig[2].mutable  # state, beta
         assert not any(t.mutable for t in sig[3:7])  # nrm, a, b, working
+
+
+def test_kernels_of_any_layout_take_read_only_data_without_new_versions(tmp_path):
+    """Naive Bayes, discriminant analysis and the perceptron run these kernels on read-only,
+    Fortran-ordered and strided data with the signatures compiled once."""
+    from statlearning.discriminant_analysis import LinearDiscriminantAnalysis
+    from statlearning.linear_model import Perceptron
+    from statlearning.naive_bayes import GaussianNB
+
+    X, y = _data()
+    labels = (y > 0).astype(int)
+
+    def fits(A):
+        return [
+            GaussianNB().fit(A, labels).predict_proba(A),
+            LinearDiscriminantAnalysis().fit(A, labels).predict_proba(A),
+            Perceptron(random_state=0).fit(A, labels).coef_,
+        ]
+
+    reference = fits(X)
+    before = {name: list(k.signatures) for name, k in ANY_LAYOUT.items()}
+    assert all(len(s) == 2 for s in before.values()), before
+    big = np.repeat(X, 2, axis=1)
+    for A in [
+        _readonly(X),
+        _readonly(np.asfortranarray(X)),
+        _memmap(X, tmp_path, "X"),
+        big[:, ::2],  # strided view: copied to C order
+    ]:
+        for a, b in zip(fits(A), reference, strict=True):
+            np.testing.assert_allclose(a, b, rtol=1e-10, atol=1e-12)
+    assert {name: list(k.signatures) for name, k in ANY_LAYOUT.items()} == before
+    for k in ANY_LAYOUT.values():
+        assert all(not sig[0].mutable for sig in k.signatures)
