@@ -212,12 +212,14 @@ def multinomial_hessian(params, X, sample_weight=None, fit_intercept=True):
     K, k = params.shape
     w = _weights(sample_weight, X.shape[0])
     P = softmax(linear_predictor(X, params, fit_intercept))
-    A = np.hstack([np.ones((X.shape[0], 1)), X]) if fit_intercept else X
     H = np.empty((K * k, K * k))
     for c in range(K):
         for d in range(c, K):
-            s = w * P[:, c] * ((1.0 if c == d else 0.0) - P[:, d])
-            block = (A * s[:, None]).T @ A
+            # the weights are w P_c (1 − P_c) ≥ 0 on the diagonal, −w P_c P_d ≤ 0 off it
+            s = w * P[:, c] * ((1.0 - P[:, c]) if c == d else P[:, d])
+            block = gram(X, sqrt_weights=np.sqrt(s), intercept=fit_intercept)
+            if d != c:
+                block = -block
             H[c * k : (c + 1) * k, d * k : (d + 1) * k] = block
             if d != c:
                 H[d * k : (d + 1) * k, c * k : (c + 1) * k] = block.T

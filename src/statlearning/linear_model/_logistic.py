@@ -59,14 +59,17 @@ class LogisticRegression(ClassifierMixin, InferenceMixin, StatBase):
     l1_ratio : float in [0, 1] or None, default=None
         ``ρ`` of the elastic net; required when ``penalty="elasticnet"``, unused otherwise.
     solver : {"newton", "lbfgs", "gd", "cd"}, default="newton"
-        - ``"newton"``: Newton's method with step halving. Unpenalised binary fits run R's
-          ``glm.fit`` iteration (IRLS = Fisher scoring) exactly; multinomial fits use the full
-          ``K p × K p`` Hessian.
+        - ``"newton"``: Newton's method. Binary fits run the IRLS of ``GLMRegressor``
+          (Fisher scoring, binomial family, logit link): unpenalised, R's ``glm.fit``
+          iteration exactly; with ``"l2"``, each step solves the ridge-penalised weighted
+          least squares. Multinomial fits use the full ``K p × K p`` Hessian with step
+          halving.
         - ``"lbfgs"``: L-BFGS-B on the mean objective (scikit-learn's default solver).
         - ``"gd"``: the notes' gradient rule with Armijo backtracking or a fixed step.
         - ``"cd"``: glmnet's proximal Newton (IRLS outer loop, coordinate descent on each
-          penalised weighted least-squares problem; multinomial fits update one class at a
-          time, as glmnet's ungrouped multinomial). The only solver for ``"l1"`` and
+          penalised weighted least-squares problem — for binary fits the same IRLS as
+          ``"newton"``; multinomial fits update one class at a time, as glmnet's ungrouped
+          multinomial). The only solver for ``"l1"`` and
           ``"elasticnet"``; it needs a penalty.
     fit_intercept : bool, default=True
         Fit an unpenalised intercept (R's ``y ~ x``); ``False`` is ``y ~ 0 + x``.
