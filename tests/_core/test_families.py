@@ -159,3 +159,19 @@ def test_valid_mu():
 def test_unknown_family_is_a_clear_error():
     with pytest.raises(ValueError, match=r"unknown family 'tweedie'.*'poisson'"):
         get_family("tweedie")
+
+
+def test_binomial_deviance_and_aic_of_binary_responses_follow_r():
+    """0/1 responses with prior weights as numbers of trials (as LogisticRegression uses it)."""
+    binomial = get_family("binomial")
+    y = np.array([0.0, 1.0, 1.0, 0.0, 1.0])
+    mu = np.array([0.2, 0.7, 0.9, 0.4, 0.5])
+    dev = -2 * np.sum(y * np.log(mu) + (1 - y) * np.log(1 - mu))
+    assert binomial.deviance(y, mu) == pytest.approx(dev, rel=1e-14)
+    assert binomial.aic(y, mu, np.ones(5), dev, 2) == pytest.approx(dev + 4, rel=1e-14)
+    w = np.array([1.0, 2.0, 3.0, 0.0, 1.0])  # integer prior weights = numbers of trials
+    ll = stats.binom.logpmf(w * y, w, mu)[w > 0].sum()
+    assert binomial.aic(y, mu, w, None, 2) == pytest.approx(-2 * ll + 4, rel=1e-14)
+    assert binomial.deviance(y, mu, w) == pytest.approx(
+        -2 * np.sum(w * (y * np.log(mu) + (1 - y) * np.log(1 - mu))), rel=1e-14
+    )

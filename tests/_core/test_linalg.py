@@ -376,3 +376,75 @@ def test_inputs_are_not_modified(deficient, order):
         gram(X)
     for arr, copy in zip((X, y, sqrt_w), copies, strict=True):
         np.testing.assert_array_equal(arr, copy)
+
+
+# --- the weighted Gram ------------------------------------------------------------------------
+
+
+def _explicit_design(X, s, center, intercept, extra, extra_center):
+    n = X.shape[0]
+    cols = [np.ones((n, 1))] if intercept else []
+    cols.append(X - (0.0 if center is None else center))
+    if extra is not None:
+        E = extra.reshape(n, -1)
+        cols.append(E - (0.0 if extra_center is None else extra_center))
+    M = np.hstack(cols)
+    return M if s is None else M * s[:, None]
+
+
+@pytest.mark.parametrize("weighted", [False, True])
+@pytest.mark.parametrize("centred", [False, True])
+@pytest.mark.parametrize("intercept", [False, True])
+@pytest.mark.parametrize("extra_cols", [0, 1, 2])
+@pytest.mark.parametrize("block_rows", [None, 37])
+def test_gram_equals_the_product_of_the_explicit_design(
+    weighted, centred, intercept, extra_cols, block_rows
+):
+    rng = np.random.default_rng(11)
+    n, p = 203, 6
+    X = rng.normal(size=(n, p)) + 3.0
+    s = rng.uniform(0.5, 2.0, n) if weighted else None
+    c = X.mean(axis=0) if centred else None
+    E = rng.normal(size=(n, extra_cols)) if extra_cols else None
+    cE = (E.mean(axis=0) if centred else None) if extra_cols else None
+    G = gram(
+        X, sqrt_weights=s, center=c, intercept=intercept, extra=E, extra_center=cE,
+        block_rows=block_rows,
+    )  # fmt: skip
+    M = _explicit_design(X, s, c, intercept, E, cE)
+    np.testing.assert_allclose(G, M.T @ M, rtol=1e-12, atol=1e-9)
+    np.testing.assert_array_equal(G, G.T)
+    if centred and not weighted:  # the centres are the means: same matrix without the sums
+        G2 = gram(X, center=c, intercept=intercept, extra=E, extra_center=cE, center_is_mean=True)
+        np.testing.assert_allclose(G2, M.T @ M, rtol=1e-12, atol=1e-9)
+
+
+def test_gram_of_a_one_dimensional_extra_column_and_scalar_centre():
+    rng = np.random.default_rng(12)
+    X, y = rng.normal(size=(50, 3)), rng.normal(size=50)
+    G = gram(X, center=X.mean(0), extra=y, extra_center=float(y.mean()))
+    M = np.column_stack([X - X.mean(0), y - y.mean()])
+    np.testing.assert_allclose(G, M.T @ M, rtol=1e-12, atol=1e-12)
+
+
+def test_gram_guards_against_cancellation_when_centring():
+    """A column with mean 1e6 and spread 1: XᵀX − n x̄x̄ᵀ would lose about 12 digits; the guard
+    switches to blocks of centred rows, which keep the centred sums of squares exact."""
+    rng = np.random.default_rng(13)
+    n = 10_000
+    X = np.column_stack([1e6 + rng.normal(size=n), rng.normal(size=n)])
+    mean = X.mean(axis=0)
+    G = gram(X, center=mean)
+    Xc = X - mean
+    np.testing.assert_allclose(G, Xc.T @ Xc, rtol=1e-10)
+    naive = X.T @ X - n * np.outer(mean, mean)
+    assert abs(naive[0, 0] - (Xc[:, 0] @ Xc[:, 0])) > 1e-6 * (Xc[:, 0] @ Xc[:, 0])
+
+
+def test_gram_of_an_empty_design():
+    assert gram(np.zeros((5, 0))).shape == (0, 0)
+    G = gram(np.zeros((5, 0)), intercept=True, extra=np.arange(5.0))
+    np.testing.assert_allclose(G, [[5.0, 10.0], [10.0, 30.0]])
+    assert gram(np.zeros((0, 3)), sqrt_weights=np.zeros(0)).shape == (3, 3)
+    G = gram(np.zeros((0, 3)), sqrt_weights=np.zeros(0), intercept=True, extra=np.zeros(0))
+    np.testing.assert_array_equal(G, np.zeros((5, 5)))

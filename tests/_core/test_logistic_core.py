@@ -5,15 +5,13 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from scipy import special, stats
+from scipy import special
 
 from statlearning._core.logistic import (
     binary_hessian,
     binary_hessian_product,
     binary_loss,
     binary_loss_gradient,
-    binomial_aic,
-    binomial_deviance,
     linear_predictor,
     log_softmax,
     multinomial_hessian,
@@ -160,20 +158,6 @@ def test_multinomial_rejects_bad_labels():
     X, _, _ = _data()
     with pytest.raises(ValueError, match="integer class codes"):
         multinomial_loss_gradient(np.zeros((3, 4)), X, np.full(X.shape[0], 3), None)
-
-
-def test_binomial_deviance_and_aic_follow_r():
-    y = np.array([0.0, 1.0, 1.0, 0.0, 1.0])
-    mu = np.array([0.2, 0.7, 0.9, 0.4, 0.5])
-    dev = -2 * np.sum(y * np.log(mu) + (1 - y) * np.log(1 - mu))
-    assert binomial_deviance(y, mu) == pytest.approx(dev, rel=1e-14)
-    assert binomial_aic(y, mu, np.ones(5), rank=2) == pytest.approx(dev + 4, rel=1e-14)
-    w = np.array([1.0, 2.0, 3.0, 0.0, 1.0])  # integer prior weights = numbers of trials
-    ll = stats.binom.logpmf(w * y, w, mu)[w > 0].sum()
-    assert binomial_aic(y, mu, w, rank=2) == pytest.approx(-2 * ll + 4, rel=1e-14)
-    assert binomial_deviance(y, mu, w) == pytest.approx(
-        -2 * np.sum(w * (y * np.log(mu) + (1 - y) * np.log(1 - mu))), rel=1e-14
-    )
 
 
 def test_separation_linear_program():

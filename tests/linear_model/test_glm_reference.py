@@ -90,7 +90,7 @@ def test_fit_statistics_match_r(case):
     model, _ = _fit(ref)
     assert (model.rank_, model.n_obs_) == (ref["rank"], ref["n_obs"])
     assert (model.df_resid_, model.df_null_) == (ref["df_residual"], ref["df_null"])
-    # Same algorithm as glm.fit (no step was halved in these fits): same iteration count.
+    # Same algorithm as glm.fit (its convergence rule and step halving): same iteration count.
     assert model.n_iter_ == ref["iter"]
     assert ref["converged"] and not ref["boundary"]
     for ours, key in [

@@ -296,3 +296,29 @@ def test_bad_targets():
         LogisticRegression().fit(np.where(X > 10, np.nan, X), [0, 1] * 3)
     with pytest.raises(ValueError, match="sample_weight"):
         LogisticRegression().fit(X, [0, 1] * 3, sample_weight=[-1.0] * 6)
+
+
+@pytest.mark.parametrize(
+    ("penalty", "l1_ratio", "solver"),
+    [("l2", None, "newton"), ("l2", None, "cd"), ("l1", None, "cd"), ("elasticnet", 0.3, "cd")],
+)
+def test_binary_fits_run_the_glm_irls(penalty, l1_ratio, solver):
+    """Binary Newton-type fits are GLMRegressor's IRLS with the binomial family:
+    F = Σ w ℓ + penalty/C is Σw times the GLM objective with alpha = 1/(C Σw)."""
+    from statlearning.linear_model import GLMRegressor
+
+    rng = np.random.default_rng(5)
+    X = rng.normal(size=(150, 4))
+    y = (rng.random(150) < 1 / (1 + np.exp(-(X @ [1.0, -0.5, 0.0, 0.3])))).astype(int)
+    w = rng.uniform(0.5, 2.0, size=150)
+    C = 0.4
+    rho = {"l2": 0.0, "l1": 1.0}.get(penalty, l1_ratio)
+    ours = LogisticRegression(penalty=penalty, C=C, l1_ratio=l1_ratio, solver=solver)
+    ours.fit(X, y, sample_weight=w)
+    glm = GLMRegressor(
+        family="binomial", alpha=1 / (C * w.sum()), l1_ratio=rho, max_iter=100, solver="irls"
+    )
+    glm.fit(X, y.astype(float), sample_weight=w)
+    np.testing.assert_allclose(ours.coef_[0], glm.coef_, rtol=1e-12, atol=1e-14)
+    np.testing.assert_allclose(ours.intercept_[0], glm.intercept_, rtol=1e-12)
+    assert ours.n_iter_ == glm.n_iter_

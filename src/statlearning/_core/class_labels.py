@@ -53,9 +53,10 @@ def encode_class_labels(y: np.ndarray, owner: str, *, min_classes: int = 2):
         ) from None
     if classes.size < min_classes:
         only = f" (only {label_repr(classes[0])})" if classes.size else ""
+        one = " (y contains only one class)" if classes.size == 1 else ""
         raise ValueError(
             f"{owner}: y has {classes.size} class{only}; classification needs at least "
-            f"{min_classes} classes."
+            f"{min_classes} classes{one}."
         )
     return classes, codes.reshape(-1).astype(np.int64, copy=False)
 

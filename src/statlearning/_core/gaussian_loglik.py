@@ -15,10 +15,12 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
+from .numba_types import contiguous, either_layout, readonly
+
 __all__ = ["gaussian_log_likelihood"]
 
 
-@njit(cache=True, nogil=True, parallel=True)
+@njit(either_layout(readonly(2), readonly(2), readonly(2)), cache=True, nogil=True, parallel=True)
 def _loglik(X, theta, inv_var, log_norm):  # pragma: no cover - compiled
     n, p = X.shape
     K = theta.shape[0]
@@ -48,7 +50,7 @@ def gaussian_log_likelihood(X, theta, var):
     -------
     ndarray of shape (n_samples, n_classes)
     """
-    X = np.asarray(X, dtype=np.float64)
+    X = contiguous(np.asarray(X, dtype=np.float64))
     var = np.asarray(var, dtype=np.float64)
     theta = np.ascontiguousarray(theta, dtype=np.float64)
     inv_var = np.ascontiguousarray(1.0 / var)

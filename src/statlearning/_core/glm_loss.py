@@ -28,10 +28,12 @@ import math
 import numpy as np
 from numba import njit
 
+from .links import CLOGLOG_ETA_MAX, EPS, LINK_CODES, LOGIT_THRESH, PROBIT_THRESH
+from .numba_types import F8, I8, readonly
+
 __all__ = ["FAMILY_CODES", "UNCONSTRAINED_LINKS", "glm_loss_gradient", "supports"]
 
 FAMILY_CODES = {"gaussian": 0, "binomial": 1, "poisson": 2, "gamma": 3, "inverse_gaussian": 4}
-LINK_CODES = {"identity": 0, "log": 1, "logit": 2, "probit": 3, "cloglog": 4}
 #: (family, link) pairs whose means are admissible for every linear predictor.
 UNCONSTRAINED_LINKS = {
     ("gaussian", "identity"), ("gaussian", "log"),
@@ -39,8 +41,15 @@ UNCONSTRAINED_LINKS = {
     ("poisson", "log"), ("gamma", "log"), ("inverse_gaussian", "log"),
 }  # fmt: skip
 
-_EPS = float(np.finfo(np.float64).eps)
-_PROBIT_THRESH = 8.125890664701906  # -qnorm(.Machine$double.eps), as in links.py
+# The constants of links.py (R's), frozen into the compiled code as globals.
+_EPS = EPS
+_LOGIT_THRESH = LOGIT_THRESH
+_PROBIT_THRESH = PROBIT_THRESH
+_CLOGLOG_ETA_MAX = CLOGLOG_ETA_MAX
+_EXP_ETA_MAX = 709.0  # exp(η) overflows above about 709.78: the log link's μ is capped there
+_IDENTITY, _LOG, _LOGIT, _PROBIT, _CLOGLOG = (
+    LINK_CODES[k] for k in ("identity", "log", "logit", "probit", "cloglog")
+)
 _SQRT2 = math.sqrt(2.0)
 _INV_SQRT_2PI = 1.0 / math.sqrt(2.0 * math.pi)
 
@@ -53,25 +62,25 @@ def supports(family: str, link: str) -> bool:
 @njit(cache=True, inline="always")
 def _inverse(eta, link):
     """``(μ, dμ/dη)`` with R's safeguards (see :mod:`statlearning._core.links`)."""
-    if link == 0:
+    if link == _IDENTITY:
         return eta, 1.0
-    if link == 1:
-        e = max(math.exp(min(eta, 709.0)), _EPS)
+    if link == _LOG:
+        e = max(math.exp(min(eta, _EXP_ETA_MAX)), _EPS)
         return e, e
-    if link == 2:
-        if eta < -30.0:
+    if link == _LOGIT:
+        if eta < -_LOGIT_THRESH:
             return _EPS / (1.0 + _EPS), _EPS
-        if eta > 30.0:
+        if eta > _LOGIT_THRESH:
             t = 1.0 / _EPS
             return t / (1.0 + t), _EPS
         t = math.exp(eta)
         return t / (1.0 + t), t / ((1.0 + t) * (1.0 + t))
-    if link == 3:
+    if link == _PROBIT:
         e = min(max(eta, -_PROBIT_THRESH), _PROBIT_THRESH)
         mu = 0.5 * math.erfc(-e / _SQRT2)
         return mu, max(math.exp(-0.5 * eta * eta) * _INV_SQRT_2PI, _EPS)
-    mu = min(max(-math.expm1(-math.exp(min(eta, 700.0))), _EPS), 1.0 - _EPS)
-    e = min(eta, 700.0)
+    mu = min(max(-math.expm1(-math.exp(min(eta, _CLOGLOG_ETA_MAX))), _EPS), 1.0 - _EPS)
+    e = min(eta, _CLOGLOG_ETA_MAX)
     ee = math.exp(e)
     return mu, max(ee * math.exp(-ee), _EPS)
 
@@ -92,7 +101,7 @@ def _variance(mu, family):
 @njit(cache=True, inline="always")
 def _loss_term(y, eta, mu, family, link):
     """Half unit deviance, up to a term in ``y`` alone for the pairs with a cheaper form."""
-    if link == 1:
+    if link == _LOG:
         if family == 2:  # μ − yη
             return mu - y * eta
         if family == 3:  # y e^{−η} + η
@@ -100,7 +109,7 @@ def _loss_term(y, eta, mu, family, link):
         if family == 4:  # y e^{−2η}/2 − e^{−η}
             e = math.exp(-eta)
             return 0.5 * y * e * e - e
-    if family == 1 and link == 2:  # log(1 + e^η) − yη
+    if family == 1 and link == _LOGIT:  # log(1 + e^η) − yη
         soft = eta + math.log1p(math.exp(-eta)) if eta > 0 else math.log1p(math.exp(eta))
         return soft - y * eta
     return 0.5 * _unit_deviance(y, mu, family)
@@ -124,19 +133,23 @@ def _unit_deviance(y, mu, family):
 
 # Reassociation lets the compiler vectorise the two inner products; no assumption about NaN or
 # infinity is made, so non-finite values propagate as without the flags.
-@njit(cache=True, fastmath={"reassoc", "contract"})
+@njit(
+    (readonly(2), readonly(), readonly(), readonly(), readonly(), F8, I8, I8),
+    cache=True,
+    fastmath={"reassoc", "contract"},
+)
 def glm_loss_gradient(X, y, w, offset, beta, intercept, family, link):
     """Half deviance and its gradient; see the module docstring.
 
     Parameters
     ----------
     X : ndarray of shape (n, p), C-contiguous float64
-    y, w, offset : ndarray of shape (n,)
+    y, w, offset : ndarray of shape (n,), contiguous float64
         Response, prior weights (rows with zero weight are skipped), offset.
-    beta : ndarray of shape (p,)
+    beta : ndarray of shape (p,), contiguous float64
     intercept : float
     family, link : int
-        Codes from :data:`FAMILY_CODES` and ``LINK_CODES``.
+        Codes from :data:`FAMILY_CODES` and :data:`statlearning._core.links.LINK_CODES`.
 
     Returns
     -------

@@ -16,10 +16,12 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from .numba_types import I8, contiguous, either_layout, readonly
+
 __all__ = ["grouped_centred_squares", "grouped_sums"]
 
 
-@njit(cache=True, nogil=True)
+@njit(either_layout(readonly(dtype=I8), readonly(), I8), cache=True, nogil=True)
 def _sums(X, codes, w, n_groups):  # pragma: no cover - compiled
     n, p = X.shape
     wsum = np.zeros((n_groups, p))
@@ -35,7 +37,7 @@ def _sums(X, codes, w, n_groups):  # pragma: no cover - compiled
     return wsum, sums
 
 
-@njit(cache=True, nogil=True)
+@njit(either_layout(readonly(dtype=I8), readonly(), readonly(2)), cache=True, nogil=True)
 def _centred_squares(X, codes, w, means):  # pragma: no cover - compiled
     n, p = X.shape
     out = np.zeros(means.shape)
@@ -51,7 +53,7 @@ def _centred_squares(X, codes, w, means):  # pragma: no cover - compiled
 
 
 def _prepare(X, codes, w):
-    X = np.asarray(X, dtype=np.float64)
+    X = contiguous(np.asarray(X, dtype=np.float64))
     codes = np.ascontiguousarray(codes, dtype=np.int64)
     w = np.ones(X.shape[0]) if w is None else np.ascontiguousarray(w, dtype=np.float64)
     return X, codes, w

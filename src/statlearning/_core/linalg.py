@@ -13,6 +13,12 @@ is aliased (or ``k > n``) it falls back to a NumPy transcription of the ``dqrdc2
 :func:`cholesky_factor` makes the same decision on the Gram matrix ``AᵀA`` (the reduced squared
 norm of column ``j`` is the Schur complement ``d_j``; aliased if ``d_j < tol² G_jj``), for the
 normal-equations solver. :func:`svd_least_squares` gives the minimum-norm solution.
+
+:func:`gram` is the one weighted Gram matrix of the package: ``MᵀM`` for a design with an
+optional intercept column, centred columns, extra columns (a response) and row weights, formed
+without copying the data (one product with a cancellation guard, or blocks of rows). The
+least-squares, ridge, GLM, robust, coordinate-descent and PCA solvers all build their normal
+equations with it.
 """
 
 from __future__ import annotations
@@ -178,16 +184,159 @@ def _dqrdc2(M: np.ndarray, k: int, ref_norms: np.ndarray, tol: float) -> Factori
     return Factorisation(coef, kept, _inverse_from_r(R), rank)
 
 
-def gram(A: np.ndarray) -> np.ndarray:
-    """``AᵀA`` with a symmetric rank-k update (half the flops of a general product)."""
-    from scipy.linalg import blas
+#: One product ``XᵀX − n x̄x̄ᵀ`` centres the Gram matrix only when every diagonal entry keeps at
+#: least this fraction of its uncentred value (the subtraction loses ``log10(raw / centred)``
+#: digits: at most four); otherwise the rows are centred block by block before the product.
+CANCELLATION_LIMIT = 1e-4
+#: Rows per block of the blocked Gram (fewer for wide matrices: the buffer is about 32 MiB at most).
+BLOCK_ROWS = 4096
 
-    A = np.asarray(A, dtype=np.float64)
-    if A.flags.f_contiguous:
-        G = blas.dsyrk(1.0, A, trans=1)
-    else:  # C-contiguous A is the Fortran layout of Aᵀ: syrk on it without a copy
-        G = blas.dsyrk(1.0, np.ascontiguousarray(A).T, trans=0)
-    return np.triu(G) + np.triu(G, 1).T
+
+def gram(
+    X,
+    *,
+    sqrt_weights=None,
+    center=None,
+    intercept=False,
+    extra=None,
+    extra_center=None,
+    center_is_mean=False,
+    block_rows=None,
+) -> np.ndarray:
+    """The weighted, centred Gram matrix ``MᵀM`` of the columns of a design, without copying it.
+
+    ``M = diag(s) [1 | X − 1cᵀ | E − 1c_Eᵀ]``: an optional leading column of ones
+    (``intercept``), the columns of ``X`` shifted by ``center`` and extra columns ``E`` (a
+    response, a working response) shifted by ``extra_center``, every row scaled by
+    ``s = sqrt_weights``. The blocks of the result are what the least-squares solvers need:
+    ``AᵀWA`` (with ``A = [1, X − c]``) in the leading ``k × k`` block and ``AᵀWy`` next to it.
+
+    Parameters
+    ----------
+    X : ndarray of shape (n, p)
+    sqrt_weights : ndarray of shape (n,), optional
+        Square roots of the row weights (default: unweighted).
+    center : ndarray of shape (p,), optional
+        Subtracted from every row of ``X`` (default: no centring).
+    intercept : bool, default=False
+        Put a column of ones (scaled by ``s``) first.
+    extra : ndarray of shape (n,) or (n, m), optional
+        Columns appended after ``X``.
+    extra_center : float or ndarray of shape (m,), optional
+        Subtracted from the extra columns.
+    center_is_mean : bool, default=False
+        The centres given are the column means (weighted by ``sqrt_weights²`` when
+        weighted): the column sums are then ``n`` times them, which saves a pass over ``X``.
+    block_rows : int, optional
+        Rows per block of the blocked product (default :data:`BLOCK_ROWS`, fewer when ``M`` is
+        wide); passing it forces the blocked product.
+
+    Returns
+    -------
+    ndarray of shape (k, k), symmetric
+        ``k = intercept + p + m``.
+
+    Notes
+    -----
+    Unweighted, with no ``block_rows``: one BLAS product per block of ``M`` (``XᵀX``, ``XᵀE``,
+    ``EᵀE``; NumPy calls ``dsyrk`` for ``XᵀX``), centred afterwards with the column sums
+    ``S``: ``(X − 1cᵀ)ᵀ(X − 1cᵀ) = XᵀX − c Sᵀ − S cᵀ + n c cᵀ`` (``= XᵀX − n c cᵀ`` at the
+    means). That subtraction cancels
+    digits when a column's shift is large against its spread, so when any diagonal entry
+    falls below :data:`CANCELLATION_LIMIT` times its uncentred value (the one cancellation
+    guard), and always when weighted, the matrix is accumulated over blocks of rows instead:
+    each block of ``M`` is formed (shifted and scaled) in a small buffer that stays in cache
+    and added as ``BᵀB``. NumPy's ``BᵀB`` was measured against SciPy's ``dsyrk`` (both call
+    their own OpenBLAS): it is as fast or faster from 50 to 300 columns and 2,000 to
+    500,000 rows, and returns both triangles.
+    """
+    X = np.asarray(X, dtype=np.float64)
+    p = X.shape[1]
+    E = None
+    if extra is not None:
+        E = np.asarray(extra, dtype=np.float64)
+        E = E[:, None] if E.ndim == 1 else E
+    m = 0 if E is None else E.shape[1]
+    c = None if center is None else np.broadcast_to(np.asarray(center, dtype=np.float64), (p,))
+    cE = None
+    if E is not None and extra_center is not None:
+        cE = np.broadcast_to(np.asarray(extra_center, dtype=np.float64), (m,))
+    if sqrt_weights is None and block_rows is None:
+        G = _gram_one_product(X, E, c, cE, bool(intercept), bool(center_is_mean))
+        if G is not None:
+            return G
+    return _gram_blocked(X, E, c, cE, sqrt_weights, bool(intercept), block_rows)
+
+
+def _gram_one_product(X, E, c, cE, intercept, at_means):
+    """Unweighted ``MᵀM`` from the raw products, or ``None`` when centring would cancel."""
+    n, p = X.shape
+    m = 0 if E is None else E.shape[1]
+    off = int(intercept)
+    k = off + p + m
+    G = np.empty((k, k))
+    xs = slice(off, off + p)
+    es = slice(off + p, k)
+    G[xs, xs] = X.T @ X if p else np.zeros((0, 0))
+    if m:
+        G[xs, es] = X.T @ E
+        G[es, xs] = G[xs, es].T
+        G[es, es] = E.T @ E
+    shift = np.zeros(p + m)
+    if c is not None:
+        shift[:p] = c
+    if cE is not None:
+        shift[p:] = cE
+    if not intercept and not shift.any():
+        return G
+    # column sums: n times the centres when they are the means (no pass over X)
+    sums = np.concatenate([
+        n * shift[:p] if at_means and c is not None else X.sum(axis=0),
+        n * shift[p:] if at_means and cE is not None else (E.sum(axis=0) if m else []),
+    ])  # fmt: skip
+    if shift.any():
+        raw_diag = np.diag(G)[off:].copy()
+        C = G[off:, off:]
+        C -= np.outer(shift, sums)
+        C -= np.outer(sums, shift)
+        C += n * np.outer(shift, shift)
+        if not np.all(np.diag(C) >= CANCELLATION_LIMIT * raw_diag):
+            return None
+        sums = sums - n * shift
+    if intercept:
+        G[0, 0] = n
+        G[0, 1:] = G[1:, 0] = sums
+    return G
+
+
+def _gram_blocked(X, E, c, cE, sqrt_w, intercept, block_rows):
+    """``MᵀM`` accumulated over row blocks formed in a small buffer."""
+    n, p = X.shape
+    m = 0 if E is None else E.shape[1]
+    off = int(intercept)
+    k = off + p + m
+    if block_rows is None:
+        block_rows = int(max(64, min(BLOCK_ROWS, 2**22 // max(k, 1))))
+    buf = np.empty((max(min(block_rows, n), 0), k))
+    G = np.zeros((k, k))
+    for a in range(0, n, block_rows):
+        b = min(n, a + block_rows)
+        B = buf[: b - a]
+        if off:
+            B[:, 0] = 1.0 if sqrt_w is None else sqrt_w[a:b]
+        if c is None:
+            B[:, off : off + p] = X[a:b]
+        else:
+            np.subtract(X[a:b], c, out=B[:, off : off + p])
+        if m:
+            if cE is None:
+                B[:, off + p :] = E[a:b]
+            else:
+                np.subtract(E[a:b], cE, out=B[:, off + p :])
+        if sqrt_w is not None:
+            B[:, off:] *= sqrt_w[a:b, None]
+        G += B.T @ B
+    return G
 
 
 def cholesky_factor(G: np.ndarray, b: np.ndarray, tol: float = R_TOL) -> Factorisation:
@@ -263,22 +412,6 @@ def svd_least_squares(M: np.ndarray, rcond: float | None = None) -> Factorisatio
 
 
 def weighted_gram(X, y, sqrt_w=None, fit_intercept=True) -> tuple[np.ndarray, np.ndarray]:
-    """``(AᵀA, Aᵀy)`` for the design ``A = diag(sqrt_w) [1, X]``.
-
-    Unweighted inputs need no copy of ``X``: the intercept row and column of the Gram matrix are
-    the column sums.
-    """
-    if sqrt_w is not None:
-        M = augmented_design(X, y, sqrt_w, fit_intercept)
-        A, yw = M[:, :-1], M[:, -1]
-        return gram(A), A.T @ yw
-    XtX = gram(X) if X.shape[1] else np.zeros((0, 0))
-    Xty = X.T @ y
-    if not fit_intercept:
-        return XtX, Xty
-    p = X.shape[1]
-    G = np.empty((p + 1, p + 1))
-    G[0, 0] = X.shape[0]
-    G[0, 1:] = G[1:, 0] = X.sum(axis=0)
-    G[1:, 1:] = XtX
-    return G, np.concatenate([[y.sum()], Xty])
+    """``(AᵀA, Aᵀy)`` for the design ``A = diag(sqrt_w) [1, X]`` (through :func:`gram`)."""
+    G = gram(X, sqrt_weights=sqrt_w, intercept=fit_intercept, extra=y)
+    return G[:-1, :-1].copy(), G[:-1, -1].copy()

@@ -23,11 +23,22 @@ from abc import ABC, abstractmethod
 import numpy as np
 from scipy import special
 
-__all__ = ["LINKS", "Link", "get_link"]
+__all__ = [
+    "CLOGLOG_ETA_MAX",
+    "EPS",
+    "LINKS",
+    "LINK_CODES",
+    "LOGIT_THRESH",
+    "PROBIT_THRESH",
+    "Link",
+    "get_link",
+]
 
 EPS = float(np.finfo(np.float64).eps)  # R's .Machine$double.eps
-_LOGIT_THRESH = 30.0  # R's THRESH / MTHRESH in family.c
-_PROBIT_THRESH = float(-special.ndtri(EPS))  # R's -qnorm(.Machine$double.eps)
+LOGIT_THRESH = 30.0  # R's THRESH / MTHRESH in family.c
+PROBIT_THRESH = float(-special.ndtri(EPS))  # R's -qnorm(.Machine$double.eps)
+#: ``η`` is capped here before ``exp(η)`` in the cloglog ``mu.eta`` (``e^η e^{−e^η}`` is 0 there).
+CLOGLOG_ETA_MAX = 700.0
 
 
 def _asarray(x) -> np.ndarray:
@@ -47,6 +58,7 @@ class Link(ABC):
 
     name = ""
     r_name = ""
+    code = -1  # integer code of the compiled kernels (statlearning._core.glm_loss); -1: none
 
     @abstractmethod
     def link(self, mu):
@@ -82,6 +94,7 @@ class IdentityLink(Link):
     """``η = μ``."""
 
     name = r_name = "identity"
+    code = 0
 
     def link(self, mu):
         return _asarray(mu).copy()
@@ -100,6 +113,7 @@ class LogLink(Link):
     """``η = log μ``; ``μ = max(exp η, ε)`` as R."""
 
     name = r_name = "log"
+    code = 1
 
     def link(self, mu):
         return np.log(_asarray(mu))
@@ -118,6 +132,7 @@ class LogitLink(Link):
     """``η = log(μ / (1 − μ))``; R's saturation for ``|η| > 30``."""
 
     name = r_name = "logit"
+    code = 2
 
     def link(self, mu):
         mu = _asarray(mu)
@@ -126,8 +141,8 @@ class LogitLink(Link):
     def inverse(self, eta):
         eta = _asarray(eta)
         with np.errstate(over="ignore"):
-            t = np.exp(np.clip(eta, -_LOGIT_THRESH, _LOGIT_THRESH))
-        t = np.where(eta < -_LOGIT_THRESH, EPS, np.where(eta > _LOGIT_THRESH, 1.0 / EPS, t))
+            t = np.exp(np.clip(eta, -LOGIT_THRESH, LOGIT_THRESH))
+        t = np.where(eta < -LOGIT_THRESH, EPS, np.where(eta > LOGIT_THRESH, 1.0 / EPS, t))
         return t / (1.0 + t)
 
     def derivative(self, mu):
@@ -136,21 +151,22 @@ class LogitLink(Link):
 
     def inverse_derivative(self, eta):
         eta = _asarray(eta)
-        t = np.exp(np.clip(eta, -_LOGIT_THRESH, _LOGIT_THRESH))
+        t = np.exp(np.clip(eta, -LOGIT_THRESH, LOGIT_THRESH))
         out = t / ((1.0 + t) * (1.0 + t))
-        return np.where(np.abs(eta) > _LOGIT_THRESH, EPS, out)
+        return np.where(np.abs(eta) > LOGIT_THRESH, EPS, out)
 
 
 class ProbitLink(Link):
     """``η = Φ⁻¹(μ)``; ``η`` clamped to ``±Φ⁻¹(1 − ε)`` in the inverse, as R."""
 
     name = r_name = "probit"
+    code = 3
 
     def link(self, mu):
         return special.ndtri(_asarray(mu))
 
     def inverse(self, eta):
-        return special.ndtr(np.clip(_asarray(eta), -_PROBIT_THRESH, _PROBIT_THRESH))
+        return special.ndtr(np.clip(_asarray(eta), -PROBIT_THRESH, PROBIT_THRESH))
 
     def derivative(self, mu):
         z = special.ndtri(_asarray(mu))
@@ -168,6 +184,7 @@ class CloglogLink(Link):
     """``η = log(−log(1 − μ))`` (complementary log-log)."""
 
     name = r_name = "cloglog"
+    code = 4
 
     def link(self, mu):
         return np.log(-np.log1p(-_asarray(mu)))
@@ -182,7 +199,7 @@ class CloglogLink(Link):
         return -1.0 / ((1.0 - mu) * np.log1p(-mu))
 
     def inverse_derivative(self, eta):
-        eta = np.minimum(_asarray(eta), 700.0)
+        eta = np.minimum(_asarray(eta), CLOGLOG_ETA_MAX)
         with np.errstate(over="ignore"):
             e = np.exp(eta)
         return np.maximum(e * np.exp(-e), EPS)
@@ -274,6 +291,9 @@ LINKS: dict[str, Link] = {
         SqrtLink(),
     )
 }
+
+#: Integer codes of the links that the compiled kernels implement (:mod:`.glm_loss`).
+LINK_CODES: dict[str, int] = {name: link.code for name, link in LINKS.items() if link.code >= 0}
 
 
 def get_link(name) -> Link:

@@ -19,7 +19,8 @@ maximum), so that no intermediate ``log(0)`` or overflow occurs for any finite `
 gradients are ``Aᵀ w(μ − y)`` and ``Aᵀ (w ⊙ (P − Y))`` with ``A = [1, X]``; the Hessians are
 ``Aᵀ diag(w μ(1 − μ)) A`` and the ``K × K`` blocks ``Aᵀ diag(w ⊙ (P_c δ_cd − P_c P_d)) A``.
 
-Also here: the binomial deviance and R's ``binomial()$aic``, and :func:`separation_direction`,
+The binomial deviance and AIC are the binomial family's
+(:class:`statlearning._core.families.Binomial`). Also here: :func:`separation_direction`,
 a linear program that decides whether a binary sample is (quasi-)completely separated (the
 maximum-likelihood estimate then does not exist).
 """
@@ -28,18 +29,16 @@ from __future__ import annotations
 
 import numba
 import numpy as np
-from scipy import optimize, special, stats
+from scipy import optimize, special
 
 from .linalg import gram
+from .numba_types import readonly, writeable
 
 __all__ = [
-    "binary_deviance_from_eta",
     "binary_hessian",
     "binary_hessian_product",
     "binary_loss",
     "binary_loss_gradient",
-    "binomial_aic",
-    "binomial_deviance",
     "column_moments",
     "linear_predictor",
     "log_softmax",
@@ -111,7 +110,7 @@ def binary_loss(eta, y, sample_weight=None) -> float:
     return float(w @ (np.logaddexp(0.0, eta) - y * eta))
 
 
-@numba.njit(cache=True)
+@numba.njit((readonly(), readonly(), readonly(), writeable()), cache=True)
 def _binary_pointwise(eta, y, w, r):
     """One pass: ``Σ w [log(1 + e^η) − yη]`` and ``r = w (σ(η) − y)`` (written into ``r``)."""
     loss = 0.0
@@ -141,30 +140,18 @@ def binary_loss_gradient(params, X, y, sample_weight=None, fit_intercept=True):
     eta = linear_predictor(X, params, fit_intercept)
     w = _weights(sample_weight, X.shape[0])
     r = np.empty_like(eta)
-    loss = _binary_pointwise(eta, np.asarray(y, dtype=np.float64), w, r)
+    loss = _binary_pointwise(
+        np.ascontiguousarray(eta), np.ascontiguousarray(y, dtype=np.float64),
+        np.ascontiguousarray(w), r,
+    )  # fmt: skip
     return float(loss), _back(X, r, fit_intercept)
-
-
-def _weighted_gram(X, d, fit_intercept):
-    """``Aᵀ diag(d) A`` for ``A = [1, X]``, ``d ≥ 0``."""
-    sq = np.sqrt(d)
-    Xs = X * sq[:, None]
-    G = gram(Xs) if X.shape[1] else np.zeros((0, 0))
-    if not fit_intercept:
-        return G
-    p = X.shape[1]
-    H = np.empty((p + 1, p + 1))
-    H[0, 0] = d.sum()
-    H[0, 1:] = H[1:, 0] = sq @ Xs
-    H[1:, 1:] = G
-    return H
 
 
 def binary_hessian(params, X, sample_weight=None, fit_intercept=True):
     """``Aᵀ diag(w μ(1 − μ)) A`` (the observed = expected information of the logit model)."""
     mu = special.expit(linear_predictor(X, params, fit_intercept))
     d = _weights(sample_weight, X.shape[0]) * mu * (1.0 - mu)
-    return _weighted_gram(X, d, fit_intercept)
+    return gram(X, sqrt_weights=np.sqrt(d), intercept=fit_intercept)
 
 
 def binary_hessian_product(params, X, v, sample_weight=None, fit_intercept=True):
@@ -225,12 +212,14 @@ def multinomial_hessian(params, X, sample_weight=None, fit_intercept=True):
     K, k = params.shape
     w = _weights(sample_weight, X.shape[0])
     P = softmax(linear_predictor(X, params, fit_intercept))
-    A = np.hstack([np.ones((X.shape[0], 1)), X]) if fit_intercept else X
     H = np.empty((K * k, K * k))
     for c in range(K):
         for d in range(c, K):
-            s = w * P[:, c] * ((1.0 if c == d else 0.0) - P[:, d])
-            block = (A * s[:, None]).T @ A
+            # the weights are w P_c (1 − P_c) ≥ 0 on the diagonal, −w P_c P_d ≤ 0 off it
+            s = w * P[:, c] * ((1.0 - P[:, c]) if c == d else P[:, d])
+            block = gram(X, sqrt_weights=np.sqrt(s), intercept=fit_intercept)
+            if d != c:
+                block = -block
             H[c * k : (c + 1) * k, d * k : (d + 1) * k] = block
             if d != c:
                 H[d * k : (d + 1) * k, c * k : (c + 1) * k] = block.T
@@ -249,7 +238,7 @@ def multinomial_hessian_product(params, X, V, sample_weight=None, fit_intercept=
     return _back(X, M, fit_intercept)
 
 
-@numba.njit(cache=True)
+@numba.njit((readonly(2), readonly()), cache=True)
 def _weighted_sums(X, w):
     n, p = X.shape
     s1 = np.zeros(p)
@@ -271,7 +260,7 @@ def column_moments(X, sample_weight=None, center=True):
     """
     X = np.asarray(X, dtype=np.float64)
     w = _weights(sample_weight, X.shape[0])
-    s1, s2 = _weighted_sums(np.ascontiguousarray(X), w)
+    s1, s2 = _weighted_sums(np.ascontiguousarray(X), np.ascontiguousarray(w))
     total = w.sum()
     mean = s1 / total if center else np.zeros(X.shape[1])
     var = np.maximum(s2 / total - mean**2, 0.0)
@@ -279,37 +268,6 @@ def column_moments(X, sample_weight=None, center=True):
     tiny = scale <= 1e-10 * np.maximum(1.0, np.abs(mean))
     scale[tiny] = 1.0
     return mean, scale
-
-
-# ----------------------------------------------------------------------- binomial statistics
-
-
-def binomial_deviance(y, mu, sample_weight=None) -> float:
-    """``2 Σ w [y log(y/μ) + (1 − y) log((1 − y)/(1 − μ))]`` (R's ``binomial()$dev.resids``)."""
-    w = _weights(sample_weight, y.shape[0])
-    with np.errstate(divide="ignore", invalid="ignore"):
-        a = special.xlogy(y, y) - special.xlogy(y, mu)
-        b = special.xlogy(1.0 - y, 1.0 - y) - special.xlogy(1.0 - y, 1.0 - mu)
-    return float(2.0 * (w @ (a + b)))
-
-
-def binary_deviance_from_eta(y, eta, sample_weight=None) -> float:
-    """The binomial deviance of 0/1 responses from the linear predictor (no ``log(0)``)."""
-    return 2.0 * binary_loss(eta, y, sample_weight)
-
-
-def binomial_aic(y, mu, sample_weight, rank: int) -> float:
-    """R's ``binomial()$aic`` plus ``2·rank`` (what ``stats::glm`` reports) for 0/1 ``y``.
-
-    ``−2 Σ_{w>0} log dbinom(round(w y), round(w), μ) + 2 rank``: with prior weights ``w`` R
-    treats ``w`` as the number of trials of each binary response.
-    """
-    w = _weights(sample_weight, y.shape[0])
-    pos = w > 0
-    m = np.round(w[pos])
-    k = np.round(w[pos] * y[pos])
-    ll = stats.binom.logpmf(k, m, mu[pos])
-    return float(-2.0 * ll.sum() + 2.0 * rank)
 
 
 # ---------------------------------------------------------------------------------- separation

@@ -11,13 +11,23 @@ from __future__ import annotations
 import numba
 import numpy as np
 
+from .numba_types import B1, F8, I8, contiguous, either_layout, readonly, writeable
 
-@numba.njit(cache=True)
+
 def perceptron_epochs(
     X, s, coef, intercept, learning_rate, max_epochs, fit_intercept, shuffle, seed
 ):
     """Run the perceptron from ``(coef, intercept)``; returns ``(coef, intercept, epochs,
     separated)``. ``coef`` is updated in place (pass a copy)."""
+    return _epochs(
+        contiguous(np.asarray(X, dtype=np.float64)), np.ascontiguousarray(s, dtype=np.float64),
+        coef, float(intercept), float(learning_rate), int(max_epochs), bool(fit_intercept),
+        bool(shuffle), int(seed),
+    )  # fmt: skip
+
+
+@numba.njit(either_layout(readonly(), writeable(), F8, F8, I8, B1, B1, I8), cache=True)
+def _epochs(X, s, coef, intercept, learning_rate, max_epochs, fit_intercept, shuffle, seed):
     n, p = X.shape
     if shuffle:
         np.random.seed(seed)  # noqa: NPY002 - numba's own generator (njit API)

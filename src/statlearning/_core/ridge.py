@@ -9,9 +9,9 @@ weighted means ``x̄ = Σ w x / Σ w``, ``ȳ`` and the centred, row-weighted ``Z
 * dual (kernel) form: ``β = Zᵀ (ZZᵀ + alpha I)⁻¹ t`` — an ``n × n`` system, cheaper when
   ``p > n``;
 
-and ``b0 = ȳ − x̄ᵀβ``. :func:`centred_cross_products` forms ``ZᵀZ`` and ``Zᵀt`` by blocks of
-rows, centring each block on the fly: exact centring (no ``XᵀX − n x̄x̄ᵀ`` cancellation) without
-a copy of ``X``, with a symmetric rank-k update (BLAS ``syrk``) per block.
+and ``b0 = ȳ − x̄ᵀβ``. :func:`centred_cross_products` forms ``ZᵀZ`` and ``Zᵀt`` with the
+package's one weighted Gram (:func:`statlearning._core.linalg.gram`): without a copy of ``X``,
+guarded against the cancellation of ``XᵀX − n x̄x̄ᵀ``.
 
 Leave-one-out. The fit is linear, ``ŷ = H y``; in the weighted space
 ``H = √w√wᵀ/Σw + U diag(s²/(s² + alpha)) Uᵀ`` (the first term is the unpenalised intercept). The
@@ -23,7 +23,9 @@ from __future__ import annotations
 
 import numpy as np
 from scipy import linalg
-from scipy.linalg import blas, lapack
+from scipy.linalg import lapack
+
+from .linalg import gram
 
 __all__ = [
     "centred_cross_products",
@@ -53,34 +55,17 @@ def centred_cross_products(
 ) -> tuple[np.ndarray, np.ndarray]:
     """``(ZᵀZ, Zᵀt)`` for ``Z = √W (X − x̄)``, ``t = √W (y − ȳ)``, without copying ``X``.
 
-    ``x_mean=None`` means no centring. Rows are processed in blocks of ``block_rows`` (default:
-    about 4,096 rows, fewer for wide ``X``): each block is centred and scaled into a small buffer
-    and accumulated with ``syrk``.
+    ``x_mean`` and ``y_mean`` are the weighted means (``x_mean=None``: no centring). The
+    blocks of :func:`statlearning._core.linalg.gram` with ``y`` as the extra column (one
+    product and its cancellation guard when unweighted, blocks of ``block_rows`` rows
+    otherwise).
     """
-    n, p = X.shape
-    if block_rows is None:
-        block_rows = int(max(64, min(4096, 2**22 // max(p, 1))))
-    buf = np.empty((min(block_rows, n), p))
-    G = np.zeros((p, p), order="F")
-    yc = y - y_mean
-    if sqrt_w is not None:
-        yc = yc * sqrt_w
-    b = np.zeros(p)
-    for start in range(0, n, block_rows):
-        stop = min(n, start + block_rows)
-        B = buf[: stop - start]
-        if x_mean is None:
-            B[...] = X[start:stop]
-        else:
-            np.subtract(X[start:stop], x_mean, out=B)
-        if sqrt_w is not None:
-            B *= sqrt_w[start:stop, None]
-        # B is C-contiguous, so Bᵀ is Fortran-ordered: G += BᵀB without a transpose copy
-        G = blas.dsyrk(1.0, B.T, trans=0, beta=1.0, c=G, overwrite_c=1)
-        b += B.T @ yc[start:stop]
-    G = np.triu(G)
-    G = G + np.triu(G, 1).T
-    return G, b
+    p = X.shape[1]
+    G = gram(
+        X, sqrt_weights=sqrt_w, center=x_mean, extra=y, center_is_mean=True,
+        extra_center=None if x_mean is None and not y_mean else y_mean, block_rows=block_rows,
+    )  # fmt: skip
+    return G[:p, :p].copy(), G[:p, p].copy()
 
 
 def centred_design(X, y, x_mean=None, y_mean=0.0, sqrt_w=None) -> tuple[np.ndarray, np.ndarray]:

@@ -36,6 +36,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from .._core.numba_types import F8, I8, readonly, writeable
+
 __all__ = ["gram_sweeps", "residual_sweeps"]
 
 # Reassociation lets LLVM vectorise the dot products; results stay deterministic.
@@ -64,7 +66,15 @@ def _shuffle(order, state):
     return state
 
 
-@njit(cache=True, nogil=True)
+# Explicit signatures: the data (G or X) and the penalty weights are read-only, so read-only
+# inputs use the same compiled code (statlearning._core.numba_types).
+# (c or r, beta, nrm, a, b, working, max_sweeps, thr, seed)
+_SWEEP_ARGS = (
+    writeable(), writeable(), readonly(), readonly(), readonly(), readonly(dtype=I8), I8, F8, I8,
+)  # fmt: skip
+
+
+@njit((readonly(2), *_SWEEP_ARGS), cache=True, nogil=True)
 def gram_sweeps(G, c, beta, nrm, a, b, working, max_sweeps, thr, seed):
     """Coordinate descent on the Gram matrix over the coordinates ``working``.
 
@@ -142,7 +152,8 @@ def _axpy(delta, x, r):
         r[i] -= delta * x[i]
 
 
-@njit(cache=True, nogil=True)
+# X_s is Fortran-ordered; a single row or column is also C-contiguous, which numba types as "C"
+@njit([(readonly(2, "F"), *_SWEEP_ARGS), (readonly(2, "C"), *_SWEEP_ARGS)], cache=True, nogil=True)
 def residual_sweeps(X, r, beta, nrm, a, b, working, max_sweeps, thr, seed):
     """Coordinate descent with residual updates over the coordinates ``working``.
 

@@ -51,6 +51,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from scipy import linalg
 
+from .._core.linalg import gram
 from .._core.penalties import enet_alpha_max
 from ._cd_kernels import gram_sweeps, residual_sweeps
 from ._result import SolverResult
@@ -60,7 +61,6 @@ __all__ = ["CDResult", "PathResult", "alpha_grid", "enet_coordinate_descent", "e
 #: Largest number of features for which the Gram (covariance) kernel is chosen automatically
 #: (with ``n_samples >= n_features``).
 GRAM_MAX_FEATURES = 2000
-_CHUNK_ROWS = 4096
 _MAX_SEED = 2**31 - 1
 
 
@@ -199,39 +199,15 @@ class _Problem:
 
 
 def _centred_gram(X, yc, w, xbar):
-    """``G = X_sᵀX_s`` and ``q = X_sᵀy_s`` of the centred, ``√w``-scaled data.
-
-    Unweighted: one BLAS product ``XᵀX`` (NumPy calls ``dsyrk`` for it) corrected by
-    ``n x̄x̄ᵀ``, unless that correction would cancel more than four digits of a diagonal entry
-    (large means relative to the spread), in which case the rows are centred in chunks first.
-    Weighted: chunks.
-    """
-    n, p = X.shape
-    if w is None:
-        G = X.T @ X
-        q = X.T @ yc - xbar * yc.sum()
-        if xbar.any():
-            G -= n * np.outer(xbar, xbar)
-            shift = n * xbar * xbar
-            if not np.all(shift <= 1e4 * np.diag(G)):
-                G = None
-        if G is not None:
-            return G, q
-    G = np.zeros((p, p))
-    part = np.empty((p, p))
-    q = np.zeros(p)
-    for start in range(0, n, _CHUNK_ROWS):
-        rows = slice(start, start + _CHUNK_ROWS)
-        Z = X[rows] - xbar
-        v = yc[rows]
-        if w is not None:
-            s = np.sqrt(w[rows])
-            Z *= s[:, None]
-            v = v * s
-        np.matmul(Z.T, Z, out=part)
-        G += part
-        q += Z.T @ v
-    return G, q
+    """``G = X_sᵀX_s`` and ``q = X_sᵀy_s`` of the centred, ``√w``-scaled data (the blocks of
+    :func:`statlearning._core.linalg.gram` with ``yc`` as the extra column; ``xbar`` is the
+    weighted mean, or zero without an intercept)."""
+    p = X.shape[1]
+    G = gram(
+        X, sqrt_weights=None if w is None else np.sqrt(w), center=xbar, center_is_mean=True,
+        extra=yc,
+    )  # fmt: skip
+    return G[:p, :p].copy(), G[:p, p].copy()
 
 
 def _scaled_design(X, w, xbar, fit_intercept):

@@ -22,8 +22,8 @@ from __future__ import annotations
 import numpy as np
 
 from .._core.families import get_family
-from .._core.glm_loss import FAMILY_CODES, LINK_CODES, glm_loss_gradient, supports
-from .._core.links import get_link
+from .._core.glm_loss import FAMILY_CODES, glm_loss_gradient, supports
+from .._core.links import LINK_CODES, get_link
 from .irls import IRLSResult
 from .lbfgs import lbfgs
 

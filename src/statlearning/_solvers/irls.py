@@ -12,25 +12,33 @@ and the working weights
 ``|D − D_old| / (|D| + 0.1) < tol`` (R's ``epsilon``, default ``1e-8``), or after ``max_iter``
 iterations (R's ``maxit = 25``). Rows with zero prior weight take no part in the fit.
 
-Differences from ``glm.fit``, all of them where R would fail or stall: rows with zero weight
-are left out of the domain checks of ``μ`` and ``η`` too (R checks them), so that a zero weight
-is the same as a removed row; the step is halved (up
-to 30 times) not only when the deviance is not finite or ``μ``/``η`` leave the family's or the
-link's domain (as R), but also when the deviance increases by more than the convergence
-tolerance (as the ``glm2`` package); when R's starting means (``mustart``) give an invalid
-``η`` (a Gaussian log-link fit with ``y ≤ 0``), or the first step leaves the domain, the fit
-restarts from the intercept-only model ``μ = ȳ_w`` (or, when that is not admissible, from
-``η = offset``) instead of stopping. Penalised fits start from that intercept-only model (as
-glmnet starts from the null model), which usually saves an iteration.
+The step is halved exactly as in ``glm.fit``: when the deviance is not finite (R's
+"step size truncated due to divergence"), then while ``η`` or ``μ`` leave the link's or the
+family's domain ("step size truncated: out of bounds"), at most ``max_iter`` times each; a step
+that merely increases the deviance is taken, as R takes it (the deviance may rise for some
+iterations on skewed data before settling; halving such steps, as the ``glm2`` package does,
+stops the iterations early, away from R's answer). R's starting means are the family's
+``mustart`` (``y`` for the Gaussian, Gamma and inverse Gaussian families, ``y + 0.1`` for the
+Poisson, ``(w y + 0.5)/(w + 1)`` for the binomial).
 
-Linear algebra. Each iteration is solved through the Cholesky factor of ``AᵀWA`` (one
-symmetric rank-k update; half the cost of a QR factorisation) as long as every column keeps
-a clear margin from collinearity; the final iteration is then solved again with
-:func:`~statlearning._core.linalg.qr_least_squares`, R's limited-pivoting QR with glm's
-tolerance ``min(1e-7, tol/1000)``, which decides the aliased columns (``NaN`` coefficients) and
-gives ``(AᵀWA)⁻¹`` exactly as ``summary.glm`` computes it — with the working weights of that
-final iteration, i.e. evaluated at the previous iterate, as R does. Any column near collinearity
-switches the iterations to the QR solver.
+Differences from ``glm.fit``, all of them where R would fail: rows with zero weight are left
+out of the domain checks of ``μ`` and ``η`` too (R checks them), so that a zero weight is the
+same as a removed row; when a halving loop gives up (R: "inner loop 1/2; cannot correct step
+size") the last valid iterate is kept; when R's starting means give an invalid ``η`` (a
+Gaussian log-link fit with ``y ≤ 0``), or the first step leaves the domain, the fit restarts
+from the intercept-only model ``μ = ȳ_w`` (or, when that is not admissible, from
+``η = offset``) instead of stopping. Penalised fits start from that intercept-only model (as
+glmnet starts from the null model), which usually saves an iteration, and they also halve a
+step that increases the penalised deviance by more than the tolerance.
+
+Linear algebra. Each iteration is solved through the Cholesky factor of ``AᵀWA`` (the weighted
+Gram of :func:`~statlearning._core.linalg.gram`; half the cost of a QR factorisation) as long
+as every column keeps a clear margin from collinearity; the final iteration is then solved
+again with :func:`~statlearning._core.linalg.qr_least_squares`, R's limited-pivoting QR with
+glm's tolerance ``min(1e-7, tol/1000)``, which decides the aliased columns (``NaN``
+coefficients) and gives ``(AᵀWA)⁻¹`` exactly as ``summary.glm`` computes it — with the working
+weights of that final iteration, i.e. evaluated at the previous iterate, as R does. Any column
+near collinearity switches the iterations to the QR solver.
 
 Penalised fits (``alpha > 0``) minimise, as scikit-learn's GLMs do,
 
@@ -51,24 +59,22 @@ from dataclasses import dataclass
 
 import numpy as np
 from scipy import linalg
-from scipy.linalg import blas, lapack
+from scipy.linalg import lapack
 
 from .._core.families import get_family
-from .._core.linalg import qr_least_squares
+from .._core.linalg import gram, qr_least_squares
 from .._core.links import get_link
 from ._result import SolverResult
 
 __all__ = ["IRLSResult", "irls"]
 
+#: Halvings of a penalised step that increases the penalised deviance.
 MAX_HALVINGS = 30
 #: Cholesky iterations require every column's reduced squared norm to keep this fraction of its
 #: squared norm (far above glm's aliasing tolerance, so the QR solve decides the same columns).
 _CHOLESKY_MARGIN = 1e-10
-#: Rows per block of the weighted Gram: large blocks save Python overhead, small ones memory.
-_CHUNK_ROWS = 4096
 #: Relative change of the penalised deviance below which chord steps stop in any case.
 _CHORD_FLOOR = 1e-15
-_MIN_CHUNK_ROWS = 512
 
 
 @dataclass
@@ -245,12 +251,22 @@ def irls(
         solver.last_halved = False
         if coefold is None and not ok:  # R would stop: restart from the intercept-only model
             coefold, _, _, penold = _intercept_only(prob)
-        increased = coefold is not None and pen - penold >= tol * (abs(pen) + 0.1)
-        boundary = not ok  # R: reset every iteration, set when the step leaves the domain
-        if not ok or increased:
-            coef, eta, mu, dev, pen, ok = _halve(prob, coef, coefold, penold, tol)
+        # R halves only a step that leaves the domain or gives a non-finite deviance; penalised
+        # fits (no R counterpart) also halve a step that increases the penalised deviance
+        increased = (
+            prob.alpha > 0 and coefold is not None and pen - penold >= tol * (abs(pen) + 0.1)
+        )
+        boundary = not ok  # R: reset every iteration, set when the step was halved
+        if not ok:
+            coef, eta, mu, dev, pen, ok = _halve_r(prob, coef, coefold, max_iter)
             solver.last_halved = True
             if not ok:  # cannot leave the invalid region: keep the last valid iterate
+                coef = coefold
+                eta, mu, dev, pen, _ = prob.evaluate(coef)
+        elif increased:
+            coef, eta, mu, dev, pen, ok = _halve(prob, coef, coefold, penold, tol)
+            solver.last_halved = True
+            if not ok:
                 coef = coefold
                 eta, mu, dev, pen, _ = prob.evaluate(coef)
         history.append(float(dev))
@@ -336,8 +352,42 @@ def _start(prob, coef_init):
     return _intercept_only(prob)
 
 
+def _halve_r(prob, coef, coefold, max_halvings):
+    """R's two inner loops of ``glm.fit``: halve the step towards ``coefold`` until the deviance
+    is finite ("step size truncated due to divergence"), then until ``η`` and ``μ`` are valid
+    ("step size truncated: out of bounds"), at most ``max_halvings`` times each (R's
+    ``maxit``). ``ok`` is false when a loop gave up (where R stops with an error)."""
+    c = np.where(np.isnan(coef), 0.0, coef)
+    c_old = np.where(np.isnan(coefold), 0.0, coefold)
+
+    def at(c):
+        eta = prob.eta_of(c)
+        with np.errstate(all="ignore"):
+            mu = prob.link.inverse(eta)
+            return eta, mu, prob.family.deviance(prob.y, mu, prob.w)
+
+    eta, mu, dev = at(c)
+    ok = True
+    for broken in (
+        lambda eta, mu, dev: not np.isfinite(dev),  # inner loop 1: divergence
+        lambda eta, mu, dev: not prob.valid(eta, mu),  # inner loop 2: out of bounds
+    ):
+        halvings = 0
+        while ok and broken(eta, mu, dev):
+            if halvings >= max_halvings:
+                ok = False
+                break
+            halvings += 1
+            c = 0.5 * (c + c_old)
+            eta, mu, dev = at(c)
+    ok = ok and bool(np.isfinite(dev))
+    pen = dev + 2.0 * prob.sum_w * prob.penalty(c)
+    coef = np.where(np.isnan(coef), np.nan, c)
+    return coef, eta, mu, dev, pen, ok
+
+
 def _halve(prob, coef, coefold, penold, tol):
-    """Step halving towards ``coefold`` until valid and not increasing (R's inner loops)."""
+    """Penalised fits: halving towards ``coefold`` until valid and not increasing."""
     c = np.where(np.isnan(coef), 0.0, coef)
     c_old = np.where(np.isnan(coefold), 0.0, coefold)
     eta = mu = None
@@ -350,31 +400,6 @@ def _halve(prob, coef, coefold, penold, tol):
             break
     coef = np.where(np.isnan(coef), np.nan, c)
     return coef, eta, mu, dev, pen, ok
-
-
-def _weighted_gram(X, z, sqrt_w, fit_intercept, chunk=None) -> np.ndarray:
-    """``MᵀM`` for ``M = diag(√w) [1, X, z]`` (upper triangle), accumulated over row blocks.
-
-    Each block of ``M`` is built in a small C-ordered buffer that stays in cache and added with
-    a symmetric rank-k update, so the scaled copy of ``X`` is never materialised.
-    """
-    n, p = X.shape
-    if chunk is None:  # at most an eighth of the rows: the buffer stays small next to X
-        chunk = min(_CHUNK_ROWS, max(_MIN_CHUNK_ROWS, n // 8))
-    off = 1 if fit_intercept else 0
-    k = p + off + 1
-    G = np.zeros((k, k), order="F")
-    buf = np.empty((min(chunk, n), k))
-    for a in range(0, n, chunk):
-        b = min(n, a + chunk)
-        B = buf[: b - a]
-        s = sqrt_w[a:b]
-        if fit_intercept:
-            B[:, 0] = s
-        np.multiply(X[a:b], s[:, None], out=B[:, off : off + p])
-        np.multiply(z[a:b], s, out=B[:, -1])
-        G = blas.dsyrk(1.0, B.T, beta=1.0, c=G, trans=0, overwrite_c=1)
-    return G
 
 
 class _Solver:
@@ -463,7 +488,7 @@ class _Solver:
 
     def _cholesky(self, X, z, sqrt_W):
         """Normal equations by Cholesky; ``None`` if some column is close to collinear."""
-        G = _weighted_gram(X, z, sqrt_W, self.prob.fit_intercept)
+        G = gram(X, sqrt_weights=sqrt_W, intercept=self.prob.fit_intercept, extra=z)
         k = self.prob.k
         U, info = lapack.dpotrf(G[:k, :k], lower=0, clean=1)
         diag = np.diag(G)[:k]
@@ -475,7 +500,7 @@ class _Solver:
         prob = self.prob
         fi = prob.fit_intercept
         if prob.l1_ratio == 0.0:
-            G = _weighted_gram(X, z, sqrt_W, fi)
+            G = gram(X, sqrt_weights=sqrt_W, intercept=fi, extra=z)
             k = prob.k
             A = np.array(G[:k, :k])
             idx = np.arange(1 if fi else 0, k)
@@ -494,8 +519,8 @@ class _Solver:
             fit_intercept=fi,
             coef_init=c[1:] if fi else c,
             intercept_init=float(c[0]) if fi else None,
-            max_iter=1000,
-            tol=max(1e-15, min(1e-10, 1e-4 * self.tol)),  # duality gap: well below the outer tol
+            max_iter=10_000,
+            tol=max(1e-12, min(1e-10, 1e-4 * self.tol)),  # duality gap: well below the outer tol
         )
         self.inner_converged = self.inner_converged and bool(res.converged)
         return np.concatenate([[res.intercept], res.x]) if fi else np.asarray(res.x, float)

@@ -21,6 +21,7 @@ from collections.abc import Callable
 import numpy as np
 from scipy import linalg
 
+from .._core.linalg import gram
 from .._core.ridge import ridge_cholesky
 from ._result import SolverResult
 
@@ -133,10 +134,9 @@ def robust_irls(
     def wls(d):
         # normal equations (cheap: k × k), Jacobi-scaled; an ill-conditioned system (the IRLS
         # weights can span many orders of magnitude) is solved by SVD least squares instead
-        Ad = A * d[:, None]
-        G = Ad.T @ A
+        Gy = gram(A, sqrt_weights=np.sqrt(d), extra=y)
+        G, rhs = Gy[:k, :k].copy(), Gy[:k, k].copy()
         G[np.diag_indices_from(G)] += pen**2
-        rhs = Ad.T @ y
         scale = np.sqrt(np.diag(G))
         scale[scale == 0.0] = 1.0
         try:
@@ -231,17 +231,12 @@ def huber_active_set_polish(
     for _ in range(max_steps):
         quad = (np.abs(r) <= delta) & (w > 0)
         sign = np.where(quad | (w == 0), 0.0, np.sign(r))
-        Xq, wq = X[quad], w[quad]
-        H = np.empty((k, k))
-        g = np.empty(k)
-        XqW = Xq.T * wq
-        H[off:, off:] = XqW @ Xq
+        Gy = gram(X[quad], sqrt_weights=np.sqrt(w[quad]), intercept=fit_intercept, extra=y[quad])
+        H, g = Gy[:k, :k].copy(), Gy[:k, k].copy()
         lin = delta * w * sign  # the linear residuals' constant pull
-        g[off:] = XqW @ y[quad] + X.T @ lin
+        g[off:] += X.T @ lin
         if fit_intercept:
-            H[0, 0] = wq.sum()
-            H[0, 1:] = H[1:, 0] = XqW.sum(axis=1)
-            g[0] = wq @ y[quad] + lin.sum()
+            g[0] += lin.sum()
         H[np.arange(off, k), np.arange(off, k)] += 2.0 * alpha
         try:
             c, low = linalg.cho_factor(H, check_finite=False)

@@ -11,6 +11,7 @@ from sklearn.base import ClassNamePrefixFeaturesOutMixin
 from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted, validate_data
 
+from .._core.linalg import gram
 from .._validation import Boolean, Interval, Options, RandomState
 from ..base import StatBase, TransformerMixin, fit_context
 from ._summary import PCASummary
@@ -109,24 +110,10 @@ def _flip_signs(components: np.ndarray) -> np.ndarray:
 
 
 def _centred_gram(X: np.ndarray, mean: np.ndarray) -> np.ndarray:
-    """``(X − 1μᵀ)ᵀ(X − 1μᵀ)`` without a centred copy of ``X``.
-
-    One product ``XᵀX − n μμᵀ`` when that is accurate: the subtraction loses about
-    ``log10(raw / centred)`` digits of each diagonal entry, so when any column's mean dominates
-    its spread (centred sum of squares below 1e-4 of the raw one) the matrix is accumulated
-    over centred row blocks instead.
-    """
-    n, p = X.shape
-    raw = X.T @ X
-    gram = raw - n * np.outer(mean, mean)
-    raw_diag = np.diag(raw)
-    if np.all(np.diag(gram) >= 1e-4 * raw_diag):
-        return gram
-    gram = np.zeros((p, p))
-    for start in range(0, n, _CHUNK):
-        block = X[start : start + _CHUNK] - mean
-        gram += block.T @ block
-    return gram
+    """``(X − 1μᵀ)ᵀ(X − 1μᵀ)`` without a centred copy of ``X`` (one product ``XᵀX − n μμᵀ``
+    when it keeps every diagonal entry to four digits, centred row blocks otherwise:
+    :func:`statlearning._core.linalg.gram`)."""
+    return gram(X, center=mean, center_is_mean=True)
 
 
 def _randomized_svd(X, mean, scale, k, n_oversamples, n_iter, rng):

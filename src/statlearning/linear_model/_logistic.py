@@ -1,5 +1,5 @@
 """Logistic regression (binary and multinomial) with the inference of R's ``glm``:
-:class:`LogisticRegression`. The optimisers live in ``_logistic_solvers``."""
+:class:`LogisticRegression`. The solvers live in :mod:`statlearning._solvers.logistic`."""
 
 from __future__ import annotations
 
@@ -10,21 +10,21 @@ import numpy as np
 from scipy import linalg, special
 from sklearn.utils.validation import check_is_fitted, validate_data
 
+from .._core.class_labels import encode_class_labels
+from .._core.families import get_family
 from .._core.linalg import R_TOL, cholesky_factor, weighted_gram
 from .._core.logistic import (
     binary_loss,
-    binomial_aic,
-    binomial_deviance,
     log_softmax,
     multinomial_loss,
     separation_direction,
 )
+from .._solvers.logistic import Objective, binary_irls, cd_fit, gd_fit, lbfgs_fit, newton
 from .._validation import Boolean, Interval, Options, check_sample_weight
 from ..base import ClassifierMixin, InferenceMixin, StatBase, fit_context
 from ..exceptions import ConvergenceWarning, NumericalWarning
 from ..inference import Summary
 from ..inference import _builder as infer
-from ._logistic_solvers import Objective, cd_fit, gd_fit, irls_glm, lbfgs_fit, newton
 
 #: Solvers accepted by each penalty.
 VALID_SOLVERS = {
@@ -35,28 +35,11 @@ VALID_SOLVERS = {
 }
 
 
-def check_classification_targets(y, name: str) -> None:
-    """Reject continuous targets with scikit-learn's wording ("Unknown label type")."""
-    if y.dtype.kind == "f" and not np.all(np.isfinite(y)):
-        raise ValueError(f"{name}: y contains NaN or infinite values.")
-    if y.dtype.kind == "f" and np.any(y != np.round(y)):
-        raise ValueError(
-            f"{name}: Unknown label type: continuous. y must hold class labels (integers, "
-            "strings or booleans), not continuous values; use a regressor for a numeric target."
-        )
-
-
 def encode_classes(estimator, y, name: str):
-    """``classes_`` (np.unique) and integer codes; a single class is an error naming ``y``."""
-    check_classification_targets(y, name)
-    classes, codes = np.unique(y, return_inverse=True)
-    if classes.size < 2:
-        raise ValueError(
-            f"{name}: y contains only one class ({classes[0]}); a classifier needs at least "
-            "two classes."
-        )
-    estimator.classes_ = classes
-    return codes.astype(np.intp)
+    """Set ``estimator.classes_`` and return the integer codes of ``y``, through the shared
+    encoder :func:`~statlearning._core.class_labels.encode_class_labels`."""
+    estimator.classes_, codes = encode_class_labels(y, name)
+    return codes.astype(np.intp, copy=False)
 
 
 class LogisticRegression(ClassifierMixin, InferenceMixin, StatBase):
@@ -76,14 +59,17 @@ class LogisticRegression(ClassifierMixin, InferenceMixin, StatBase):
     l1_ratio : float in [0, 1] or None, default=None
         ``ρ`` of the elastic net; required when ``penalty="elasticnet"``, unused otherwise.
     solver : {"newton", "lbfgs", "gd", "cd"}, default="newton"
-        - ``"newton"``: Newton's method with step halving. Unpenalised binary fits run R's
-          ``glm.fit`` iteration (IRLS = Fisher scoring) exactly; multinomial fits use the full
-          ``K p × K p`` Hessian.
+        - ``"newton"``: Newton's method. Binary fits run the IRLS of ``GLMRegressor``
+          (Fisher scoring, binomial family, logit link): unpenalised, R's ``glm.fit``
+          iteration exactly; with ``"l2"``, each step solves the ridge-penalised weighted
+          least squares. Multinomial fits use the full ``K p × K p`` Hessian with step
+          halving.
         - ``"lbfgs"``: L-BFGS-B on the mean objective (scikit-learn's default solver).
         - ``"gd"``: the notes' gradient rule with Armijo backtracking or a fixed step.
         - ``"cd"``: glmnet's proximal Newton (IRLS outer loop, coordinate descent on each
-          penalised weighted least-squares problem; multinomial fits update one class at a
-          time, as glmnet's ungrouped multinomial). The only solver for ``"l1"`` and
+          penalised weighted least-squares problem — for binary fits the same IRLS as
+          ``"newton"``; multinomial fits update one class at a time, as glmnet's ungrouped
+          multinomial). The only solver for ``"l1"`` and
           ``"elasticnet"``; it needs a penalty.
     fit_intercept : bool, default=True
         Fit an unpenalised intercept (R's ``y ~ x``); ``False`` is ``y ~ 0 + x``.
@@ -273,7 +259,7 @@ float or int
         name = type(self).__name__
         target_name = getattr(y, "name", None)
         X, y = validate_data(self, X, y, dtype=np.float64)
-        codes = encode_classes(self, y, name)
+        self.classes_, codes = encode_class_labels(y, name)
         K = self.classes_.size
         w = check_sample_weight(sample_weight, X.shape[0], estimator_name=name)
         l1, l2 = self._penalty_strengths()
@@ -319,12 +305,14 @@ float or int
         return kept[1:] if self.fit_intercept else kept
 
     def _solve(self, X, y, w, K, l1, l2):
-        if K == 2 and self.solver == "newton" and l1 == 0 and l2 == 0:
-            return irls_glm(
+        if K == 2 and self.solver in ("newton", "cd"):
+            return binary_irls(
                 X,
                 y,
                 w,
                 fit_intercept=self.fit_intercept,
+                l1=l1,
+                l2=l2,
                 max_iter=self.max_iter,
                 tol=self.tol,
                 rank_tol=self.rank_tol,
@@ -392,11 +380,11 @@ float or int
             mu0 = np.full_like(y, float(w @ y) / w.sum())
         else:
             mu0 = np.full_like(y, 0.5)
-        self.null_deviance_ = binomial_deviance(y, mu0, w)
+        self.null_deviance_ = get_family("binomial").deviance(y, mu0, w)
         self.df_null_ = self.n_obs_ - (1 if self.fit_intercept else 0)
         self.df_model_ = self.rank_ - (1 if self.fit_intercept else 0)
         self.df_resid_ = self.n_obs_ - self.rank_
-        self.aic_ = binomial_aic(y, mu, w, self.rank_)
+        self.aic_ = get_family("binomial").aic(y, mu, w, self.deviance_, self.rank_)
         self.loglik_ = -(self.aic_ - 2.0 * self.rank_) / 2.0
         self.bic_ = -2.0 * self.loglik_ + np.log(self.n_obs_) * self.rank_
         r = np.sign(y - mu) * np.sqrt(np.maximum(2.0 * w * (np.logaddexp(0.0, eta) - y * eta), 0.0))

@@ -4,8 +4,9 @@
 #
 #     cd tests/reference/glm && Rscript make_glm_reference.R
 #
-# Requires R (packages stats and datasets) and MASS (Debian: r-cran-mass), for
-# the Insurance data. The JSON is written in base R by ../json_writer.R.
+# Requires R (packages stats and datasets), MASS (Debian: r-cran-mass), for
+# the Insurance data, and statmod (r-cran-statmod), for rinvgauss. The JSON is
+# written in base R by ../json_writer.R.
 #
 # Produces, in the current directory:
 #   <dataset>.csv       one file per data set: numeric columns only (factors are
@@ -105,6 +106,16 @@ xx <- mu_ig + mu_ig^2 * nu / (2 * shape) -
 ig <- data.frame(x1 = x1, x2 = x2,
                  y = ifelse(runif(n_ig) <= mu_ig / (mu_ig + xx), xx, mu_ig^2 / xx))
 
+# Inverse Gaussian responses with mean exp(0.5 + 1.5 x1 - x2) (log link) and shape 0.5,
+# drawn by statmod::rinvgauss: a strongly skewed sample on which glm's IRLS needs 17
+# iterations, the deviance rising at the fourth (556.4 -> 594.6; R does not halve that step).
+set.seed(13)
+n_igl <- 200
+x1 <- runif(n_igl)
+x2 <- runif(n_igl)
+igl <- data.frame(x1 = x1, x2 = x2,
+                  y = statmod::rinvgauss(n_igl, mean = exp(0.5 + 1.5 * x1 - x2), shape = 0.5))
+
 datasets <- list(
   mtcars = mt[, c("wt", "hp", "qsec", "cyl", "mpg")],
   infert = inf,
@@ -112,7 +123,8 @@ datasets <- list(
   insurance = ins,
   warpbreaks = wb,
   clotting = clot,
-  invgauss = ig)
+  invgauss = ig,
+  invgauss_log = igl)
 
 data <- list()
 for (nm in names(datasets)) data[[nm]] <- write_case_csv(datasets[[nm]], paste0(nm, ".csv"))
@@ -155,6 +167,8 @@ cases <- list(
   inverse_gaussian_canonical = case("invgauss", "y", c("x1", "x2"),
                                     "inverse.gaussian", "1/mu^2"),
   inverse_gaussian_log = case("mtcars", "mpg", c("wt", "hp"), "inverse.gaussian", "log"),
+  inverse_gaussian_log_slow = case("invgauss_log", "y", c("x1", "x2"),
+                                   "inverse.gaussian", "log"),
   gaussian_log = case("mtcars", "mpg", c("wt", "hp"), "gaussian", "log",
                       weights = "cyl")
 )

@@ -1,4 +1,4 @@
-"""The optimisers behind :class:`~statlearning.linear_model.LogisticRegression`.
+"""Solvers of binary and multinomial logistic regression (penalised or not).
 
 Every solver minimises the same objective (see :class:`Objective`)
 
@@ -7,19 +7,20 @@ Every solver minimises the same objective (see :class:`Objective`)
 
 (ρ = 0 for ``penalty="l2"``, 1 for ``"l1"``; no penalty term for ``penalty=None``), where
 ``ℓ_i`` is the binary or multinomial negative log-likelihood of :mod:`statlearning._core.logistic`
-and the intercepts are never penalised. The estimator module chooses the solver; this module
-knows nothing about estimators.
+and the intercepts are never penalised. The estimator chooses the solver; this module knows
+nothing about estimators.
 
-* :func:`irls_glm` — R's ``glm.fit`` for the unpenalised binary model through the shared IRLS of
-  :mod:`statlearning._solvers.irls` (binomial family, logit link), so that coefficients,
-  standard errors and the iteration count are R's.
-* :func:`newton` — Newton's method with the full Hessian and step halving (penalised binary,
-  multinomial).
+* :func:`binary_irls` — every Newton-type binary fit: the GLM IRLS of
+  :mod:`statlearning._solvers.irls` with the binomial family and logit link. Unpenalised, it
+  is R's ``glm.fit`` (coefficients, standard errors and iteration count are R's); penalised,
+  its weighted least-squares problems are solved in closed form (ridge) or by coordinate
+  descent (``l1``, elastic net), i.e. glmnet's proximal Newton.
+* :func:`newton` — Newton's method with the full Hessian and step halving (multinomial).
 * :func:`lbfgs_fit` — L-BFGS-B through :func:`statlearning._solvers.lbfgs.lbfgs` on ``F / Σw``.
 * :func:`gd_fit` — the notes' gradient rule ``θ ← θ − η ∇F`` (fixed η, or Armijo backtracking).
-* :func:`cd_fit` — glmnet's proximal Newton: an IRLS outer loop whose penalised weighted least
-  squares subproblems are solved by coordinate descent with warm starts (one class at a
-  time for the multinomial).
+* :func:`cd_fit` — glmnet's proximal Newton for the multinomial model: an outer loop over the
+  classes whose penalised weighted least-squares subproblems are solved by coordinate descent
+  with warm starts.
 """
 
 from __future__ import annotations
@@ -27,12 +28,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from scipy import linalg, special
+from scipy import linalg
 
-from .._core.families import get_family
 from .._core.logistic import (
     binary_hessian,
-    binary_loss,
     binary_loss_gradient,
     column_moments,
     multinomial_hessian,
@@ -40,13 +39,13 @@ from .._core.logistic import (
     multinomial_loss_gradient,
     softmax,
 )
-from .._solvers.gradient_descent import gradient_descent
-from .._solvers.irls import irls
+from .gradient_descent import gradient_descent
+from .irls import irls
 
 
 @dataclass
 class LogisticFit:
-    """What a solver returns: full parameters and, for :func:`irls_glm`, the inference pieces.
+    """What a solver returns: full parameters and, for :func:`binary_irls`, the inference pieces.
 
     ``params`` has shape ``(1, k)`` for the binary model and ``(K, k)`` for the multinomial
     (the reference class's row is zero when the model is parameterised against it).
@@ -169,25 +168,37 @@ def _converged(f, f_old, tol) -> bool:
 # ------------------------------------------------------------------------------------ R's IRLS
 
 
-def irls_glm(X, y, w, *, fit_intercept=True, max_iter=25, tol=1e-8, rank_tol=1e-7):
-    """R's ``glm.fit(x, y, weights = w, family = binomial())`` for 0/1 ``y``.
+def binary_irls(
+    X, y, w, *, fit_intercept=True, l1=0.0, l2=0.0, max_iter=25, tol=1e-8, rank_tol=1e-7
+) -> LogisticFit:
+    """The binary model by the GLM IRLS (binomial family, logit link), for 0/1 ``y``.
 
-    The shared IRLS of :mod:`statlearning._solvers.irls` with the binomial family and logit
-    link: R's starting values, step halving, convergence rule and final QR, so coefficients,
-    aliasing and ``(AᵀWA)⁻¹`` are R's. ``rank_tol`` is the estimator's aliasing tolerance.
+    Without a penalty this is R's ``glm.fit(x, y, weights = w, family = binomial())``: R's
+    starting values, step halving, convergence rule and final QR, so coefficients, aliasing and
+    ``(AᵀWA)⁻¹`` are R's (``rank_tol`` is the aliasing tolerance). With a penalty
+    ``λ₁‖β‖₁ + (λ₂/2)‖β‖²`` on the summed loss ``F`` (half the deviance), the IRLS objective
+    ``D/(2Σw) + α(ρ‖β‖₁ + ½(1 − ρ)‖β‖²)`` is ``F/Σw`` with ``α = (λ₁ + λ₂)/Σw`` and
+    ``ρ = λ₁/(λ₁ + λ₂)``.
     """
+    total = float(l1) + float(l2)
+    sum_w = float(np.sum(w))
     res = irls(
         X,
         y,
-        family=get_family("binomial"),
+        family="binomial",
         link="logit",
         sample_weight=w,
         fit_intercept=fit_intercept,
+        alpha=total / sum_w if total > 0 else 0.0,
+        l1_ratio=float(l1) / total if total > 0 else 0.0,
         max_iter=max_iter,
         tol=tol,
         rank_tol=rank_tol,
     )
-    return LogisticFit(res.coef[None, :], res.n_iter, res.converged, res.kept, res.unscaled_cov)
+    return LogisticFit(
+        res.coef[None, :], res.n_iter, res.converged, res.kept, res.unscaled_cov,
+        loss=0.5 * res.deviance,
+    )  # fmt: skip
 
 
 # ---------------------------------------------------------------------------------- Newton
@@ -282,7 +293,7 @@ def _finish(obj: Objective, x, n_iter, converged) -> LogisticFit:
 def lbfgs_fit(obj: Objective, x0, *, max_iter=100, tol=1e-8) -> LogisticFit:
     """L-BFGS-B on ``F / Σw`` (the mean loss, as scikit-learn scales it) in preconditioned
     coordinates (:class:`Preconditioned`); ``tol`` is ``gtol`` on that gradient."""
-    from .._solvers.lbfgs import lbfgs
+    from .lbfgs import lbfgs
 
     pre = Preconditioned(obj)
     scale = 1.0 / obj.w.sum()
@@ -346,32 +357,32 @@ def gd_fit(obj: Objective, x0, *, max_iter=100, tol=1e-8, learning_rate="armijo"
 
 
 def cd_fit(X, y, w, *, n_classes, fit_intercept, l1, l2, x0, max_iter=100, tol=1e-8, cd_tol=1e-12):
-    """glmnet's proximal Newton for the penalised model (binary, or one class at a time).
+    """glmnet's proximal Newton for the penalised multinomial model, one class at a time
+    (binary fits take :func:`binary_irls`).
 
-    Each outer iteration visits every coefficient row (one for a binary problem, each class
-    for the multinomial) and forms the weighted least-squares approximation of the
-    log-likelihood in that row at the current fit — working response
-    ``z = η_c + (y_c − p_c)/(p_c(1 − p_c))`` and weights ``W = w p_c(1 − p_c)`` (the row's exact
-    Hessian block) — then minimises it plus the elastic-net penalty by coordinate descent,
-    warm-started at the current row: ``(1/(2ΣW)) Σ W (z − b − xᵀβ)² + α (ρ‖β‖₁ +
-    ½(1 − ρ)‖β‖²)`` with ``α = (l1 + l2)/ΣW`` and ``ρ = l1/(l1 + l2)``. The step to the
-    subproblem's solution is halved until ``F`` decreases. Iteration stops on R's
-    relative-change test of ``2F`` together with ``max |Δθ| < √tol``. Multinomial intercepts
-    are centred after each pass (the likelihood does not see a common shift).
+    Each outer iteration visits every class's coefficient row and forms the weighted
+    least-squares approximation of the log-likelihood in that row at the current fit —
+    working response ``z = η_c + (y_c − p_c)/(p_c(1 − p_c))`` and weights
+    ``W = w p_c(1 − p_c)`` (the row's exact Hessian block) — then minimises it plus the
+    elastic-net penalty by coordinate descent, warm-started at the current row:
+    ``(1/(2ΣW)) Σ W (z − b − xᵀβ)² + α (ρ‖β‖₁ + ½(1 − ρ)‖β‖²)`` with ``α = (l1 + l2)/ΣW``
+    and ``ρ = l1/(l1 + l2)``. The step to the subproblem's solution is halved until ``F``
+    decreases. Iteration stops on R's relative-change test of ``2F`` together with
+    ``max |Δθ| < √tol``. The intercepts are centred after each pass (the likelihood does not
+    see a common shift).
     """
-    from .._solvers.coordinate_descent import enet_coordinate_descent
+    from .coordinate_descent import enet_coordinate_descent
 
-    binary = n_classes == 2
     off = 1 if fit_intercept else 0
-    P = np.array(x0, dtype=np.float64).reshape(1 if binary else n_classes, -1)
+    P = np.array(x0, dtype=np.float64).reshape(n_classes, -1)
     rows = P.shape[0]
-    Y = y[:, None] if binary else (y[:, None] == np.arange(n_classes)).astype(np.float64)
+    Y = (y[:, None] == np.arange(n_classes)).astype(np.float64)
 
     def row_eta(p):
         return X @ p[off:] + (p[0] if off else 0.0)
 
     def objective(E, P):
-        loss = binary_loss(E[:, 0], y, w) if binary else multinomial_loss(E, y, w)
+        loss = multinomial_loss(E, y, w)
         B = P[:, off:]
         return loss + l1 * float(np.abs(B).sum()) + 0.5 * l2 * float((B * B).sum())
 
@@ -385,7 +396,7 @@ def cd_fit(X, y, w, *, n_classes, fit_intercept, l1, l2, x0, max_iter=100, tol=1
         n_iter = it
         f_start, P_start = f, P.copy()
         for r in range(rows):
-            mu = special.expit(E[:, 0]) if binary else softmax(E)[:, r]
+            mu = softmax(E)[:, r]
             v = np.maximum(mu * (1.0 - mu), 1e-10)
             W = w * v
             res = enet_coordinate_descent(
@@ -414,7 +425,7 @@ def cd_fit(X, y, w, *, n_classes, fit_intercept, l1, l2, x0, max_iter=100, tol=1
                 t *= 0.5
             if f_new <= f + 1e-12 * abs(f):
                 P, E, f = P_new, E_new, f_new
-        if not binary and off:
+        if off:
             shift = P[:, 0].mean()
             P[:, 0] -= shift
             E -= shift
@@ -422,5 +433,5 @@ def cd_fit(X, y, w, *, n_classes, fit_intercept, l1, l2, x0, max_iter=100, tol=1
         if done:
             converged = True
             break
-    loss = binary_loss(E[:, 0], y, w) if binary else multinomial_loss(E, y, w)
+    loss = multinomial_loss(E, y, w)
     return LogisticFit(P, n_iter, converged, loss=loss)
