@@ -1,4 +1,4 @@
-"""Calling the compiled (numba) kernels: one array layout, and the thread count.
+"""Calling the compiled (numba) kernels: array types and layouts, and the thread count.
 
 Numba compiles a kernel once per combination of argument types, and an array's type includes its
 layout and whether it is writeable: a read-only array (``np.load(..., mmap_mode="r")``, a joblib
@@ -15,6 +15,14 @@ block (``threadpoolctl``, a dependency of scikit-learn): inside our own parallel
 nested BLAS threads oversubscribe the cores, and around small products, where a threaded BLAS
 spends longer waking its workers than computing (on a busy two-core machine a ``5,000 × 61``
 cross product took 350 ms with two threads and 0.7 ms with one).
+
+Kernels with explicit signatures take the other route, with no copy: they declare the arrays they
+only read as :func:`readonly`, a type numba converts writeable arrays to safely, so one compiled
+version (loaded from the on-disk cache) serves writeable, read-only and memory-mapped input alike;
+arrays a kernel writes are declared :func:`writeable` (its caller owns those buffers), and a
+matrix read in place in either order gets one signature per order (:func:`either_layout`, with
+strided views copied by :func:`contiguous`). Kernels whose inputs are large (the data matrix)
+prefer signatures; :func:`kernel_array` suits kernels without them and small fitted arrays.
 """
 
 from __future__ import annotations
@@ -23,8 +31,21 @@ import contextlib
 
 import numba
 import numpy as np
+from numba import types
 
-__all__ = ["kernel_array", "numba_threads", "resolve_n_threads", "single_blas_thread"]
+__all__ = [
+    "B1",
+    "F8",
+    "I8",
+    "contiguous",
+    "either_layout",
+    "kernel_array",
+    "numba_threads",
+    "readonly",
+    "resolve_n_threads",
+    "single_blas_thread",
+    "writeable",
+]
 
 _BLAS_CONTROLLER = []
 
@@ -113,3 +134,35 @@ def single_blas_thread(flops=None, *, above=2**27):
             return contextlib.nullcontext()
         _BLAS_CONTROLLER.append(ThreadpoolController())
     return _BLAS_CONTROLLER[0].limit(limits=1, user_api="blas")
+
+
+# Explicit signatures: arrays a kernel only reads are typed read-only.
+
+F8 = types.float64
+I8 = types.int64
+B1 = types.boolean
+
+
+def readonly(ndim: int = 1, layout: str = "C", dtype=types.float64):
+    """An array argument the kernel does not write (accepts writeable arrays too)."""
+    return types.Array(dtype, ndim, layout, readonly=True)
+
+
+def writeable(ndim: int = 1, layout: str = "C", dtype=types.float64):
+    """An array argument the kernel writes into."""
+    return types.Array(dtype, ndim, layout)
+
+
+def either_layout(*rest, ndim: int = 2) -> list:
+    """Signatures for a kernel whose first argument is a read-only data matrix in C or Fortran
+    order, followed by the argument types ``rest`` (one compiled version per order, so data in
+    either order are read in place). Pass the matrix through :func:`contiguous`."""
+    return [(readonly(ndim, layout), *rest) for layout in ("C", "F")]
+
+
+def contiguous(a: np.ndarray) -> np.ndarray:
+    """``a`` itself when it is C- or Fortran-contiguous, else a C-contiguous copy (a strided
+    view matches neither compiled layout)."""
+    if a.flags.c_contiguous or a.flags.f_contiguous:
+        return a
+    return np.ascontiguousarray(a)

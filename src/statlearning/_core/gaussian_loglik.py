@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from .numba_types import contiguous, either_layout, readonly
+from .compiled import contiguous, either_layout, readonly
 
 __all__ = ["gaussian_log_likelihood"]
 

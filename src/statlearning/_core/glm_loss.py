@@ -28,8 +28,8 @@ import math
 import numpy as np
 from numba import njit
 
+from .compiled import F8, I8, readonly
 from .links import CLOGLOG_ETA_MAX, EPS, LINK_CODES, LOGIT_THRESH, PROBIT_THRESH
-from .numba_types import F8, I8, readonly
 
 __all__ = ["FAMILY_CODES", "UNCONSTRAINED_LINKS", "glm_loss_gradient", "supports"]
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .numba_types import I8, contiguous, either_layout, readonly
+from .compiled import I8, contiguous, either_layout, readonly
 
 __all__ = ["grouped_centred_squares", "grouped_sums"]
 

@@ -31,8 +31,8 @@ import numba
 import numpy as np
 from scipy import optimize, special
 
+from .compiled import readonly, writeable
 from .linalg import gram
-from .numba_types import readonly, writeable
 
 __all__ = [
     "binary_hessian",

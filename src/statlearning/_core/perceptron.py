@@ -11,7 +11,7 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from .numba_types import B1, F8, I8, contiguous, either_layout, readonly, writeable
+from .compiled import B1, F8, I8, contiguous, either_layout, readonly, writeable
 
 
 def perceptron_epochs(

@@ -36,7 +36,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .._core.numba_types import F8, I8, readonly, writeable
+from .._core.compiled import F8, I8, readonly, writeable
 
 __all__ = ["gram_sweeps", "residual_sweeps"]
 
@@ -67,7 +67,7 @@ def _shuffle(order, state):
 
 
 # Explicit signatures: the data (G or X) and the penalty weights are read-only, so read-only
-# inputs use the same compiled code (statlearning._core.numba_types).
+# inputs use the same compiled code (statlearning._core.compiled).
 # (c or r, beta, nrm, a, b, working, max_sweeps, thr, seed)
 _SWEEP_ARGS = (
     writeable(), writeable(), readonly(), readonly(), readonly(), readonly(dtype=I8), I8, F8, I8,

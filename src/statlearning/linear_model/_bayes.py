@@ -11,7 +11,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 from .._core.ridge import centred_cross_products, weighted_means
 from .._validation import Boolean, Interval, check_sample_weight
 from ..base import LinearPredictorMixin, RegressorMixin, StatBase, fit_context
-from ..exceptions import ConvergenceWarning, NumericalWarning
+from ..exceptions import NumericalWarning, warn_not_converged
 
 __all__ = ["BayesianLinearRegression"]
 
@@ -238,11 +238,7 @@ class BayesianLinearRegression(RegressorMixin, LinearPredictorMixin, StatBase):
                 NumericalWarning,
             )
             return start[0], start[1], max(it, 1)
-        warnings.warn(
-            f"{name}: evidence maximisation did not converge in max_iter={self.max_iter} "
-            f"iterations (tol={self.tol}); increase max_iter.",
-            ConvergenceWarning,
-        )
+        warn_not_converged(self, "evidence maximisation", max_iter=self.max_iter, tol=self.tol)
         return alpha, sigma2, self.max_iter
 
     def _store(self, post, x_mean, y_mean, total, alpha, sigma2, n_iter):

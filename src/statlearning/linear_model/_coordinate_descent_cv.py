@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import warnings
 from numbers import Integral, Real
 
 import numpy as np
@@ -24,7 +23,7 @@ from .._validation import (
     renamed_parameter,
 )
 from ..base import LinearPredictorMixin, RegressorMixin, StatBase, fit_context
-from ..exceptions import ConvergenceWarning
+from ..exceptions import warn_not_converged
 from ._coordinate_descent import _convergence_warning, _response_scale
 
 __all__ = ["ElasticNetCV", "LassoCV"]
@@ -211,10 +210,12 @@ class ElasticNetCV(RegressorMixin, LinearPredictorMixin, StatBase):
                 err = y[test, None] - X[test] @ res.coefs - res.intercepts
                 mse[i, :, k] = (w_test @ (err * err)) / w_test.sum()
         if unconverged:
-            warnings.warn(
-                f"{name}: {unconverged} of the cross-validation fits did not converge in "
-                f"max_iter={self.max_iter} sweeps; increase max_iter or loosen tol.",
-                ConvergenceWarning,
+            warn_not_converged(
+                self,
+                f"{unconverged} of the cross-validation fits",
+                max_iter=self.max_iter,
+                unit="sweeps",
+                advice="increase max_iter or loosen tol",
             )
         self._store_cv(grids, ratios, mse, rule)
         self._refit(X, y, w)

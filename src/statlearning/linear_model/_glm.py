@@ -15,7 +15,7 @@ from .._solvers.glm_lbfgs import glm_lbfgs
 from .._solvers.irls import irls
 from .._validation import Boolean, Interval, Options, check_sample_weight
 from ..base import InferenceMixin, LinearPredictorMixin, RegressorMixin, StatBase, fit_context
-from ..exceptions import ConvergenceWarning, NumericalWarning
+from ..exceptions import NumericalWarning, warn_not_converged
 from ..inference import Summary
 from ..inference import _builder as infer
 
@@ -326,10 +326,8 @@ class GLMRegressor(RegressorMixin, LinearPredictorMixin, InferenceMixin, StatBas
                 fit_intercept=True, max_iter=self.max_iter, tol=self.tol,
             )  # fmt: skip
             if not res.converged:
-                warnings.warn(
-                    f"{type(self).__name__}: the intercept-only fit for the null deviance did "
-                    f"not converge in max_iter={self.max_iter} iterations; increase max_iter.",
-                    ConvergenceWarning,
+                warn_not_converged(
+                    self, "the intercept-only fit for the null deviance", max_iter=self.max_iter
                 )
             return float(res.deviance)
         ybar = float(w @ y) / float(w.sum())
@@ -369,11 +367,12 @@ class GLMRegressor(RegressorMixin, LinearPredictorMixin, InferenceMixin, StatBas
         name = type(self).__name__
         if not res.converged:
             method = "L-BFGS" if res.working_weights is None else "IRLS"
-            warnings.warn(
-                f"{name}: {method} did not converge in max_iter={self.max_iter} iterations "
-                f"(tol={self.tol}); increase max_iter. The results are those of the last "
-                "iteration.",
-                ConvergenceWarning,
+            warn_not_converged(
+                self,
+                method,
+                max_iter=self.max_iter,
+                tol=self.tol,
+                advice="increase max_iter. The results are those of the last iteration",
             )
         if res.boundary:
             warnings.warn(

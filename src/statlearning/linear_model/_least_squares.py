@@ -21,7 +21,11 @@ from .._core.ols import ols_statistics
 from .._solvers.gradient_descent import gradient_descent
 from .._validation import Boolean, Interval, Options, check_sample_weight
 from ..base import InferenceMixin, LinearPredictorMixin, RegressorMixin, StatBase, fit_context
-from ..exceptions import ConvergenceWarning, NumericalWarning, RankDeficientWarning
+from ..exceptions import (
+    NumericalWarning,
+    RankDeficientWarning,
+    warn_not_converged,
+)
 from ..inference import Summary
 from ..inference import _builder as infer
 
@@ -252,11 +256,12 @@ class LinearRegression(RegressorMixin, LinearPredictorMixin, InferenceMixin, Sta
                 "learning_rate='exact'."
             ) from None
         if not res.converged:
-            warnings.warn(
-                f"{type(self).__name__}: gradient descent did not converge in "
-                f"max_iter={self.max_iter} iterations (tol={self.tol}); increase max_iter or "
-                "use solver='qr'.",
-                ConvergenceWarning,
+            warn_not_converged(
+                self,
+                "gradient descent",
+                max_iter=self.max_iter,
+                tol=self.tol,
+                advice="increase max_iter or use solver='qr'",
             )
         coef = np.full(kept.size, np.nan)
         coef[kept] = res.x / scale

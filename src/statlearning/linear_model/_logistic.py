@@ -22,7 +22,7 @@ from .._core.logistic import (
 from .._solvers.logistic import Objective, binary_irls, cd_fit, gd_fit, lbfgs_fit, newton
 from .._validation import Boolean, Interval, Options, check_sample_weight
 from ..base import ClassifierMixin, InferenceMixin, StatBase, fit_context
-from ..exceptions import ConvergenceWarning, NumericalWarning
+from ..exceptions import ConvergenceWarning, NumericalWarning, warn_not_converged
 from ..inference import Summary
 from ..inference import _builder as infer
 
@@ -416,10 +416,12 @@ float or int
             )
         elif not fit.converged:
             hint = "" if penalised else " (the classes may be separated: try penalty='l2')"
-            warnings.warn(
-                f"{name}: solver={self.solver!r} did not converge in max_iter={self.max_iter} "
-                f"iterations (tol={self.tol}); increase max_iter{hint}.",
-                ConvergenceWarning,
+            warn_not_converged(
+                self,
+                f"solver={self.solver!r}",
+                max_iter=self.max_iter,
+                tol=self.tol,
+                advice=f"increase max_iter{hint}",
             )
         if K == 2 and not penalised and extreme > 30.0:  # R: μ outside [10ε, 1 − 10ε]
             warnings.warn(

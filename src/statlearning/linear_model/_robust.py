@@ -20,7 +20,11 @@ from .._solvers.linprog import lad_linprog, lad_vertex_certificate
 from .._solvers.robust_irls import huber_active_set_polish, robust_irls
 from .._validation import Boolean, Interval, Options, check_sample_weight
 from ..base import LinearPredictorMixin, RegressorMixin, StatBase, fit_context
-from ..exceptions import ConvergenceWarning, NumericalWarning, RankDeficientWarning
+from ..exceptions import (
+    NumericalWarning,
+    RankDeficientWarning,
+    warn_not_converged,
+)
 
 __all__ = ["HuberRegressor", "LADRegressor"]
 
@@ -175,10 +179,8 @@ class HuberRegressor(RegressorMixin, LinearPredictorMixin, StatBase):
             fit_intercept=self.fit_intercept,
         )
         if not converged and not exact:
-            warnings.warn(
-                f"{name}: solver={self.solver!r} did not converge in max_iter={self.max_iter} "
-                f"iterations (tol={self.tol}); increase max_iter.",
-                ConvergenceWarning,
+            warn_not_converged(
+                self, f"solver={self.solver!r}", max_iter=self.max_iter, tol=self.tol,
             )
         off = 1 if self.fit_intercept else 0
         self.intercept_ = float(theta[0]) if off else 0.0
@@ -367,10 +369,12 @@ class LADRegressor(RegressorMixin, LinearPredictorMixin, StatBase):
             if n_iter >= self.max_iter or (converged and certify(theta) is not None):
                 break
         if not converged:
-            warnings.warn(
-                f"{name}: IRLS did not converge in max_iter={self.max_iter} iterations "
-                f"(tol={self.tol}); increase max_iter or use solver='highs'.",
-                ConvergenceWarning,
+            warn_not_converged(
+                self,
+                "IRLS",
+                max_iter=self.max_iter,
+                tol=self.tol,
+                advice="increase max_iter or use solver='highs'",
             )
         off = 1 if self.fit_intercept else 0
         self.intercept_ = float(theta[0]) if off else 0.0
