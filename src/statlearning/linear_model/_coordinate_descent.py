@@ -264,7 +264,9 @@ class Lasso(ElasticNet):
 
     See Also
     --------
-    ElasticNet, LassoCV, lasso_path
+    ElasticNet : the lasso and ridge penalties mixed (``l1_ratio``).
+    LassoCV : chooses ``alpha`` by cross-validation (minimum or one-SE rule).
+    lasso_path : the solutions along a grid of ``alpha``.
 
     Notes
     -----

@@ -448,21 +448,54 @@ float or int
         return eta[:, 0] if coef.shape[0] == 1 else eta
 
     def decision_function(self, X):
-        """The linear predictor: log-odds of ``classes_[1]`` (binary, shape (n,)) or the
-        per-class scores ``η_c`` (multinomial, shape (n, K))."""
+        """Linear predictor: the log-odds (binary) or the per-class scores (multinomial).
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Samples to score.
+
+        Returns
+        -------
+        ndarray of shape (n_samples,) or (n_samples, n_classes)
+            Binary: the log-odds :math:`\\eta = \\beta_0 + x^\\top\\beta` of ``classes_[1]``.
+            Multinomial: the scores :math:`\\eta_c`, whose softmax gives the probabilities.
+        """
         check_is_fitted(self, "coef_")
         X = validate_data(self, X, reset=False, dtype=np.float64)
         return self._eta(X)
 
     def predict_log_proba(self, X):
-        """Log class probabilities, shape (n, K), columns in ``classes_`` order."""
+        """Log class probabilities.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Samples to score.
+
+        Returns
+        -------
+        ndarray of shape (n_samples, n_classes)
+            Columns in ``classes_`` order (computed stably from the linear predictor).
+        """
         eta = self.decision_function(X)
         if eta.ndim == 1:
             return np.column_stack([special.log_expit(-eta), special.log_expit(eta)])
         return log_softmax(eta)
 
     def predict_proba(self, X):
-        """Class probabilities, shape (n, K), columns in ``classes_`` order."""
+        """Class probabilities.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Samples to score.
+
+        Returns
+        -------
+        ndarray of shape (n_samples, n_classes)
+            Columns in ``classes_`` order; rows sum to one.
+        """
         eta = self.decision_function(X)
         if eta.ndim == 1:
             p = special.expit(eta)
@@ -470,8 +503,19 @@ float or int
         return np.exp(log_softmax(eta))
 
     def predict(self, X):
-        """Class labels: ``classes_[1]`` when ``p̂ > decision_threshold`` (binary), otherwise
-        the most probable class."""
+        """Predicted class labels.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Samples to score.
+
+        Returns
+        -------
+        ndarray of shape (n_samples,)
+            Binary: ``classes_[1]`` where its probability exceeds ``decision_threshold``
+            (strictly), else ``classes_[0]``. Multinomial: the most probable class.
+        """
         eta = self.decision_function(X)
         if eta.ndim == 1:
             t = self.decision_threshold
