@@ -32,30 +32,6 @@ _CONSTRAINTS = {
     "random_state": [RandomState()],
 }
 
-_NOTES = """
-    Bagging (seed 000 §1.5, seed 004 §74, ESL §8.7) fits the base estimator to :math:`B`
-    bootstrap samples (``max_samples`` draws, with replacement) and averages:
-    :math:`\\hat f_{bag}(x) = \\frac{1}{B}\\sum_{b=1}^B \\hat f_b(x)`. If the :math:`\\hat f_b(x)`
-    have variance :math:`\\sigma^2` and pairwise correlation :math:`\\rho`, the average has
-    variance :math:`\\rho\\sigma^2 + (1-\\rho)\\sigma^2/B`: more members remove only the
-    second term (random forests attack the first). The bootstrap sample is passed to the
-    base estimator as integer ``sample_weight`` counts (exactly the repeated rows) when its
-    ``fit`` accepts ``sample_weight``, else by indexing. Each member's bootstrap and its own
-    ``random_state`` come from two integer seeds drawn up front from ``random_state``, so the
-    ensemble does not depend on ``n_jobs`` (threads).
-
-    Out-of-bag estimate (seed 004 §75): row :math:`i` is predicted only by the members whose
-    bootstrap sample left it out (about :math:`e^{-1} \\approx 0.368` of them); rows that are
-    never out of bag are left out (with a warning). ``oob_error_curve_[b-1]`` is this error
-    (misclassification rate or MSE) of the first :math:`b` members, to monitor convergence.
-
-    Mapping: R's ``randomForest(x, y, mtry = ncol(x), ntree, keep.inbag)`` is bagging of
-    trees (``RandomForest*(max_features=None)``, same trees as ``Bagging*`` of
-    ``DecisionTree*``); scikit-learn's ``BaggingClassifier(estimator, n_estimators,
-    max_samples, bootstrap, oob_score)`` (``max_features`` / ``bootstrap_features`` are not
-    offered). ``keep.inbag`` is not offered (in-bag counts are recomputed from the seeds).
-"""
-
 
 class BaggingRegressor(RegressorOutputs, RegressorMixin, BaseBagging):
     """Bagged regressor: the mean of estimators fitted to bootstrap samples.
@@ -91,7 +67,27 @@ class BaggingRegressor(RegressorOutputs, RegressorMixin, BaseBagging):
 
     Notes
     -----
-    {notes}
+    Bagging (seed 000 §1.5, seed 004 §74, ESL §8.7) fits the base estimator to :math:`B`
+    bootstrap samples (``max_samples`` draws, with replacement) and averages:
+    :math:`\\hat f_{bag}(x) = \\frac{1}{B}\\sum_{b=1}^B \\hat f_b(x)`. If the :math:`\\hat f_b(x)`
+    have variance :math:`\\sigma^2` and pairwise correlation :math:`\\rho`, the average has
+    variance :math:`\\rho\\sigma^2 + (1-\\rho)\\sigma^2/B`: more members remove only the
+    second term (random forests attack the first). The bootstrap sample is passed to the
+    base estimator as integer ``sample_weight`` counts (exactly the repeated rows) when its
+    ``fit`` accepts ``sample_weight``, else by indexing. Each member's bootstrap and its own
+    ``random_state`` come from two integer seeds drawn up front from ``random_state``, so the
+    ensemble does not depend on ``n_jobs`` (threads).
+
+    Out-of-bag estimate (seed 004 §75): row :math:`i` is predicted only by the members whose
+    bootstrap sample left it out (about :math:`e^{-1} \\approx 0.368` of them); rows that are
+    never out of bag are left out (with a warning). ``oob_error_curve_[b-1]`` is this error
+    (misclassification rate or MSE) of the first :math:`b` members, to monitor convergence.
+
+    Mapping: R's ``randomForest(x, y, mtry = ncol(x), ntree, keep.inbag)`` is bagging of
+    trees (``RandomForest*(max_features=None)``, same trees as ``Bagging*`` of
+    ``DecisionTree*``); scikit-learn's ``BaggingClassifier(estimator, n_estimators,
+    max_samples, bootstrap, oob_score)`` (``max_features`` / ``bootstrap_features`` are not
+    offered). ``keep.inbag`` is not offered (in-bag counts are recomputed from the seeds).
 
     Examples
     --------
@@ -178,7 +174,9 @@ class BaggingClassifier(ClassifierOutputs, ClassifierMixin, BaseBagging):
 
     Notes
     -----
-    {notes}
+    As in :class:`BaggingRegressor` (see its Notes), with the members' class probabilities
+    averaged (``voting="soft"``) or their votes counted (``"hard"``) and the OOB error
+    the misclassification rate.
 
     Examples
     --------
@@ -231,7 +229,3 @@ class BaggingClassifier(ClassifierOutputs, ClassifierMixin, BaseBagging):
         if self.oob_score:
             self._compute_oob(X, target, w)
         return self
-
-
-for _cls in (BaggingRegressor, BaggingClassifier):
-    _cls.__doc__ = _cls.__doc__.replace("    {notes}\n", _NOTES)

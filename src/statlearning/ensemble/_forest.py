@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import math
 from numbers import Integral, Real
 
 import numpy as np
@@ -11,6 +10,7 @@ from sklearn.utils.validation import check_is_fitted
 from .._validation import Boolean, Interval, Options, RandomState
 from ..base import ClassifierMixin, RegressorMixin, fit_context
 from ..tree import DecisionTreeClassifier, DecisionTreeRegressor
+from ..tree._params import resolve_max_features
 from ._base import BaseBagging, ClassifierOutputs, RegressorOutputs
 from ._importance import mean_and_se, tree_permutation_deltas
 
@@ -33,67 +33,6 @@ _CONSTRAINTS = {
     "random_state": [RandomState()],
 }
 
-_NOTES = """
-    A random forest (Breiman 2001; seed 000 §1.6, seed 001 A3, seed 004 §77, ISLR §8.2.2) is
-    bagging of unpruned CART trees in which every split considers only ``max_features``
-    columns drawn afresh at that node. The prediction is
-    :math:`\\hat f(x) = \\frac1B \\sum_b T_b(x)` (regression), the mean of the trees' class
-    proportions (``voting="soft"``, scikit-learn) or the majority vote (``voting="hard"``,
-    the notes' (6.4)/(6.5) and R). With tree predictions of variance :math:`\\sigma^2` and
-    pairwise correlation :math:`\\rho`, the average has variance
-    :math:`\\rho\\sigma^2 + (1-\\rho)\\sigma^2/B`; the random feature subsets lower
-    :math:`\\rho`, more trees the second term. Every tree is grown on its bootstrap sample
-    given as integer frequency weights, so ``min_samples_split`` / ``min_samples_leaf``
-    count rows with their bootstrap repeats (as R's regression forests, grown on the
-    repeated rows; R's classification forests and scikit-learn count distinct in-bag rows,
-    which gives somewhat smaller trees for ``min_samples_split > 2``). Each tree's bootstrap
-    and feature draws come from seeds drawn up front from ``random_state``: the forest does
-    not depend on ``n_jobs`` (threads; the compiled loops release the GIL) nor on the order
-    of the rows.
-
-    OOB: row :math:`i` is predicted by the trees whose bootstrap left it out; rows never out
-    of bag are excluded. ``oob_error_curve_[b-1]`` is the OOB error of the first :math:`b`
-    trees (misclassification rate or MSE; R's ``err.rate[, "OOB"]`` / ``mse``).
-    ``feature_importances_`` is the mean decrease in impurity (MDI): each tree's normalised
-    MDI averaged over the trees with a split and renormalised (scikit-learn).
-    ``permutation_importance=True`` adds Breiman's OOB permutation importance: for tree
-    :math:`b` and column :math:`j` permuted among the tree's OOB rows,
-    :math:`d_{bj}` is the decrease in the tree's OOB accuracy (classification) or the increase
-    in its OOB MSE (regression); ``permutation_importances_`` :math:`= \\bar d_j` and
-    ``permutation_importances_se_`` :math:`= \\sqrt{(\\overline{d_j^2} - \\bar d_j^2)/B}`,
-    R's ``importance(fit, type = 1, scale = FALSE)`` and ``fit$importanceSD``.
-
-    Mapping to R's ``randomForest``: ``ntree`` = ``n_estimators``; ``mtry`` =
-    ``max_features`` (an integer; R's defaults ``floor(sqrt(p))`` and ``max(floor(p/3), 1)``
-    are ``"sqrt"`` and ``1/3``, both floored, at least 1); ``nodesize`` is a *split* rule
-    in R (a node of at most ``nodesize`` rows is not split; no child-size limit), i.e.
-    ``min_samples_split = nodesize + 1, min_samples_leaf = 1`` (R's defaults 1 for
-    classification and 5 for regression are exactly ``min_samples_split=2`` and ``6``; for
-    classification with ``nodesize > 1`` R counts distinct rows, so the map is approximate);
-    ``maxnodes`` = ``max_leaf_nodes``; ``importance = TRUE`` = ``permutation_importance``;
-    ``keep.inbag`` is not stored (the counts are recomputed from seeds); ``replace`` =
-    ``bootstrap``; ``sampsize`` = ``max_samples``. Equally good splits on different columns
-    are chosen at random (the trees' ``tie_break="random"``), as R and scikit-learn do;
-    always taking the first column would favour it in every tree. Tied votes go to the
-    first class in ``classes_`` (R breaks them at random). scikit-learn's ``RandomForest*``
-    has the same names (its regressor default is ``max_features=1.0``).
-"""
-
-
-def _resolve_max_features(max_features, p: int) -> int:
-    """Columns per split: floor of the rule, at least 1 (R's ``mtry``)."""
-    if max_features is None:
-        return p
-    if max_features == "sqrt":
-        return max(1, math.isqrt(p))
-    if max_features == "log2":
-        return max(1, int(math.log2(p)))
-    if isinstance(max_features, Integral):
-        if max_features > p:
-            raise ValueError(f"max_features={max_features} exceeds the number of features ({p}).")
-        return int(max_features)
-    return max(1, math.floor(max_features * p + 1e-9))
-
 
 class _BaseForest(BaseBagging):
     def _tree_params(self):
@@ -106,7 +45,7 @@ class _BaseForest(BaseBagging):
         cls = DecisionTreeClassifier if self._is_classifier else DecisionTreeRegressor
         # ties between columns at random, as R and scikit-learn: the first column would
         # otherwise win every tie in every tree
-        est = cls(max_features=_resolve_max_features(self.max_features, n_features),
+        est = cls(max_features=resolve_max_features(self.max_features, n_features),
                   random_state=seed, tie_break="random", **self._tree_params())
         if "use_surrogates" in est.get_params(deep=False):
             est.set_params(use_surrogates=False)  # finite inputs only: no surrogate splits
@@ -119,7 +58,7 @@ class _BaseForest(BaseBagging):
 
     def _fit_forest(self, X, y, sample_weight):
         X, target, w = self._validate_fit(X, y, sample_weight)
-        self.max_features_ = _resolve_max_features(self.max_features, X.shape[1])
+        self.max_features_ = resolve_max_features(self.max_features, X.shape[1])
         per_tree = None
         if self.permutation_importance:
             if not self.bootstrap:
@@ -202,7 +141,49 @@ class RandomForestRegressor(RegressorOutputs, RegressorMixin, _BaseForest):
 
     Notes
     -----
-    {notes}
+    A random forest (Breiman 2001; seed 000 §1.6, seed 001 A3, seed 004 §77, ISLR §8.2.2) is
+    bagging of unpruned CART trees in which every split considers only ``max_features``
+    columns drawn afresh at that node. The prediction is
+    :math:`\\hat f(x) = \\frac1B \\sum_b T_b(x)` (regression), the mean of the trees' class
+    proportions (``voting="soft"``, scikit-learn) or the majority vote (``voting="hard"``,
+    the notes' (6.4)/(6.5) and R). With tree predictions of variance :math:`\\sigma^2` and
+    pairwise correlation :math:`\\rho`, the average has variance
+    :math:`\\rho\\sigma^2 + (1-\\rho)\\sigma^2/B`; the random feature subsets lower
+    :math:`\\rho`, more trees the second term. Every tree is grown on its bootstrap sample
+    given as integer frequency weights, so ``min_samples_split`` / ``min_samples_leaf``
+    count rows with their bootstrap repeats (as R's regression forests, grown on the
+    repeated rows; R's classification forests and scikit-learn count distinct in-bag rows,
+    which gives somewhat smaller trees for ``min_samples_split > 2``). Each tree's bootstrap
+    and feature draws come from seeds drawn up front from ``random_state``: the forest does
+    not depend on ``n_jobs`` (threads; the compiled loops release the GIL) nor on the order
+    of the rows.
+
+    OOB: row :math:`i` is predicted by the trees whose bootstrap left it out; rows never out
+    of bag are excluded. ``oob_error_curve_[b-1]`` is the OOB error of the first :math:`b`
+    trees (misclassification rate or MSE; R's ``err.rate[, "OOB"]`` / ``mse``).
+    ``feature_importances_`` is the mean decrease in impurity (MDI): each tree's normalised
+    MDI averaged over the trees with a split and renormalised (scikit-learn).
+    ``permutation_importance=True`` adds Breiman's OOB permutation importance: for tree
+    :math:`b` and column :math:`j` permuted among the tree's OOB rows,
+    :math:`d_{bj}` is the decrease in the tree's OOB accuracy (classification) or the increase
+    in its OOB MSE (regression); ``permutation_importances_`` :math:`= \\bar d_j` and
+    ``permutation_importances_se_`` :math:`= \\sqrt{(\\overline{d_j^2} - \\bar d_j^2)/B}`,
+    R's ``importance(fit, type = 1, scale = FALSE)`` and ``fit$importanceSD``.
+
+    Mapping to R's ``randomForest``: ``ntree`` = ``n_estimators``; ``mtry`` =
+    ``max_features`` (an integer; R's defaults ``floor(sqrt(p))`` and ``max(floor(p/3), 1)``
+    are ``"sqrt"`` and ``1/3``, both floored, at least 1); ``nodesize`` is a *split* rule
+    in R (a node of at most ``nodesize`` rows is not split; no child-size limit), i.e.
+    ``min_samples_split = nodesize + 1, min_samples_leaf = 1`` (R's defaults 1 for
+    classification and 5 for regression are exactly ``min_samples_split=2`` and ``6``; for
+    classification with ``nodesize > 1`` R counts distinct rows, so the map is approximate);
+    ``maxnodes`` = ``max_leaf_nodes``; ``importance = TRUE`` = ``permutation_importance``;
+    ``keep.inbag`` is not stored (the counts are recomputed from seeds); ``replace`` =
+    ``bootstrap``; ``sampsize`` = ``max_samples``. Equally good splits on different columns
+    are chosen at random (the trees' ``tie_break="random"``), as R and scikit-learn do;
+    always taking the first column would favour it in every tree. Tied votes go to the
+    first class in ``classes_`` (R breaks them at random). scikit-learn's ``RandomForest*``
+    has the same names (its regressor default is ``max_features=1.0``).
 
     Examples
     --------
@@ -302,7 +283,9 @@ bootstrap, max_samples, n_jobs, random_state
 
     Notes
     -----
-    {notes}
+    As in :class:`RandomForestRegressor` (see its Notes), with the trees' class
+    proportions averaged (``voting="soft"``) or their votes counted (``"hard"``), the
+    OOB error the misclassification rate and R's ``mtry = floor(sqrt(p))`` the default.
 
     Examples
     --------
@@ -362,7 +345,3 @@ bootstrap, max_samples, n_jobs, random_state
         self : RandomForestClassifier
         """
         return self._fit_forest(X, y, sample_weight)
-
-
-for _cls in (RandomForestRegressor, RandomForestClassifier):
-    _cls.__doc__ = _cls.__doc__.replace("    {notes}\n", _NOTES)

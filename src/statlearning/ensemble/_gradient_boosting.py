@@ -20,67 +20,14 @@ from .._core.class_labels import encode_class_labels
 from .._validation import Interval, Options, RandomState, check_sample_weight
 from ..base import ClassifierMixin, RegressorMixin, StatBase, fit_context
 from ..tree._apply import apply_packed
-from ..tree._classes import _resolve_max_features
 from ..tree._grow import grow_tree  # the one switch point for the tree grower
+from ..tree._params import resolve_max_features
 from ..tree._splitter import SQUARED_ERROR
 from ..tree._structure import TREE_LEAF, apply_tree
 from ._accumulate import accumulate_forest, pack_forest
 from ._gb_losses import make_loss
 
 __all__ = ["GradientBoostingClassifier", "GradientBoostingRegressor"]
-
-_NOTES = r"""
-    Forward stagewise additive modelling. With a differentiable loss :math:`L(y, f)` the model
-    is :math:`f_B(x) = f_0 + \lambda \sum_{b=1}^{B} h_b(x)`. ``init="mean"`` starts from the
-    best constant :math:`f_0 = \arg\min_c \sum_i w_i L(y_i, c)` (scikit-learn's choice: the
-    weighted mean, the weighted median (absolute error and Huber), the log-odds, or the centred
-    log class priors; medians are inverted-CDF weighted medians, the lower median for unit
-    weights); ``init="zero"`` starts from :math:`f_0 = 0`, ISLR's Algorithm 8.2. Stage
-    :math:`b` computes the negative gradient (pseudo-residual)
-    :math:`r_i = -\partial L(y_i, f)/\partial f |_{f = f_{b-1}(x_i)}`, grows a least-squares
-    regression tree on :math:`(x_i, r_i)` (``max_depth``, ``min_samples_split``,
-    ``min_samples_leaf``, ``max_features``), and replaces the value of each leaf :math:`R_j`
-    by the line search :math:`\gamma_j = \arg\min_\gamma \sum_{x_i \in R_j} w_i
-    L(y_i, f_{b-1}(x_i) + \gamma)`:
-
-    - squared error :math:`(y - f)^2`: :math:`r = y - f`, :math:`\gamma_j` the mean residual
-      (the tree's own leaf value);
-    - absolute error :math:`|y - f|`: :math:`r = \mathrm{sign}(y - f)`, :math:`\gamma_j` the
-      weighted median of :math:`y - f` in the leaf;
-    - Huber: :math:`\delta` the ``alpha``-quantile of :math:`|y - f_{b-1}|`, :math:`r` the
-      residual clipped at :math:`\pm\delta`, and Friedman's one-step M-estimate
-      :math:`\gamma_j = \tilde m_j + \mathrm{mean}_j[\mathrm{sign}(y - f - \tilde m_j)
-      \min(\delta, |y - f - \tilde m_j|)]` about the leaf median :math:`\tilde m_j`;
-    - binary log-loss on the logit scale: :math:`r = y - p`, one Newton step
-      :math:`\gamma_j = \sum w r / \sum w p(1 - p)`;
-    - :math:`K`-class log-loss (softmax, :math:`K` trees per stage, all on the stage's starting
-      probabilities): :math:`r_k = 1\{y = k\} - p_k`,
-      :math:`\gamma_{jk} = \frac{K-1}{K} \sum w r_k / \sum w |r_k|(1 - |r_k|)` (Friedman's
-      Algorithm 6, as scikit-learn).
-
-    Shrinkage: :math:`f_b = f_{b-1} + \lambda \sum_j \gamma_j 1\{x \in R_j\}` with
-    :math:`\lambda` = ``learning_rate``. With ``subsample`` :math:`< 1` (stochastic boosting)
-    each stage grows and line-searches on a random ``int(subsample · n)`` rows drawn without
-    replacement; ``oob_improvement_[b]`` is the decrease of the loss on the other rows from
-    stage :math:`b-1` to :math:`b` and ``oob_scores_[b]`` that loss. ``train_score_`` is the
-    in-bag loss after each stage on scikit-learn's scale (the MSE, the mean absolute error, the
-    Huber loss, the binomial deviance :math:`2\,\mathrm{mean}(\log(1 + e^f) - yf)`, the
-    multinomial negative log-likelihood). ``feature_importances_`` is the mean decrease in
-    squared error of the split nodes, averaged over every tree with a split and normalised.
-
-    Mapping. ISLR (seed notes item 78): :math:`\lambda` = ``learning_rate``, :math:`B` =
-    ``n_estimators``, :math:`d` splits = ``max_depth=1`` (stumps, :math:`d = 1`; a depth
-    :math:`D` tree has up to :math:`2^D - 1` splits), and ``init="zero"`` with
-    ``loss="squared_error"`` is exactly the algorithm f̂ = 0, r = y, f̂ += λ f̂ᵇ, r −= λ f̂ᵇ(x).
-    R's gbm: ``shrinkage`` = ``learning_rate``, ``n.trees`` = ``n_estimators``,
-    ``interaction.depth`` = ``max_depth`` (gbm grows ``interaction.depth`` splits; equal for
-    stumps), ``bag.fraction`` = ``subsample`` (gbm's default 0.5, ours 1), ``n.minobsinnode`` =
-    ``min_samples_leaf`` (gbm's default 10, ours 1), ``distribution = "gaussian" | "laplace" |
-    "bernoulli" | "multinomial"`` = ``loss``. scikit-learn's ``GradientBoosting*`` has the same
-    parameters and algorithm; our default ``max_depth=1`` (ISLR's stumps) differs from its 3,
-    our trees send ``x < threshold`` left (the same training partition) and our ``init`` is
-    ``"mean"`` or ``"zero"`` only.
-"""
 
 
 class _BaseGradientBoosting(StatBase):
@@ -110,7 +57,7 @@ class _BaseGradientBoosting(StatBase):
         n, p = X.shape
         K = loss.n_trees
         rng = check_random_state(self.random_state)
-        max_features = _resolve_max_features(self.max_features, p)
+        max_features = resolve_max_features(self.max_features, p)
         init = loss.init_raw(y, w, weighted) if self.init == "mean" else np.zeros(K)
         raw = np.tile(init, (n, 1)).astype(np.float64)
         do_oob = self.subsample < 1.0
@@ -259,7 +206,56 @@ class GradientBoostingRegressor(RegressorMixin, _BaseGradientBoosting):
 
     Notes
     -----
-    {notes}
+    Forward stagewise additive modelling. With a differentiable loss :math:`L(y, f)` the model
+    is :math:`f_B(x) = f_0 + \\lambda \\sum_{b=1}^{B} h_b(x)`. ``init="mean"`` starts from the
+    best constant :math:`f_0 = \\arg\\min_c \\sum_i w_i L(y_i, c)` (scikit-learn's choice: the
+    weighted mean, the weighted median (absolute error and Huber), the log-odds, or the centred
+    log class priors; medians are inverted-CDF weighted medians, the lower median for unit
+    weights); ``init="zero"`` starts from :math:`f_0 = 0`, ISLR's Algorithm 8.2. Stage
+    :math:`b` computes the negative gradient (pseudo-residual)
+    :math:`r_i = -\\partial L(y_i, f)/\\partial f |_{f = f_{b-1}(x_i)}`, grows a least-squares
+    regression tree on :math:`(x_i, r_i)` (``max_depth``, ``min_samples_split``,
+    ``min_samples_leaf``, ``max_features``), and replaces the value of each leaf :math:`R_j`
+    by the line search :math:`\\gamma_j = \\arg\\min_\\gamma \\sum_{x_i \\in R_j} w_i
+    L(y_i, f_{b-1}(x_i) + \\gamma)`:
+
+    - squared error :math:`(y - f)^2`: :math:`r = y - f`, :math:`\\gamma_j` the mean residual
+      (the tree's own leaf value);
+    - absolute error :math:`|y - f|`: :math:`r = \\mathrm{sign}(y - f)`, :math:`\\gamma_j` the
+      weighted median of :math:`y - f` in the leaf;
+    - Huber: :math:`\\delta` the ``alpha``-quantile of :math:`|y - f_{b-1}|`, :math:`r` the
+      residual clipped at :math:`\\pm\\delta`, and Friedman's one-step M-estimate
+      :math:`\\gamma_j = \\tilde m_j + \\mathrm{mean}_j[\\mathrm{sign}(y - f - \\tilde m_j)
+      \\min(\\delta, |y - f - \\tilde m_j|)]` about the leaf median :math:`\\tilde m_j`;
+    - binary log-loss on the logit scale: :math:`r = y - p`, one Newton step
+      :math:`\\gamma_j = \\sum w r / \\sum w p(1 - p)`;
+    - :math:`K`-class log-loss (softmax, :math:`K` trees per stage, all on the stage's starting
+      probabilities): :math:`r_k = 1\\{y = k\\} - p_k`,
+      :math:`\\gamma_{jk} = \\frac{K-1}{K} \\sum w r_k / \\sum w |r_k|(1 - |r_k|)` (Friedman's
+      Algorithm 6, as scikit-learn).
+
+    Shrinkage: :math:`f_b = f_{b-1} + \\lambda \\sum_j \\gamma_j 1\\{x \\in R_j\\}` with
+    :math:`\\lambda` = ``learning_rate``. With ``subsample`` :math:`< 1` (stochastic boosting)
+    each stage grows and line-searches on a random ``int(subsample · n)`` rows drawn without
+    replacement; ``oob_improvement_[b]`` is the decrease of the loss on the other rows from
+    stage :math:`b-1` to :math:`b` and ``oob_scores_[b]`` that loss. ``train_score_`` is the
+    in-bag loss after each stage on scikit-learn's scale (the MSE, the mean absolute error, the
+    Huber loss, the binomial deviance :math:`2\\,\\mathrm{mean}(\\log(1 + e^f) - yf)`, the
+    multinomial negative log-likelihood). ``feature_importances_`` is the mean decrease in
+    squared error of the split nodes, averaged over every tree with a split and normalised.
+
+    Mapping. ISLR (seed notes item 78): :math:`\\lambda` = ``learning_rate``, :math:`B` =
+    ``n_estimators``, :math:`d` splits = ``max_depth=1`` (stumps, :math:`d = 1`; a depth
+    :math:`D` tree has up to :math:`2^D - 1` splits), and ``init="zero"`` with
+    ``loss="squared_error"`` is exactly the algorithm f̂ = 0, r = y, f̂ += λ f̂ᵇ, r −= λ f̂ᵇ(x).
+    R's gbm: ``shrinkage`` = ``learning_rate``, ``n.trees`` = ``n_estimators``,
+    ``interaction.depth`` = ``max_depth`` (gbm grows ``interaction.depth`` splits; equal for
+    stumps), ``bag.fraction`` = ``subsample`` (gbm's default 0.5, ours 1), ``n.minobsinnode`` =
+    ``min_samples_leaf`` (gbm's default 10, ours 1), ``distribution = "gaussian" | "laplace" |
+    "bernoulli" | "multinomial"`` = ``loss``. scikit-learn's ``GradientBoosting*`` has the same
+    parameters and algorithm; our default ``max_depth=1`` (ISLR's stumps) differs from its 3,
+    our trees send ``x < threshold`` left (the same training partition) and our ``init`` is
+    ``"mean"`` or ``"zero"`` only.
 
     Examples
     --------
@@ -355,7 +351,8 @@ min_samples_leaf, min_impurity_decrease, max_leaf_nodes, max_features, random_st
 
     Notes
     -----
-    {notes}
+    As in :class:`GradientBoostingRegressor` (see its Notes), with the binary or
+    :math:`K`-class log-loss.
     """
 
     _parameter_constraints = {
@@ -451,7 +448,3 @@ min_samples_leaf, min_impurity_decrease, max_leaf_nodes, max_features, random_st
         """Yield :meth:`predict` after each stage."""
         for proba in self.staged_predict_proba(X):
             yield self.classes_[np.argmax(proba, axis=1)]
-
-
-for _cls in (GradientBoostingRegressor, GradientBoostingClassifier):
-    _cls.__doc__ = _cls.__doc__.replace("    {notes}\n", _NOTES)

@@ -22,7 +22,7 @@ from ._missing import (
     to_bitset,
 )
 from ._route import LEFT, RIGHT
-from ._splitter import GINI, best_split
+from ._splitter import GINI, PURE_TOL, best_split
 from ._structure import TREE_LEAF, Tree
 
 
@@ -73,17 +73,17 @@ class _Nodes:
 
 
 def _feature_sampler(n_features: int, max_features: int, rng, shuffle: bool = False):
-    """The candidate columns of one node, in scan order: all of them or ``max_features``
-    drawn afresh, in column order, or (``shuffle``, ``tie_break="random"``) in random order.
+    """The columns of one node in scan order: all of them in column order, or (random subsets,
+    ``tie_break="random"``) a fresh random permutation, of which the split search evaluates
+    the first ``max_features`` that are not constant in the node (scikit-learn's rule, the
+    compiled grower's).
     """
     all_features = np.arange(n_features, dtype=np.int64)
 
     def candidate_features():
-        if shuffle:
-            return rng.permutation(n_features)[:max_features].astype(np.int64)
-        if max_features >= n_features:
-            return all_features
-        return np.sort(rng.choice(n_features, size=max_features, replace=False)).astype(np.int64)
+        if shuffle or max_features < n_features:
+            return rng.permutation(n_features).astype(np.int64)
+        return all_features
 
     return candidate_features
 
@@ -165,15 +165,15 @@ def build_tree(X, y, codes, w, *, crit, n_classes, max_depth, min_samples_split,
         value, wn, imp, risk = node_stats(y, codes, w, idx, crit, n_classes)
         node = nodes.add(value, idx.size, wn, imp, risk, depth)
         if (depth >= max_depth or wn < min_samples_split
-                or wn < 2 * min_samples_leaf or imp <= 1e-14):
+                or wn < 2 * min_samples_leaf or imp <= PURE_TOL):
             return node, None
         f, t, g, parent_g = best_split(
-            X, y, codes, w, idx, candidate_features(), crit, n_classes, min_samples_leaf
-        )
+            X, y, codes, w, idx, candidate_features(), max_features, crit, n_classes,
+            min_samples_leaf)
         if f < 0:
             return node, None
         decrease = max(g - parent_g, 0.0)  # weighted impurity decrease of the split
-        if decrease / w_total + 1e-14 < min_impurity_decrease:
+        if decrease / w_total + PURE_TOL < min_impurity_decrease:
             return node, None
         return node, (f, t, decrease, idx)
 
@@ -206,15 +206,15 @@ def _build_general(X, y, codes, w, *, crit, n_classes, max_depth, min_samples_sp
         value, wn, imp, risk = node_stats(y, codes, w, idx, crit, n_classes)
         node = nodes.add(value, idx.size, wn, imp, risk, depth)
         if (depth >= max_depth or wn < min_samples_split
-                or wn < 2 * min_samples_leaf or imp <= 1e-14):
+                or wn < 2 * min_samples_leaf or imp <= PURE_TOL):
             return node, None
         f, t, left_levels, decrease = best_split_general(
-            X, y, codes, w, idx, candidate_features(), n_categories, crit, n_classes,
-            min_samples_leaf)
+            X, y, codes, w, idx, candidate_features(), max_features, n_categories, crit,
+            n_classes, min_samples_leaf)
         if f < 0:
             return node, None
         decrease = max(decrease, 0.0)
-        if decrease / w_total + 1e-14 < min_impurity_decrease:
+        if decrease / w_total + PURE_TOL < min_impurity_decrease:
             return node, None
         return node, (f, t, decrease, idx, left_levels)
 

@@ -25,6 +25,7 @@ from ._builder import build_tree
 from ._criteria import CLASSIFICATION_CRITERIA, REGRESSION_CRITERIA
 from ._grow import grow_tree
 from ._inputs import encode_columns, encode_frame, resolve_categorical
+from ._params import resolve_max_features
 from ._pruning import (
     cp_table_rows,
     prune_at,
@@ -62,106 +63,6 @@ _COMMON_CONSTRAINTS = {
     "categorical_features": [None, ArrayLike()],
 }
 
-_NOTES_COMMON = """
-    Growth: every node with at least ``min_samples_split`` rows is split by the exhaustive
-    search over the midpoints between consecutive distinct values of every candidate column,
-    keeping the split that maximises the weighted impurity decrease
-    :math:`W_t i(t) - W_L i(L) - W_R i(R)` subject to at least ``min_samples_leaf`` rows in
-    each child. ``x < threshold`` goes to the left child (scikit-learn sends
-    ``x <= threshold`` left; with midpoint thresholds the training partition is the same).
-    Ties keep the earlier column, then the smaller threshold. ``min_impurity_decrease`` is
-    scikit-learn's (the decrease divided by the total weight); ``max_leaf_nodes`` switches to
-    best-first growth. ``cp`` is rpart's complexity parameter: after growth the tree is
-    replaced by its weakest-link subtree at :math:`\\alpha = cp \\cdot R(\\text{root})`, so
-    every remaining split improves the risk :math:`R` by more than ``cp`` times the root's
-    risk per extra leaf. ``sample_weight`` are frequency weights: rows of zero weight are
-    dropped and the ``min_samples_*`` rules compare a node's total weight, so integer
-    weights are exactly repeated rows and an unweighted fit counts rows as rpart's
-    ``minsplit``/``minbucket`` and scikit-learn do (with fractional weights, rescale them to
-    mean one to keep the row-count reading).
-
-    Mapping to R: ``rpart(..., control = rpart.control(minsplit, minbucket, cp, maxdepth))``
-    is ``min_samples_split=minsplit, min_samples_leaf=minbucket, cp=cp, max_depth=maxdepth``
-    (rpart's defaults 20, 7 and 0.01 must be given explicitly: our defaults are
-    scikit-learn's, with no pruning). rpart's printed node numbering (children ``2k`` and
-    ``2k + 1``, the child with the smaller mean first) is reproduced by
-    :func:`statlearning.tree.export_text`.
-
-    Pruning. Both complexities select a subtree of the weakest-link (minimal cost-complexity)
-    sequence :math:`T_\\alpha = \\arg\\min_{T \\preceq T_0} C(T) + \\alpha |T|`, with
-    :math:`|T|` the number of leaves. ``cp`` uses rpart's cost :math:`C(T) = \\sum_m R(m)`
-    relative to the root; ``ccp_alpha`` uses scikit-learn's
-    :math:`C(T) = \\sum_m W_m i(m) / W` (entropy in bits, as scikit-learn), applied after
-    ``cp``, one node at a time, as scikit-learn's ``ccp_alpha``.
-    :meth:`cost_complexity_pruning_path` is scikit-learn's path and :meth:`prune` returns a
-    pruned copy (``rpart::prune(fit, cp)``). With ``xval`` the estimator also stores
-    ``cptable_``, rpart's ``fit$cptable``: for every subtree of the ``cp`` sequence (root
-    first) ``CP`` (the smallest cp, relative to the root risk, that selects it), ``nsplit``,
-    ``rel_error`` (its risk over the root risk) and the cross-validated ``xerror`` and
-    ``xstd``: each fold's tree is grown on the other rows with ``cp`` measured against
-    :math:`R(root) W_{train} / W`, pruned at the geometric mean
-    :math:`\\sqrt{CP_k CP_{k-1}}` (:math:`CP_{-1} = \\infty`) on that same scale, and
-    scores its held-out rows by the squared error or the 0/1 loss; ``xerror`` is the weighted
-    total over the root risk and ``xstd`` the square root of the weighted sum of squared
-    deviations of the row losses from their mean, over the root risk, as rpart.
-    ``xval=10`` is ``rpart.control(xval = 10)`` with folds drawn from ``random_state``; an
-    array of fold ids reproduces rpart's exactly.
-
-    Missing values (``use_surrogates=True``) follow rpart 4.1 with its defaults
-    ``usesurrogate = 2, surrogatestyle = 0, maxsurrogate = 5``. A column's split is scored on
-    the node's rows where it is present, against their own totals (the weighted impurity
-    decrease of that subset, not rescaled, as rpart), and the best column wins. Then every other
-    column :math:`j` gets the split :math:`s_j` (threshold and side, or a partition of its
-    levels) maximising the agreement
-    :math:`a_j = \\sum_{i:\\,x_{ij}\\text{ present}} w_i 1\\{s_j(x_i) = s^*(x_i)\\} / W^*`,
-    with :math:`s^*` the primary split and :math:`W^*` the weight it routes (rpart's
-    ``surrogatestyle = 0``), and the adjusted agreement
-    :math:`adj_j = (a_j - m) / (1 - m)`, :math:`m` the majority side's share; columns with
-    :math:`adj_j > 0` are kept, best first (ties to the earlier column, then the smaller
-    threshold), at most ``max_surrogates`` (rpart's ``maxsurrogate``) and stored in
-    ``tree_.surrogate_*``. A row missing the primary column (also when predicting) follows its
-    first surrogate whose column it has; when all are missing it takes the side the primary
-    sent more weight to (fitting) or the child with more training rows (predicting), as
-    rpart's ``usesurrogate = 2``; such rows count in their child's ``n``, weight, value and
-    risk. Rows missing every column are dropped from the fit (rpart's ``na.rpart``; counted in
-    ``n_rows_all_missing_``). ``use_surrogates=False`` rejects ``NaN`` (surrogates are not
-    searched; a categorical level that did not reach a node then takes the majority side).
-    With ``use_surrogates=True`` surrogates are searched when the training ``X`` holds a
-    ``NaN`` or a categorical column; a tree grown on complete numeric data (the compiled path)
-    has none, and a ``NaN`` met at prediction time follows the child with more training rows
-    (scikit-learn's rule). ``use_surrogates="always"`` searches them on complete data too,
-    as rpart always does, at the cost of the slower Python growth path.
-
-    Categorical columns (``categorical_features``, or a DataFrame's ``category`` columns) are
-    split into two sets of levels. Regression and two-class classification order the levels
-    present in the node by mean response / proportion of the first class and scan the ordered
-    cuts, which is optimal (Fisher 1958; Breiman et al. 1984); with more classes every one of
-    the :math:`2^{q-1} - 1` partitions of the :math:`q` levels present is tried when
-    :math:`q \\le 10` (rpart's Gray-code search), and above 10 levels the levels are ordered by
-    the proportion of the node's most frequent class (a heuristic, not guaranteed optimal).
-    Level sets are stored as bitsets in ``tree_.cat_left``/``tree_.cat_right`` and
-    ``tree_.threshold`` is ``NaN`` at such nodes; a level that did not reach a node at fit
-    time is routed there as a missing value (surrogates, then the majority side, as rpart's
-    ``predict``); a level never seen at fit raises ``ValueError``. Categorical columns can be
-    surrogates too.
-"""
-
-
-def _resolve_max_features(max_features, n_features: int) -> int:
-    if max_features is None:
-        return n_features
-    if max_features == "sqrt":
-        return max(1, int(math.sqrt(n_features)))
-    if max_features == "log2":
-        return max(1, int(math.log2(n_features)))
-    if isinstance(max_features, Integral):
-        if max_features > n_features:
-            raise ValueError(
-                f"max_features={max_features} exceeds the number of features ({n_features})."
-            )
-        return int(max_features)
-    return max(1, int(max_features * n_features))
-
 
 def _builder_for(X, n_categories, max_surrogates, always_surrogates=False):
     """The growth function for ``X`` and its extra keyword arguments (the single dispatch
@@ -196,7 +97,7 @@ class _BaseTree(StatBase):
             min_samples_leaf=self.min_samples_leaf,
             min_impurity_decrease=self.min_impurity_decrease,
             max_leaf_nodes=self.max_leaf_nodes,
-            max_features=_resolve_max_features(self.max_features, X.shape[1]),
+            max_features=resolve_max_features(self.max_features, X.shape[1]),
             rng=check_random_state(self.random_state), tie_break=self.tie_break, **extra,
         )
         if self.cp > 0:
@@ -269,7 +170,7 @@ class _BaseTree(StatBase):
 
     def _set_tree(self, tree, n_features):
         self.tree_ = tree
-        self.max_features_ = _resolve_max_features(self.max_features, n_features)
+        self.max_features_ = resolve_max_features(self.max_features, n_features)
         self.feature_importances_ = _mdi(tree, n_features)
 
     def cost_complexity_pruning_path(self, X, y, sample_weight=None):
@@ -541,7 +442,88 @@ class DecisionTreeRegressor(RegressorMixin, _BaseTree):
     The tree is a piecewise-constant fit :math:`\\hat f(x) = \\sum_m c_m 1\\{x \\in R_m\\}`
     grown greedily to minimise the residual sum of squares
     :math:`\\sum_m \\sum_{x_i \\in R_m} w_i (y_i - c_m)^2` (seed 004 §1.8, ISLR §8.1).
-    {notes_common}
+
+    Growth: every node with at least ``min_samples_split`` rows is split by the exhaustive
+    search over the midpoints between consecutive distinct values of every candidate column,
+    keeping the split that maximises the weighted impurity decrease
+    :math:`W_t i(t) - W_L i(L) - W_R i(R)` subject to at least ``min_samples_leaf`` rows in
+    each child. ``x < threshold`` goes to the left child (scikit-learn sends
+    ``x <= threshold`` left; with midpoint thresholds the training partition is the same).
+    Ties keep the earlier column, then the smaller threshold. ``min_impurity_decrease`` is
+    scikit-learn's (the decrease divided by the total weight); ``max_leaf_nodes`` switches to
+    best-first growth. ``cp`` is rpart's complexity parameter: after growth the tree is
+    replaced by its weakest-link subtree at :math:`\\alpha = cp \\cdot R(\\text{root})`, so
+    every remaining split improves the risk :math:`R` by more than ``cp`` times the root's
+    risk per extra leaf. ``sample_weight`` are frequency weights: rows of zero weight are
+    dropped and the ``min_samples_*`` rules compare a node's total weight, so integer
+    weights are exactly repeated rows and an unweighted fit counts rows as rpart's
+    ``minsplit``/``minbucket`` and scikit-learn do (with fractional weights, rescale them to
+    mean one to keep the row-count reading).
+
+    Mapping to R: ``rpart(..., control = rpart.control(minsplit, minbucket, cp, maxdepth))``
+    is ``min_samples_split=minsplit, min_samples_leaf=minbucket, cp=cp, max_depth=maxdepth``
+    (rpart's defaults 20, 7 and 0.01 must be given explicitly: our defaults are
+    scikit-learn's, with no pruning). rpart's printed node numbering (children ``2k`` and
+    ``2k + 1``, the child with the smaller mean first) is reproduced by
+    :func:`statlearning.tree.export_text`.
+
+    Pruning. Both complexities select a subtree of the weakest-link (minimal cost-complexity)
+    sequence :math:`T_\\alpha = \\arg\\min_{T \\preceq T_0} C(T) + \\alpha |T|`, with
+    :math:`|T|` the number of leaves. ``cp`` uses rpart's cost :math:`C(T) = \\sum_m R(m)`
+    relative to the root; ``ccp_alpha`` uses scikit-learn's
+    :math:`C(T) = \\sum_m W_m i(m) / W` (entropy in bits, as scikit-learn), applied after
+    ``cp``, one node at a time, as scikit-learn's ``ccp_alpha``.
+    :meth:`cost_complexity_pruning_path` is scikit-learn's path and :meth:`prune` returns a
+    pruned copy (``rpart::prune(fit, cp)``). With ``xval`` the estimator also stores
+    ``cptable_``, rpart's ``fit$cptable``: for every subtree of the ``cp`` sequence (root
+    first) ``CP`` (the smallest cp, relative to the root risk, that selects it), ``nsplit``,
+    ``rel_error`` (its risk over the root risk) and the cross-validated ``xerror`` and
+    ``xstd``: each fold's tree is grown on the other rows with ``cp`` measured against
+    :math:`R(root) W_{train} / W`, pruned at the geometric mean
+    :math:`\\sqrt{CP_k CP_{k-1}}` (:math:`CP_{-1} = \\infty`) on that same scale, and
+    scores its held-out rows by the squared error or the 0/1 loss; ``xerror`` is the weighted
+    total over the root risk and ``xstd`` the square root of the weighted sum of squared
+    deviations of the row losses from their mean, over the root risk, as rpart.
+    ``xval=10`` is ``rpart.control(xval = 10)`` with folds drawn from ``random_state``; an
+    array of fold ids reproduces rpart's exactly.
+
+    Missing values (``use_surrogates=True``) follow rpart 4.1 with its defaults
+    ``usesurrogate = 2, surrogatestyle = 0, maxsurrogate = 5``. A column's split is scored on
+    the node's rows where it is present, against their own totals (the weighted impurity
+    decrease of that subset, not rescaled, as rpart), and the best column wins. Then every other
+    column :math:`j` gets the split :math:`s_j` (threshold and side, or a partition of its
+    levels) maximising the agreement
+    :math:`a_j = \\sum_{i:\\,x_{ij}\\text{ present}} w_i 1\\{s_j(x_i) = s^*(x_i)\\} / W^*`,
+    with :math:`s^*` the primary split and :math:`W^*` the weight it routes (rpart's
+    ``surrogatestyle = 0``), and the adjusted agreement
+    :math:`adj_j = (a_j - m) / (1 - m)`, :math:`m` the majority side's share; columns with
+    :math:`adj_j > 0` are kept, best first (ties to the earlier column, then the smaller
+    threshold), at most ``max_surrogates`` (rpart's ``maxsurrogate``) and stored in
+    ``tree_.surrogate_*``. A row missing the primary column (also when predicting) follows its
+    first surrogate whose column it has; when all are missing it takes the side the primary
+    sent more weight to (fitting) or the child with more training rows (predicting), as
+    rpart's ``usesurrogate = 2``; such rows count in their child's ``n``, weight, value and
+    risk. Rows missing every column are dropped from the fit (rpart's ``na.rpart``; counted in
+    ``n_rows_all_missing_``). ``use_surrogates=False`` rejects ``NaN`` (surrogates are not
+    searched; a categorical level that did not reach a node then takes the majority side).
+    With ``use_surrogates=True`` surrogates are searched when the training ``X`` holds a
+    ``NaN`` or a categorical column; a tree grown on complete numeric data (the compiled path)
+    has none, and a ``NaN`` met at prediction time follows the child with more training rows
+    (scikit-learn's rule). ``use_surrogates="always"`` searches them on complete data too,
+    as rpart always does, at the cost of the slower Python growth path.
+
+    Categorical columns (``categorical_features``, or a DataFrame's ``category`` columns) are
+    split into two sets of levels. Regression and two-class classification order the levels
+    present in the node by mean response / proportion of the first class and scan the ordered
+    cuts, which is optimal (Fisher 1958; Breiman et al. 1984); with more classes every one of
+    the :math:`2^{q-1} - 1` partitions of the :math:`q` levels present is tried when
+    :math:`q \\le 10` (rpart's Gray-code search), and above 10 levels the levels are ordered by
+    the proportion of the node's most frequent class (a heuristic, not guaranteed optimal).
+    Level sets are stored as bitsets in ``tree_.cat_left``/``tree_.cat_right`` and
+    ``tree_.threshold`` is ``NaN`` at such nodes; a level that did not reach a node at fit
+    time is routed there as a missing value (surrogates, then the majority side, as rpart's
+    ``predict``); a level never seen at fit raises ``ValueError``. Categorical columns can be
+    surrogates too.
 
     Examples
     --------
@@ -658,7 +640,11 @@ max_features, random_state, use_surrogates, max_surrogates, categorical_features
     majority class of each; it is grown greedily to minimise
     :math:`\\sum_m W_m \\, i(R_m)` for the chosen impurity :math:`i` (seed 004 §1.8, ISLR
     §8.1.2). Class probabilities are the weighted class frequencies of the leaf.
-    {notes_common}
+    Growth, stopping rules, sample weights, pruning (``cp``, ``ccp_alpha``, ``xval`` and
+    ``cptable_``), missing values and categorical columns are as in
+    :class:`DecisionTreeRegressor` (see its Notes), with rpart's ``method = "class"``:
+    splits chosen by ``criterion``, ``cp`` and ``xval`` measured on the weighted
+    misclassification count.
 
     Examples
     --------
@@ -741,7 +727,3 @@ max_features, random_state, use_surrogates, max_surrogates, categorical_features
         check_is_fitted(self, "tree_")
         node_class = np.argmax(self.tree_.value, axis=1)
         return self.classes_[node_class[self.apply(X)]]
-
-
-for _cls in (DecisionTreeRegressor, DecisionTreeClassifier):
-    _cls.__doc__ = _cls.__doc__.replace("    {notes_common}\n", _NOTES_COMMON)

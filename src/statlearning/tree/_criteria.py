@@ -39,20 +39,6 @@ def weighted_median(y: np.ndarray, w: np.ndarray) -> float:
     return float(ys[k])
 
 
-def class_impurity(counts: np.ndarray, crit: int) -> float:
-    """Gini ``1 - Σp²``, entropy ``-Σ p log p`` (natural log, 0 log 0 = 0) or ``1 - max p``."""
-    total = counts.sum()
-    if total <= 0:
-        return 0.0
-    p = counts / total
-    if crit == GINI:
-        return float(1.0 - np.sum(p * p))
-    if crit == ENTROPY:
-        q = p[p > 0]
-        return float(-np.sum(q * np.log(q)))
-    return float(1.0 - p.max())
-
-
 def node_stats(y, codes, w, idx, crit, n_classes):
     """``(value, weighted_n, impurity, risk)`` of the node holding rows ``idx``.
 

@@ -10,34 +10,6 @@ from .._validation import ArrayLike, Interval, Options
 from ._classes import DecisionTreeClassifier, DecisionTreeRegressor
 from ._structure import prune_weakest_link
 
-_CV_NOTES = """
-    Notes
-    -----
-    The tree is grown as by the base estimator (with ``cp``), and its cp table is
-    cross-validated as rpart's ``xval`` (``cv`` folds drawn from ``random_state``, or the fold
-    id of every row); see the base estimator's Notes for ``CP``, ``xerror`` and ``xstd``.
-    ``selection="min"`` keeps the subtree of smallest ``xerror`` (the smaller tree on ties);
-    ``selection="1se"`` is Breiman's one-standard-error rule (seed 004 §1.8, ISLR §8.1): the
-    smallest subtree with :math:`xerror \\le \\min_k xerror_k + xstd_{k^*}`, :math:`k^*` the
-    minimising row. The chosen subtree is ``rpart::prune(fit, cp = cptable[k, "CP"])``.
-    In R: ``fit <- rpart(..., control = rpart.control(xval = cv, cp = cp))`` then
-    ``prune(fit, cp = fit$cptable[which.min(fit$cptable[, "xerror"]), "CP"])``.
-"""
-
-_CV_ATTRIBUTES = """
-    Attributes
-    ----------
-    cptable_ : dict of ndarray
-        rpart's cross-validated cp table of the grown tree (keys ``"CP"``, ``"nsplit"``,
-        ``"rel_error"``, ``"xerror"``, ``"xstd"``).
-    best_index_ : int
-        Row of ``cptable_`` chosen.
-    cp_ : float
-        Its ``CP``, at which the grown tree was pruned.
-    tree_, feature_importances_, max_features_, n_features_in_, feature_names_in_
-        As in the base estimator (of the pruned tree).
-"""
-
 
 class _Folds:
     """A splitter with ``split(X, y)`` or a list of ``(train, test)`` index pairs."""
@@ -91,7 +63,31 @@ class DecisionTreeRegressorCV(_CVMixin, DecisionTreeRegressor):
 max_leaf_nodes, cp, max_features, random_state, use_surrogates, max_surrogates, \
 categorical_features, tie_break
         As in :class:`DecisionTreeRegressor`; ``random_state`` also draws the folds.
-    {attributes}{notes}
+
+    Attributes
+    ----------
+    cptable_ : dict of ndarray
+        rpart's cross-validated cp table of the grown tree (keys ``"CP"``, ``"nsplit"``,
+        ``"rel_error"``, ``"xerror"``, ``"xstd"``).
+    best_index_ : int
+        Row of ``cptable_`` chosen.
+    cp_ : float
+        Its ``CP``, at which the grown tree was pruned.
+    tree_, feature_importances_, max_features_, n_features_in_, feature_names_in_
+        As in the base estimator (of the pruned tree).
+
+    Notes
+    -----
+    The tree is grown as by the base estimator (with ``cp``), and its cp table is
+    cross-validated as rpart's ``xval`` (``cv`` folds drawn from ``random_state``, or the fold
+    id of every row); see the base estimator's Notes for ``CP``, ``xerror`` and ``xstd``.
+    ``selection="min"`` keeps the subtree of smallest ``xerror`` (the smaller tree on ties);
+    ``selection="1se"`` is Breiman's one-standard-error rule (seed 004 §1.8, ISLR §8.1): the
+    smallest subtree with :math:`xerror \\le \\min_k xerror_k + xstd_{k^*}`, :math:`k^*` the
+    minimising row. The chosen subtree is ``rpart::prune(fit, cp = cptable[k, "CP"])``.
+    In R: ``fit <- rpart(..., control = rpart.control(xval = cv, cp = cp))`` then
+    ``prune(fit, cp = fit$cptable[which.min(fit$cptable[, "xerror"]), "CP"])``.
+
     Examples
     --------
     >>> import numpy as np
@@ -142,9 +138,26 @@ class DecisionTreeClassifierCV(_CVMixin, DecisionTreeClassifier):
 max_leaf_nodes, cp, max_features, random_state, use_surrogates, max_surrogates, \
 categorical_features, tie_break
         As in :class:`DecisionTreeClassifier`; ``random_state`` also draws the folds.
-    {attributes}    classes_ : ndarray of shape (n_classes,)
+
+    Attributes
+    ----------
+    cptable_ : dict of ndarray
+        rpart's cross-validated cp table of the grown tree (keys ``"CP"``, ``"nsplit"``,
+        ``"rel_error"``, ``"xerror"``, ``"xstd"``).
+    best_index_ : int
+        Row of ``cptable_`` chosen.
+    cp_ : float
+        Its ``CP``, at which the grown tree was pruned.
+    tree_, feature_importances_, max_features_, n_features_in_, feature_names_in_
+        As in the base estimator (of the pruned tree).
+    classes_ : ndarray of shape (n_classes,)
     n_classes_ : int
-    {notes}
+
+    Notes
+    -----
+    As in :class:`DecisionTreeRegressorCV` (see its Notes), with the 0/1 loss in
+    ``xerror``.
+
     Examples
     --------
     >>> import numpy as np
@@ -178,8 +191,3 @@ categorical_features, tie_break
         self.max_surrogates = max_surrogates
         self.categorical_features = categorical_features
         self.tie_break = tie_break
-
-
-for _cls in (DecisionTreeRegressorCV, DecisionTreeClassifierCV):
-    _cls.__doc__ = (_cls.__doc__.replace("    {attributes}", _CV_ATTRIBUTES)
-                    .replace("    {notes}\n", _CV_NOTES))

@@ -40,10 +40,9 @@ import numpy as np
 from numba import njit
 
 from ._builder import build_tree
-from ._splitter import ABSOLUTE_ERROR, GINI, _class_gain, node_summary
+from ._splitter import ABSOLUTE_ERROR, GINI, PURE_TOL, REL_TIE, class_gain, node_summary
 from ._structure import Tree
 
-_REL_TIE = 1e-10
 _SMALL = 16
 _RADIX_MIN = 1024
 _PRESORT_CAP = 2**26  # entries of the presorted row lists (int32): 256 MB
@@ -269,7 +268,7 @@ def _node_split(X, y, codes, w, samples, start, end, features, max_features, use
             ysum += w[r] * y[r]
     ymean = ysum / wtot if wtot > 0 else 0.0
     if classification:
-        parent_g = _class_gain(tot, wtot, crit)
+        parent_g = class_gain(tot, wtot, crit)
     else:
         s = 0.0
         for i in range(start, end):
@@ -341,11 +340,11 @@ def _node_split(X, y, codes, w, samples, start, end, features, max_features, use
             if classification:
                 for k in range(n_classes):
                     rc[k] = tot[k] - lc[k]
-                g = _class_gain(lc, lw, crit) + _class_gain(rc, rw, crit)
+                g = class_gain(lc, lw, crit) + class_gain(rc, rw, crit)
             else:
                 rs = -ls
                 g = ls * ls / lw + rs * rs / rw
-            if best_f < 0 or g > best_g + _REL_TIE * abs(best_g):
+            if best_f < 0 or g > best_g + REL_TIE * abs(best_g):
                 best_g = g
                 best_f = j
                 t = 0.5 * (a + b)
@@ -446,7 +445,7 @@ def _grow_kernel(X, y, codes, w, samples, w_total, crit, n_classes, max_depth, m
             values[node, k] = value[k]
         if parent >= 0:
             ints[parent, 0 if is_left else 1] = node
-        if depth >= max_depth or wn < min_split or wn < 2 * min_leaf or imp <= 1e-14:
+        if depth >= max_depth or wn < min_split or wn < 2 * min_leaf or imp <= PURE_TOL:
             continue
         f, t, g, parent_g = _node_split(
             X, y, codes, w, samples, start, end, features, max_features, use_rng, crit,
@@ -456,7 +455,7 @@ def _grow_kernel(X, y, codes, w, samples, w_total, crit, n_classes, max_depth, m
         if f < 0:
             continue
         decrease = max(g - parent_g, 0.0)
-        if decrease / w_total + 1e-14 < min_decrease:
+        if decrease / w_total + PURE_TOL < min_decrease:
             continue
         ints[node, 2] = f
         floats[node, 0] = t

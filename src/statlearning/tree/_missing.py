@@ -29,10 +29,9 @@ import numpy as np
 
 from ._criteria import weighted_median
 from ._route import LEFT, RIGHT, surrogate_scan
-from ._splitter import ENTROPY, GINI, SQUARED_ERROR, best_split
+from ._splitter import GINI, REL_TIE, SQUARED_ERROR, best_split, class_gain
 
 MAX_EXHAUSTIVE_LEVELS = 10
-_REL_TIE = 1e-10
 
 
 def n_words(n_categories) -> int:
@@ -45,19 +44,6 @@ def to_bitset(levels, words: int) -> np.ndarray:
     for c in np.asarray(levels, dtype=np.int64):
         bits[c >> 6] |= np.uint64(1) << np.uint64(c & 63)
     return bits
-
-
-def _class_gain(counts, crit):
-    """Σ_k c_k²/W (gini), Σ_k c_k log(c_k/W) (entropy) or max_k c_k: larger is purer."""
-    wtot = counts.sum()
-    if wtot <= 0:
-        return 0.0
-    if crit == GINI:
-        return float(np.dot(counts, counts) / wtot)
-    if crit == ENTROPY:
-        c = counts[counts > 0]
-        return float(np.sum(c * np.log(c / wtot)))
-    return float(counts.max())
 
 
 def _abs_dev(y, w):
@@ -100,11 +86,13 @@ def categorical_split(xc, y, codes, w, q, crit, n_classes, min_leaf):
         cnt = np.zeros((q, n_classes))
         np.add.at(cnt, (xc, codes), w)
         total = cnt.sum(axis=0)
-        parent = _class_gain(total, crit)
+        parent = class_gain(total, total.sum(), crit)
 
         def gain(left_mask):
             cl = cnt[left_mask].sum(axis=0)
-            return _class_gain(cl, crit) + _class_gain(total - cl, crit) - parent
+            cr = total - cl
+            return (class_gain(cl, cl.sum(), crit) + class_gain(cr, cr.sum(), crit)
+                    - parent)
     elif crit == SQUARED_ERROR:
         wtot = w.sum()
         mean = np.dot(w, y) / wtot
@@ -130,7 +118,7 @@ def categorical_split(xc, y, codes, w, q, crit, n_classes, min_leaf):
         if lw < min_leaf or wtot - lw < min_leaf or lw <= 0 or wtot - lw <= 0:
             return
         g = gain(left_mask)
-        if best_left is None or g > best_g + _REL_TIE * abs(best_g):
+        if best_left is None or g > best_g + REL_TIE * abs(best_g):
             best_g, best_left = g, np.flatnonzero(left_mask)
 
     if classification and n_classes > 2 and present.size <= MAX_EXHAUSTIVE_LEVELS:
@@ -152,19 +140,24 @@ def categorical_split(xc, y, codes, w, q, crit, n_classes, min_leaf):
     return best_g, best_left
 
 
-def best_split_general(X, y, codes, w, idx, features, n_categories, crit, n_classes, min_leaf):
+def best_split_general(X, y, codes, w, idx, features, max_features, n_categories, crit,
+                       n_classes, min_leaf):
     """Best primary split of the node ``idx``: ``(feature, threshold, left_levels, gain)``.
 
     ``feature = -1`` when no column has an admissible split; ``left_levels`` is ``None`` for
     numeric columns and ``threshold`` is ``NaN`` for categorical ones.
     """
     best = (-1, np.nan, None, -np.inf)
+    found = 0
     for j in features:
+        if found >= max_features:
+            break
         xj = X[idx, j]
         ok = ~np.isnan(xj)
         sub = idx[ok] if not ok.all() else idx
-        if sub.size < 2:
+        if sub.size < 2 or np.all(xj[ok] == xj[ok][0]):
             continue
+        found += 1
         if n_categories[j] > 0:
             g, left = categorical_split(xj[ok].astype(np.int64), y[sub], codes[sub], w[sub],
                                         int(n_categories[j]), crit, n_classes, min_leaf)
@@ -172,13 +165,13 @@ def best_split_general(X, y, codes, w, idx, features, n_categories, crit, n_clas
             if left is None:
                 continue
         else:
-            f, t, g, pg = best_split(X, y, codes, w, sub, np.array([j], dtype=np.int64), crit,
-                                     n_classes, min_leaf)
+            f, t, g, pg = best_split(X, y, codes, w, sub, np.array([j], dtype=np.int64), 1,
+                                     crit, n_classes, min_leaf)
             if f < 0:
                 continue
             g = g - pg
             left = None
-        if best[0] < 0 or g > best[3] + _REL_TIE * abs(best[3]):
+        if best[0] < 0 or g > best[3] + REL_TIE * abs(best[3]):
             best = (int(j), float(t), left, float(g))
     return best
 

@@ -27,11 +27,17 @@ GINI = 2
 ENTROPY = 3
 MISCLASSIFICATION = 4
 
-_REL_TIE = 1e-10
+#: Gains within this relative distance are ties (the earlier column, then the smaller
+#: threshold wins); the one tie tolerance of every split and surrogate search.
+REL_TIE = 1e-10
+#: A node of impurity at or below this is pure (not split); also the slack of the
+#: ``min_impurity_decrease`` comparison.
+PURE_TOL = 1e-14
 
 
 @njit(cache=True)
-def _class_gain(counts, wtot, crit):
+def class_gain(counts, wtot, crit):
+    """Σ_k c_k²/W (gini), Σ_k c_k log(c_k/W) (entropy) or max_k c_k: larger is purer."""
     if wtot <= 0.0:
         return 0.0
     g = 0.0
@@ -84,7 +90,7 @@ def _abs_gain(yo, wo, n, lo):
 
 
 @njit(cache=True)
-def best_split(X, y, codes, w, idx, features, crit, n_classes, min_leaf):
+def best_split(X, y, codes, w, idx, features, max_features, crit, n_classes, min_leaf):
     """Best split of the node holding rows ``idx``.
 
     Parameters
@@ -92,6 +98,7 @@ def best_split(X, y, codes, w, idx, features, crit, n_classes, min_leaf):
     X : float64 (n, p); y : float64 (n,) regression target (unused for classification);
     codes : int64 (n,) class codes (unused for regression); w : float64 (n,) weights;
     idx : int64 (m,) rows of the node; features : int64 candidate columns (in scan order);
+    max_features : the scan stops after this many columns not constant in the node;
     crit : criterion code; n_classes : int; min_leaf : minimum weight (rows when unweighted)
     in each child.
 
@@ -117,7 +124,7 @@ def best_split(X, y, codes, w, idx, features, crit, n_classes, min_leaf):
             ysum += w[r] * y[r]
     ymean = ysum / wtot if wtot > 0 else 0.0
     if classification:
-        parent_g = _class_gain(tot_counts, wtot, crit)
+        parent_g = class_gain(tot_counts, wtot, crit)
     elif crit == SQUARED_ERROR:
         s = 0.0
         for i in range(m):
@@ -138,13 +145,17 @@ def best_split(X, y, codes, w, idx, features, crit, n_classes, min_leaf):
     co = np.empty(m, dtype=np.int64)
     lc = np.zeros(n_classes)
     rc = np.zeros(n_classes)
+    found = 0
     for jj in range(features.size):
+        if found >= max_features:
+            break
         j = features[jj]
         for i in range(m):
             xs[i] = X[idx[i], j]
         order = np.argsort(xs, kind="mergesort")
         if xs[order[0]] == xs[order[m - 1]]:
             continue
+        found += 1
         for i in range(m):
             r = idx[order[i]]
             yo[i] = y[r] - ymean
@@ -173,13 +184,13 @@ def best_split(X, y, codes, w, idx, features, crit, n_classes, min_leaf):
             if classification:
                 for k in range(n_classes):
                     rc[k] = tot_counts[k] - lc[k]
-                g = _class_gain(lc, lw, crit) + _class_gain(rc, rw, crit)
+                g = class_gain(lc, lw, crit) + class_gain(rc, rw, crit)
             elif crit == SQUARED_ERROR:
                 rs = -ls  # y is centred: the right sum is minus the left sum
                 g = ls * ls / lw + rs * rs / rw
             else:
                 g = _abs_gain(yo, wo, m, nl)
-            if best_f < 0 or g > best_g + _REL_TIE * abs(best_g):
+            if best_f < 0 or g > best_g + REL_TIE * abs(best_g):
                 best_g = g
                 best_f = j
                 t = 0.5 * (a + b)
