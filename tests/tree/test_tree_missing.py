@@ -202,7 +202,8 @@ def test_categorical_search_is_optimal(n_classes):
         codes = np.zeros(n, dtype=np.int64)
         y = np.sin(xc * 1.7) + 0.3 * rng.normal(size=n)
         crit = SQUARED_ERROR
-    g, left = categorical_split(xc, y, codes, w, q, crit, max(n_classes, 1), 1.0)
+    g, left = categorical_split(xc, y, codes, w, (w > 0) * 1.0, q, crit, max(n_classes, 1), 1.0,
+                                0.0)
     assert g == pytest.approx(_brute_force(xc, y, codes, w, q, crit, max(n_classes, 1)),
                               rel=1e-10)
     assert 0 < left.size < q
@@ -213,7 +214,8 @@ def test_many_levels_multiclass_uses_the_ordering_heuristic():
     q, n = 14, 300
     xc = rng.integers(0, q, size=n)
     codes = (xc % 3).astype(np.int64)
-    g, left = categorical_split(xc, np.zeros(n), codes, np.ones(n), q, GINI, 3, 1.0)
+    g, left = categorical_split(xc, np.zeros(n), codes, np.ones(n), np.ones(n), q, GINI, 3, 1.0,
+                                0.0)
     assert np.isfinite(g) and 0 < left.size < q
 
 

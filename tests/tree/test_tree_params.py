@@ -72,3 +72,55 @@ def test_max_leaf_nodes_samples_features_by_the_same_rule(Est):
     assert best_first.get_n_leaves() == full.get_n_leaves()
     np.testing.assert_array_equal(best_first.predict(X), full.predict(X))
     assert set(best_first.tree_.feature[best_first.tree_.feature >= 0]) == {4}
+
+
+def _dispatchers():
+    import importlib
+    import pkgutil
+
+    from numba.core.registry import CPUDispatcher
+
+    import statlearning.ensemble
+    import statlearning.tree
+
+    found = {}
+    for pkg in (statlearning.tree, statlearning.ensemble):
+        for info in pkgutil.iter_modules(pkg.__path__):
+            module = importlib.import_module(f"{pkg.__name__}.{info.name}")
+            for name, obj in vars(module).items():
+                if isinstance(obj, CPUDispatcher):
+                    found[f"{obj.py_func.__module__}.{name}"] = obj
+    return found
+
+
+def _fit_everything(X, y, yc):
+    from statlearning.ensemble import GradientBoostingClassifier
+
+    DecisionTreeRegressor(min_samples_leaf=3).fit(X, y).predict(X)
+    DecisionTreeRegressor(max_leaf_nodes=6, cp=0.01, xval=3, random_state=0).fit(X, y).apply(X)
+    DecisionTreeClassifier(max_features=2, random_state=0).fit(X, yc).predict_proba(X)
+    DecisionTreeClassifier(use_surrogates="always", max_depth=3).fit(X, yc).predict(X)
+    RandomForestRegressor(3, random_state=0, oob_score=True).fit(X, y).predict(X)
+    RandomForestClassifier(3, random_state=0).fit(X, yc).predict_proba(X)
+    GradientBoostingRegressor(n_estimators=3, max_depth=3).fit(X, y).predict(X)
+    GradientBoostingClassifier(n_estimators=2).fit(X, yc).predict_proba(X)
+
+
+@pytest.mark.filterwarnings("ignore:.*no OOB prediction:UserWarning")
+def test_read_only_input_compiles_no_new_kernel_specialisation():
+    """Read-only arrays (``np.load(mmap_mode="r")``, joblib memmaps) are copied into writeable
+    ones before they reach a compiled kernel, so numba compiles nothing new for them."""
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(120, 4))
+    y = X[:, 0] + rng.normal(size=120)
+    yc = (y > 0).astype(np.int64)
+    _fit_everything(X, y, yc)
+    kernels = _dispatchers()
+    assert len(kernels) > 10
+    before = {name: len(d.signatures) for name, d in kernels.items()}
+    Xr, yr, ycr = X.copy(), y.copy(), yc.copy()
+    for a in (Xr, yr, ycr):
+        a.setflags(write=False)
+    _fit_everything(Xr, yr, ycr)
+    after = {name: len(d.signatures) for name, d in kernels.items()}
+    assert after == before

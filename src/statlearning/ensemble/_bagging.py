@@ -44,7 +44,8 @@ class BaggingRegressor(RegressorOutputs, RegressorMixin, BaseBagging):
     n_estimators : int, default=10
         Number of bootstrap samples :math:`B`.
     max_samples : int or float, default=1.0
-        Rows drawn per sample (a float is a fraction of ``n_samples``).
+        Rows drawn per sample (a float is a fraction of ``n_samples``, a row of frequency
+        weight counting as that many rows).
     bootstrap : bool, default=True
         Draw with replacement (else without: pasting).
     oob_score : bool, default=False
@@ -72,9 +73,14 @@ class BaggingRegressor(RegressorOutputs, RegressorMixin, BaseBagging):
     :math:`\\hat f_{bag}(x) = \\frac{1}{B}\\sum_{b=1}^B \\hat f_b(x)`. If the :math:`\\hat f_b(x)`
     have variance :math:`\\sigma^2` and pairwise correlation :math:`\\rho`, the average has
     variance :math:`\\rho\\sigma^2 + (1-\\rho)\\sigma^2/B`: more members remove only the
-    second term (random forests attack the first). The bootstrap sample is passed to the
-    base estimator as integer ``sample_weight`` counts (exactly the repeated rows) when its
-    ``fit`` accepts ``sample_weight``, else by indexing. Each member's bootstrap and its own
+    second term (random forests attack the first). A statlearning tree grows on the
+    bootstrap sample as repeated rows (a row drawn :math:`k` times weighs :math:`k` and
+    counts as :math:`k` observations in ``min_samples_*``); another base estimator gets the
+    counts as ``sample_weight`` when its ``fit`` accepts it, else the rows repeated by
+    indexing. ``sample_weight`` are drawn from as the forests' (see
+    :class:`~statlearning.ensemble.RandomForestRegressor`): weights proportional to
+    integers are repeated rows, other weights are sampling probabilities, and rescaling
+    them changes nothing. Each member's bootstrap and its own
     ``random_state`` come from two integer seeds drawn up front from ``random_state``, so the
     ensemble does not depend on ``n_jobs`` (threads).
 
@@ -124,9 +130,9 @@ class BaggingRegressor(RegressorOutputs, RegressorMixin, BaseBagging):
             Finite numeric features (NaN or infinity raise ``ValueError``).
         y : array-like of shape (n_samples,)
         sample_weight : array-like of shape (n_samples,), default=None
-            Frequency weights: each bootstrap sample is drawn from the rows repeated ``w``
-            times (integer weights are exactly repeated rows; fractional weights are
-            sampling probabilities); the OOB error is weighted.
+            Each bootstrap sample draws rows with probabilities proportional to ``w``;
+            weights proportional to integers are repeated rows, and rescaling ``w`` changes
+            nothing (see Notes); the OOB error is weighted.
 
         Returns
         -------
@@ -216,9 +222,9 @@ class BaggingClassifier(ClassifierOutputs, ClassifierMixin, BaseBagging):
         y : array-like of shape (n_samples,)
             Class labels of any type (at least two classes).
         sample_weight : array-like of shape (n_samples,), default=None
-            Frequency weights: each bootstrap sample is drawn from the rows repeated ``w``
-            times (integer weights are exactly repeated rows; fractional weights are
-            sampling probabilities); the OOB error is weighted.
+            Each bootstrap sample draws rows with probabilities proportional to ``w``;
+            weights proportional to integers are repeated rows, and rescaling ``w`` changes
+            nothing (see Notes); the OOB error is weighted.
 
         Returns
         -------

@@ -19,6 +19,7 @@ _CONSTRAINTS = {
     "max_depth": [None, Interval(Integral, 1, None, closed="left")],
     "min_samples_split": [Interval(Integral, 2, None, closed="left")],
     "min_samples_leaf": [Interval(Integral, 1, None, closed="left")],
+    "min_weight_fraction_leaf": [Interval(Real, 0.0, 0.5, closed="both")],
     "max_features": [None, Options({"sqrt", "log2"}), Interval(Integral, 1, None, closed="left"),
                      Interval(Real, 0, 1, closed="right")],
     "max_leaf_nodes": [None, Interval(Integral, 2, None, closed="left")],
@@ -37,7 +38,9 @@ _CONSTRAINTS = {
 class _BaseForest(BaseBagging):
     def _tree_params(self):
         return {"max_depth": self.max_depth, "min_samples_split": self.min_samples_split,
-                "min_samples_leaf": self.min_samples_leaf, "max_leaf_nodes": self.max_leaf_nodes,
+                "min_samples_leaf": self.min_samples_leaf,
+                "min_weight_fraction_leaf": self.min_weight_fraction_leaf,
+                "max_leaf_nodes": self.max_leaf_nodes,
                 "min_impurity_decrease": self.min_impurity_decrease,
                 "criterion": self.criterion}
 
@@ -104,11 +107,16 @@ class RandomForestRegressor(RegressorOutputs, RegressorMixin, _BaseForest):
     criterion : {"squared_error", "absolute_error"}, default="squared_error"
     max_depth : int, default=None
     min_samples_split : int, default=2
-        A node with less total (bootstrap-repeated) weight is not split (R's ``nodesize + 1``).
+        A node with fewer in-bag observations (a row drawn :math:`k` times counts :math:`k`
+        times) is not split (R's ``nodesize + 1``).
     min_samples_leaf : int, default=1
+        Minimum in-bag observations in each child.
+    min_weight_fraction_leaf : float in [0, 0.5], default=0.0
+        Minimum share of the tree's in-bag weight in each child (scikit-learn's).
     max_features : int, float, {"sqrt", "log2"} or None, default=1/3
-        Columns drawn at each split; a float ``f`` gives ``max(1, floor(f * p))``, so the
-        default is R's ``max(floor(p/3), 1)``; ``None`` is bagging.
+        Columns drawn at each split; a float ``f`` gives ``max(1, int(f * p))``
+        (scikit-learn's rule), so the default is R's ``max(floor(p/3), 1)``; ``None`` is
+        bagging.
     max_leaf_nodes : int, default=None
         Best-first growth up to this many leaves (R's ``maxnodes``).
     min_impurity_decrease : float, default=0.0
@@ -118,7 +126,9 @@ class RandomForestRegressor(RegressorOutputs, RegressorMixin, _BaseForest):
     permutation_importance : bool, default=False
         Compute Breiman's OOB permutation importance during the fit (R's ``importance=TRUE``).
     max_samples : int, float or None, default=None
-        Bootstrap sample size (``None``: ``n_samples``; R's ``sampsize``).
+        Bootstrap sample size (``None``: the number of rows, a row of frequency weight
+        :math:`r_i` counting :math:`r_i` times (see Notes); a float is a fraction of it;
+        R's ``sampsize``).
     n_jobs : int, default=None
         joblib threads for fitting and prediction (``None``: 1 unless a
         ``joblib.parallel_config`` context says otherwise; ``-1``: all cores).
@@ -150,10 +160,17 @@ class RandomForestRegressor(RegressorOutputs, RegressorMixin, _BaseForest):
     pairwise correlation :math:`\\rho`, the average has variance
     :math:`\\rho\\sigma^2 + (1-\\rho)\\sigma^2/B`; the random feature subsets lower
     :math:`\\rho`, more trees the second term. Every tree is grown on its bootstrap sample
-    given as integer frequency weights, so ``min_samples_split`` / ``min_samples_leaf``
-    count rows with their bootstrap repeats (as R's regression forests, grown on the
-    repeated rows; R's classification forests and scikit-learn count distinct in-bag rows,
-    which gives somewhat smaller trees for ``min_samples_split > 2``). Each tree's bootstrap
+    as repeated rows: a row drawn :math:`k` times has weight :math:`k` and counts as
+    :math:`k` observations in ``min_samples_split`` / ``min_samples_leaf`` (as R's
+    regression forests, grown on the repeated rows; R's classification forests and
+    scikit-learn count distinct in-bag rows, which gives somewhat smaller trees for
+    ``min_samples_split > 2``). ``sample_weight`` enter through their ratios
+    :math:`r_i = w_i / \\min_{w_j > 0} w_j`, so rescaling them changes nothing: when every
+    :math:`r_i` is an integer (frequency weights; unit weights included) the bootstrap draws
+    uniformly from the rows repeated :math:`r_i` times, so the forest is the forest of the
+    repeated rows; otherwise each sample draws ``max_samples`` of the rows of positive
+    weight with probabilities proportional to :math:`w` (R's ``randomForest`` has no case
+    weights). Each tree's bootstrap
     and feature draws come from seeds drawn up front from ``random_state``: the forest does
     not depend on ``n_jobs`` (threads; the compiled loops release the GIL) nor on the order
     of the rows.
@@ -199,7 +216,8 @@ class RandomForestRegressor(RegressorOutputs, RegressorMixin, _BaseForest):
                               "criterion": [Options({"squared_error", "absolute_error"})]}
 
     def __init__(self, n_estimators=100, *, criterion="squared_error", max_depth=None,
-                 min_samples_split=2, min_samples_leaf=1, max_features=1 / 3,
+                 min_samples_split=2, min_samples_leaf=1, min_weight_fraction_leaf=0.0,
+                 max_features=1 / 3,
                  max_leaf_nodes=None, min_impurity_decrease=0.0, bootstrap=True,
                  oob_score=False, permutation_importance=False, max_samples=None, n_jobs=None,
                  random_state=None):
@@ -208,6 +226,7 @@ class RandomForestRegressor(RegressorOutputs, RegressorMixin, _BaseForest):
         self.max_depth = max_depth
         self.min_samples_split = min_samples_split
         self.min_samples_leaf = min_samples_leaf
+        self.min_weight_fraction_leaf = min_weight_fraction_leaf
         self.max_features = max_features
         self.max_leaf_nodes = max_leaf_nodes
         self.min_impurity_decrease = min_impurity_decrease
@@ -228,9 +247,9 @@ class RandomForestRegressor(RegressorOutputs, RegressorMixin, _BaseForest):
             Finite numeric features (NaN or infinity raise ``ValueError``).
         y : array-like of shape (n_samples,)
         sample_weight : array-like of shape (n_samples,), default=None
-            Frequency weights: each bootstrap sample is drawn from the rows repeated ``w``
-            times (integer weights are exactly repeated rows; fractional weights are
-            sampling probabilities); the OOB error is weighted.
+            Each bootstrap sample draws rows with probabilities proportional to ``w``;
+            weights proportional to integers are repeated rows, and rescaling ``w`` changes
+            nothing (see Notes); the OOB error is weighted.
 
         Returns
         -------
@@ -246,8 +265,8 @@ class RandomForestClassifier(ClassifierOutputs, ClassifierMixin, _BaseForest):
     ----------
     n_estimators : int, default=100
     criterion : {"gini", "entropy", "misclassification"}, default="gini"
-    max_depth, min_samples_split, min_samples_leaf, max_leaf_nodes, min_impurity_decrease, \
-bootstrap, max_samples, n_jobs, random_state
+    max_depth, min_samples_split, min_samples_leaf, min_weight_fraction_leaf, max_leaf_nodes, \
+min_impurity_decrease, bootstrap, max_samples, n_jobs, random_state
         As in :class:`RandomForestRegressor`.
     max_features : int, float, {"sqrt", "log2"} or None, default="sqrt"
         Columns drawn at each split (R's ``mtry = floor(sqrt(p))``).
@@ -305,7 +324,8 @@ bootstrap, max_samples, n_jobs, random_state
     _is_classifier = True
 
     def __init__(self, n_estimators=100, *, criterion="gini", max_depth=None,
-                 min_samples_split=2, min_samples_leaf=1, max_features="sqrt",
+                 min_samples_split=2, min_samples_leaf=1, min_weight_fraction_leaf=0.0,
+                 max_features="sqrt",
                  max_leaf_nodes=None, min_impurity_decrease=0.0, bootstrap=True,
                  oob_score=False, permutation_importance=False, voting="soft",
                  max_samples=None, n_jobs=None, random_state=None):
@@ -314,6 +334,7 @@ bootstrap, max_samples, n_jobs, random_state
         self.max_depth = max_depth
         self.min_samples_split = min_samples_split
         self.min_samples_leaf = min_samples_leaf
+        self.min_weight_fraction_leaf = min_weight_fraction_leaf
         self.max_features = max_features
         self.max_leaf_nodes = max_leaf_nodes
         self.min_impurity_decrease = min_impurity_decrease
@@ -336,9 +357,9 @@ bootstrap, max_samples, n_jobs, random_state
         y : array-like of shape (n_samples,)
             Class labels of any type (at least two classes).
         sample_weight : array-like of shape (n_samples,), default=None
-            Frequency weights: each bootstrap sample is drawn from the rows repeated ``w``
-            times (integer weights are exactly repeated rows; fractional weights are
-            sampling probabilities); the OOB error is weighted.
+            Each bootstrap sample draws rows with probabilities proportional to ``w``;
+            weights proportional to integers are repeated rows, and rescaling ``w`` changes
+            nothing (see Notes); the OOB error is weighted.
 
         Returns
         -------

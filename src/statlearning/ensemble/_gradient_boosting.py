@@ -21,6 +21,7 @@ from .._validation import Interval, Options, RandomState, check_sample_weight
 from ..base import ClassifierMixin, RegressorMixin, StatBase, fit_context
 from ..tree._apply import apply_packed
 from ..tree._grow import grow_tree  # the one switch point for the tree grower
+from ..tree._inputs import kernel_array
 from ..tree._params import resolve_max_features
 from ..tree._splitter import SQUARED_ERROR
 from ..tree._structure import TREE_LEAF, apply_tree
@@ -40,6 +41,7 @@ class _BaseGradientBoosting(StatBase):
         "max_depth": [None, Interval(Integral, 1, None, closed="left")],
         "min_samples_split": [Interval(Integral, 2, None, closed="left")],
         "min_samples_leaf": [Interval(Integral, 1, None, closed="left")],
+        "min_weight_fraction_leaf": [Interval(Real, 0.0, 0.5, closed="both")],
         "min_impurity_decrease": [Interval(Real, 0, None, closed="left")],
         "max_leaf_nodes": [None, Interval(Integral, 2, None, closed="left")],
         "max_features": [
@@ -83,6 +85,7 @@ class _BaseGradientBoosting(StatBase):
                     n_classes=1, max_depth=self.max_depth,
                     min_samples_split=self.min_samples_split,
                     min_samples_leaf=self.min_samples_leaf,
+                    min_weight_leaf=self.min_weight_fraction_leaf * float(w_in.sum()),
                     min_impurity_decrease=self.min_impurity_decrease,
                     max_leaf_nodes=self.max_leaf_nodes, max_features=max_features, rng=rng,
                 )
@@ -122,7 +125,7 @@ class _BaseGradientBoosting(StatBase):
 
     def _staged_raw(self, X):
         """Raw predictions after each stage (a generator of ``(n, K)`` arrays, copies)."""
-        return self._stages(np.ascontiguousarray(self._validate_X(X)))
+        return self._stages(kernel_array(self._validate_X(X), np.float64))
 
     def _stages(self, X):
         raw = np.tile(self.init_raw_prediction_, (X.shape[0], 1)).astype(np.float64)
@@ -135,7 +138,7 @@ class _BaseGradientBoosting(StatBase):
 
     def _raw_predict(self, X):
         """:math:`f_0 + \\lambda \\sum_b h_b(x)` for every score, rows in cache-sized blocks."""
-        X = np.ascontiguousarray(self._validate_X(X))
+        X = kernel_array(self._validate_X(X), np.float64)
         raw = np.empty((X.shape[0], len(self._packed)))
         total = np.empty((X.shape[0], 1))
         for k, packed in enumerate(self._packed):
@@ -184,8 +187,11 @@ class GradientBoostingRegressor(RegressorMixin, _BaseGradientBoosting):
         Huber's quantile of ``|residual|`` that sets δ (``loss="huber"`` only).
     init : {"mean", "zero"}, default="mean"
         Start from the loss's best constant or from 0 (ISLR).
-    min_samples_split, min_samples_leaf, min_impurity_decrease, max_leaf_nodes, max_features
-        Tree growth rules, as :class:`statlearning.tree.DecisionTreeRegressor`.
+    min_samples_split, min_samples_leaf, min_weight_fraction_leaf, min_impurity_decrease, \
+max_leaf_nodes, max_features
+        Tree growth rules, as :class:`statlearning.tree.DecisionTreeRegressor`
+        (``min_samples_*`` count the in-bag rows of positive weight, whatever the weights;
+        ``min_weight_fraction_leaf`` is a share of the in-bag weight).
     random_state : int, RandomState or None, default=None
         Seeds the row subsamples and the feature draws.
 
@@ -276,8 +282,8 @@ class GradientBoostingRegressor(RegressorMixin, _BaseGradientBoosting):
 
     def __init__(self, loss="squared_error", learning_rate=0.1, n_estimators=100, *,
                  max_depth=1, subsample=1.0, alpha=0.9, init="mean", min_samples_split=2,
-                 min_samples_leaf=1, min_impurity_decrease=0.0, max_leaf_nodes=None,
-                 max_features=None, random_state=None):
+                 min_samples_leaf=1, min_weight_fraction_leaf=0.0, min_impurity_decrease=0.0,
+                 max_leaf_nodes=None, max_features=None, random_state=None):
         self.loss = loss
         self.learning_rate = learning_rate
         self.n_estimators = n_estimators
@@ -287,6 +293,7 @@ class GradientBoostingRegressor(RegressorMixin, _BaseGradientBoosting):
         self.init = init
         self.min_samples_split = min_samples_split
         self.min_samples_leaf = min_samples_leaf
+        self.min_weight_fraction_leaf = min_weight_fraction_leaf
         self.min_impurity_decrease = min_impurity_decrease
         self.max_leaf_nodes = max_leaf_nodes
         self.max_features = max_features
@@ -302,14 +309,14 @@ class GradientBoostingRegressor(RegressorMixin, _BaseGradientBoosting):
             Numeric features; ``NaN`` or infinite values raise ``ValueError``.
         y : array-like of shape (n_samples,)
         sample_weight : array-like of shape (n_samples,), default=None
-            Non-negative frequency weights.
+            Non-negative case weights (rescaling them changes nothing).
 
         Returns
         -------
         self : GradientBoostingRegressor
         """
         X, y = validate_data(self, X, y, dtype=np.float64, y_numeric=True)
-        X = np.ascontiguousarray(X)
+        X = kernel_array(X, np.float64)
         w = check_sample_weight(sample_weight, X.shape[0], estimator_name=type(self).__name__)
         loss = make_loss(self.loss, alpha=self.alpha)
         self._fit_boosting(X, y.astype(np.float64), w, True, loss)
@@ -335,7 +342,8 @@ class GradientBoostingClassifier(ClassifierMixin, _BaseGradientBoosting):
     ----------
     loss : {"log_loss"}, default="log_loss"
     learning_rate, n_estimators, max_depth, subsample, init, min_samples_split, \
-min_samples_leaf, min_impurity_decrease, max_leaf_nodes, max_features, random_state
+min_samples_leaf, min_weight_fraction_leaf, min_impurity_decrease, max_leaf_nodes, \
+max_features, random_state
         As :class:`GradientBoostingRegressor`.
 
     Attributes
@@ -362,6 +370,7 @@ min_samples_leaf, min_impurity_decrease, max_leaf_nodes, max_features, random_st
 
     def __init__(self, loss="log_loss", learning_rate=0.1, n_estimators=100, *, max_depth=1,
                  subsample=1.0, init="mean", min_samples_split=2, min_samples_leaf=1,
+                 min_weight_fraction_leaf=0.0,
                  min_impurity_decrease=0.0, max_leaf_nodes=None, max_features=None,
                  random_state=None):
         self.loss = loss
@@ -372,6 +381,7 @@ min_samples_leaf, min_impurity_decrease, max_leaf_nodes, max_features, random_st
         self.init = init
         self.min_samples_split = min_samples_split
         self.min_samples_leaf = min_samples_leaf
+        self.min_weight_fraction_leaf = min_weight_fraction_leaf
         self.min_impurity_decrease = min_impurity_decrease
         self.max_leaf_nodes = max_leaf_nodes
         self.max_features = max_features
@@ -388,7 +398,7 @@ min_samples_leaf, min_impurity_decrease, max_leaf_nodes, max_features, random_st
         y : array-like of shape (n_samples,)
             Class labels of any type (at least two classes).
         sample_weight : array-like of shape (n_samples,), default=None
-            Non-negative frequency weights.
+            Non-negative case weights (rescaling them changes nothing).
 
         Returns
         -------
@@ -396,7 +406,7 @@ min_samples_leaf, min_impurity_decrease, max_leaf_nodes, max_features, random_st
         """
         name = type(self).__name__
         X, y = validate_data(self, X, y, dtype=np.float64)
-        X = np.ascontiguousarray(X)
+        X = kernel_array(X, np.float64)
         self.classes_, codes = encode_class_labels(y, name, min_classes=2)
         self.n_classes_ = int(self.classes_.size)
         w = check_sample_weight(sample_weight, X.shape[0], estimator_name=name)

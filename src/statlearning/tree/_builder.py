@@ -72,6 +72,13 @@ class _Nodes:
         )
 
 
+def is_leaf(nobs, wn, imp, depth, max_depth, min_split, min_leaf, min_wleaf) -> bool:
+    """The stopping rules: depth, ``nobs`` observations against ``min_samples_split`` and twice
+    ``min_samples_leaf``, weight ``wn`` against twice ``min_weight_leaf``, a pure node."""
+    return (depth >= max_depth or nobs < min_split or nobs < 2 * min_leaf
+            or wn < 2 * min_wleaf or imp <= PURE_TOL)
+
+
 def _feature_sampler(n_features: int, max_features: int, rng, shuffle: bool = False):
     """The columns of one node in scan order: all of them in column order, or (random subsets,
     ``tie_break="random"``) a fresh random permutation, of which the split search evaluates
@@ -131,14 +138,21 @@ def _drive(nodes: _Nodes, idx0, make, split, max_leaf_nodes) -> None:
 
 def build_tree(X, y, codes, w, *, crit, n_classes, max_depth, min_samples_split,
                min_samples_leaf, min_impurity_decrease, max_leaf_nodes, max_features, rng,
-               n_categories=None, max_surrogates=0, tie_break="first", force_general=False):
+               n_categories=None, max_surrogates=0, tie_break="first", force_general=False,
+               n_obs=None, min_weight_leaf=0.0):
     """Grow the tree on the rows with positive weight and return its :class:`Tree`.
+
+    ``w`` are case weights (the split criterion and the node values); the stopping rules
+    ``min_samples_split``/``min_samples_leaf`` count observations, ``n_obs`` per row (default
+    one per row of positive weight), and ``min_weight_leaf`` bounds a child's weight.
 
     ``n_categories`` (levels per column, ``0`` for numeric; ``None``: all numeric) and
     ``max_surrogates`` only matter on the general path, taken when ``X`` holds ``NaN`` or a
     categorical column, or when ``force_general`` (surrogates searched on complete data);
     numeric data without ``NaN`` otherwise grow on the numeric path, without surrogates.
     """
+    if n_obs is None:
+        n_obs = (w > 0).astype(np.float64)
     general = force_general or (n_categories is not None and np.any(np.asarray(n_categories) > 0))
     if general or np.isnan(X).any():
         if n_categories is None:
@@ -149,7 +163,8 @@ def build_tree(X, y, codes, w, *, crit, n_classes, max_depth, min_samples_split,
             min_impurity_decrease=min_impurity_decrease, max_leaf_nodes=max_leaf_nodes,
             max_features=max_features, rng=rng,
             n_categories=np.asarray(n_categories, dtype=np.int64),
-            max_surrogates=max_surrogates, tie_break=tie_break,
+            max_surrogates=max_surrogates, tie_break=tie_break, n_obs=n_obs,
+            min_weight_leaf=min_weight_leaf,
         )
     n_features = X.shape[1]
     idx0 = np.flatnonzero(w > 0).astype(np.int64)
@@ -160,16 +175,19 @@ def build_tree(X, y, codes, w, *, crit, n_classes, max_depth, min_samples_split,
     candidate_features = _feature_sampler(n_features, max_features, rng,
                                           shuffle=tie_break == "random")
 
+    def _stops(idx, wn, imp, depth):
+        return is_leaf(float(n_obs[idx].sum()), wn, imp, depth, max_depth, min_samples_split,
+                       min_samples_leaf, min_weight_leaf)
+
     def make(idx, depth):
         """Add a node; return its id and its split (or None) with the weighted decrease."""
         value, wn, imp, risk = node_stats(y, codes, w, idx, crit, n_classes)
         node = nodes.add(value, idx.size, wn, imp, risk, depth)
-        if (depth >= max_depth or wn < min_samples_split
-                or wn < 2 * min_samples_leaf or imp <= PURE_TOL):
+        if _stops(idx, wn, imp, depth):
             return node, None
         f, t, g, parent_g = best_split(
-            X, y, codes, w, idx, candidate_features(), max_features, crit, n_classes,
-            min_samples_leaf)
+            X, y, codes, w, n_obs, idx, candidate_features(), max_features, crit, n_classes,
+            min_samples_leaf, min_weight_leaf)
         if f < 0:
             return node, None
         decrease = max(g - parent_g, 0.0)  # weighted impurity decrease of the split
@@ -190,7 +208,7 @@ def build_tree(X, y, codes, w, *, crit, n_classes, max_depth, min_samples_split,
 
 def _build_general(X, y, codes, w, *, crit, n_classes, max_depth, min_samples_split,
                    min_samples_leaf, min_impurity_decrease, max_leaf_nodes, max_features, rng,
-                   n_categories, max_surrogates, tie_break="first"):
+                   n_categories, max_surrogates, tie_break="first", n_obs, min_weight_leaf):
     """:func:`build_tree` with missing values (surrogates) and categorical columns."""
     n_features = X.shape[1]
     idx0 = np.flatnonzero(w > 0).astype(np.int64)
@@ -202,15 +220,18 @@ def _build_general(X, y, codes, w, *, crit, n_classes, max_depth, min_samples_sp
     candidate_features = _feature_sampler(n_features, max_features, rng,
                                           shuffle=tie_break == "random")
 
+    def _stops(idx, wn, imp, depth):
+        return is_leaf(float(n_obs[idx].sum()), wn, imp, depth, max_depth, min_samples_split,
+                       min_samples_leaf, min_weight_leaf)
+
     def make(idx, depth):
         value, wn, imp, risk = node_stats(y, codes, w, idx, crit, n_classes)
         node = nodes.add(value, idx.size, wn, imp, risk, depth)
-        if (depth >= max_depth or wn < min_samples_split
-                or wn < 2 * min_samples_leaf or imp <= PURE_TOL):
+        if _stops(idx, wn, imp, depth):
             return node, None
         f, t, left_levels, decrease = best_split_general(
-            X, y, codes, w, idx, candidate_features(), max_features, n_categories, crit,
-            n_classes, min_samples_leaf)
+            X, y, codes, w, n_obs, idx, candidate_features(), max_features, n_categories, crit,
+            n_classes, min_samples_leaf, min_weight_leaf)
         if f < 0:
             return node, None
         decrease = max(decrease, 0.0)

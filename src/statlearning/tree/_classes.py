@@ -24,7 +24,7 @@ from ._apply import apply_checked
 from ._builder import build_tree
 from ._criteria import CLASSIFICATION_CRITERIA, REGRESSION_CRITERIA
 from ._grow import grow_tree
-from ._inputs import encode_columns, encode_frame, resolve_categorical
+from ._inputs import encode_columns, encode_frame, kernel_array, resolve_categorical
 from ._params import resolve_max_features
 from ._pruning import (
     cp_table_rows,
@@ -45,6 +45,7 @@ _COMMON_CONSTRAINTS = {
     "max_depth": [None, Interval(Integral, 1, None, closed="left")],
     "min_samples_split": [Interval(Integral, 2, None, closed="left")],
     "min_samples_leaf": [Interval(Integral, 1, None, closed="left")],
+    "min_weight_fraction_leaf": [Interval(Real, 0.0, 0.5, closed="both")],
     "min_impurity_decrease": [Interval(Real, 0, None, closed="left")],
     "max_leaf_nodes": [None, Interval(Integral, 2, None, closed="left")],
     "cp": [Interval(Real, 0, None, closed="left")],
@@ -83,10 +84,11 @@ class _BaseTree(StatBase):
     _criteria: dict = {}
     _is_classifier = False
 
-    def _grow(self, X, y, codes, w, n_classes, scale=None):
+    def _grow(self, X, y, codes, w, n_classes, scale=None, n_obs=None):
         """Grow on ``(X, y, codes, w)`` and prune at rpart's ``cp`` (no ``ccp_alpha``).
 
-        ``cp`` is measured against ``scale`` (default: the root's risk).
+        ``cp`` is measured against ``scale`` (default: the root's risk); ``n_obs`` are the
+        observations per row of the stopping rules (default: one per row of positive weight).
         """
         grow, extra = _builder_for(X, getattr(self, "_n_categories", None),
                                    self.max_surrogates if self.use_surrogates else 0,
@@ -95,6 +97,7 @@ class _BaseTree(StatBase):
             X, y, codes, w, crit=self._criteria[self.criterion], n_classes=n_classes,
             max_depth=self.max_depth, min_samples_split=self.min_samples_split,
             min_samples_leaf=self.min_samples_leaf,
+            min_weight_leaf=self.min_weight_fraction_leaf * float(w.sum()), n_obs=n_obs,
             min_impurity_decrease=self.min_impurity_decrease,
             max_leaf_nodes=self.max_leaf_nodes,
             max_features=resolve_max_features(self.max_features, X.shape[1]),
@@ -139,15 +142,28 @@ class _BaseTree(StatBase):
             raise ValueError(f"{name} must hold at least two distinct fold ids.")
         return folds
 
-    def _fit_tree(self, X, y, codes, w, n_classes):
+    def _fit_replicated(self, X, y, counts):
+        """Fit on rows replicated ``counts`` times (a bootstrap sample): ``counts`` are both the
+        case weights and the observations of ``min_samples_split``/``min_samples_leaf``, so
+        the tree is the one grown on the repeated rows (R's ``randomForest``)."""
+        self._validate_params()
+        return self._fit(X, y, counts, n_obs=counts)
+
+    def _fit_tree(self, X, y, codes, w, n_classes, n_obs=None):
+        X = kernel_array(X, np.float64)  # read-only input: one copy, no new compilation
         all_missing = np.isnan(X).all(axis=1)
         self.n_rows_all_missing_ = int(np.count_nonzero(all_missing & (w > 0)))
         if all_missing.any():
             w = np.where(all_missing, 0.0, w)
             if not np.any(w > 0):
                 raise ValueError("Every row of X is missing every feature.")
+        if n_obs is not None:
+            n_obs = np.where(w > 0, np.asarray(n_obs, dtype=np.float64), 0.0)
         folds = self._fold_ids(X, y if not self._is_classifier else codes)
-        tree = self._grow(X, y, codes, w, n_classes)
+        if folds is not None and n_obs is not None:
+            raise ValueError("Cross-validation of a tree grown on replicated rows is not "
+                             "supported; pass the repeated rows instead.")
+        tree = self._grow(X, y, codes, w, n_classes, n_obs=n_obs)
         if folds is not None:
             cps, nsplit, rel = cp_table_rows(tree, float(self.cp))
             keep = w > 0
@@ -300,7 +316,7 @@ class _BaseTree(StatBase):
         t = self.tree_
         if t.n_categories is None:
             leaves, clean = apply_checked(t.children_left, t.children_right, t.feature,
-                                          t.threshold, np.ascontiguousarray(X, dtype=np.float64))
+                                          t.threshold, kernel_array(X, np.float64))
             if clean:
                 return leaves
         return route_tree(t, X)
@@ -376,9 +392,12 @@ class DecisionTreeRegressor(RegressorMixin, _BaseTree):
     max_depth : int, default=None
         Maximum depth (root at depth 0); ``None`` for no limit.
     min_samples_split : int, default=2
-        A node with fewer rows (smaller total weight) is not split (rpart's ``minsplit``).
+        A node with fewer observations (rows of positive weight, whatever their weights) is
+        not split (rpart's ``minsplit``).
     min_samples_leaf : int, default=1
-        Minimum rows (total weight) in each child (rpart's ``minbucket``).
+        Minimum observations in each child (rpart's ``minbucket``).
+    min_weight_fraction_leaf : float in [0, 0.5], default=0.0
+        Minimum share of the total sample weight in each child (scikit-learn's).
     min_impurity_decrease : float, default=0.0
         A split must decrease the weighted impurity, divided by the total weight, by at least
         this much.
@@ -443,7 +462,8 @@ class DecisionTreeRegressor(RegressorMixin, _BaseTree):
     grown greedily to minimise the residual sum of squares
     :math:`\\sum_m \\sum_{x_i \\in R_m} w_i (y_i - c_m)^2` (seed 004 §1.8, ISLR §8.1).
 
-    Growth: every node with at least ``min_samples_split`` rows is split by the exhaustive
+    Growth: every node with at least ``min_samples_split`` observations is split by the
+    exhaustive
     search over the midpoints between consecutive distinct values of every candidate column,
     keeping the split that maximises the weighted impurity decrease
     :math:`W_t i(t) - W_L i(L) - W_R i(R)` subject to at least ``min_samples_leaf`` rows in
@@ -454,11 +474,20 @@ class DecisionTreeRegressor(RegressorMixin, _BaseTree):
     best-first growth. ``cp`` is rpart's complexity parameter: after growth the tree is
     replaced by its weakest-link subtree at :math:`\\alpha = cp \\cdot R(\\text{root})`, so
     every remaining split improves the risk :math:`R` by more than ``cp`` times the root's
-    risk per extra leaf. ``sample_weight`` are frequency weights: rows of zero weight are
-    dropped and the ``min_samples_*`` rules compare a node's total weight, so integer
-    weights are exactly repeated rows and an unweighted fit counts rows as rpart's
-    ``minsplit``/``minbucket`` and scikit-learn do (with fractional weights, rescale them to
-    mean one to keep the row-count reading).
+    risk per extra leaf.
+
+    Weights. ``sample_weight`` are case weights: they weight the split criterion, the node
+    values and the risks, and ``min_samples_split`` / ``min_samples_leaf`` count
+    observations, as rpart's ``minsplit``/``minbucket`` and scikit-learn's ``min_samples_*``
+    do (rows of zero weight are dropped, as scikit-learn; rpart keeps them in its ``n`` and
+    counts them in ``minsplit``/``minbucket``); the weighted variant
+    is ``min_weight_fraction_leaf`` (scikit-learn's: a child needs at least that fraction of
+    the total weight). Rescaling every weight by one constant therefore leaves the tree
+    unchanged. Integer weights equal repeated rows for the split criterion and the leaf
+    values, not for the stopping rules (a row of weight 3 is one observation, three repeated
+    rows are three). The ensembles grow each tree on its bootstrap sample as repeated rows:
+    a row drawn :math:`k` times weighs :math:`k` and counts as :math:`k` observations, as in
+    R's ``randomForest``.
 
     Mapping to R: ``rpart(..., control = rpart.control(minsplit, minbucket, cp, maxdepth))``
     is ``min_samples_split=minsplit, min_samples_leaf=minbucket, cp=cp, max_depth=maxdepth``
@@ -542,14 +571,15 @@ class DecisionTreeRegressor(RegressorMixin, _BaseTree):
     }
 
     def __init__(self, criterion="squared_error", *, max_depth=None, min_samples_split=2,
-                 min_samples_leaf=1, min_impurity_decrease=0.0, max_leaf_nodes=None, cp=0.0,
-                 ccp_alpha=0.0, xval=0, max_features=None, random_state=None,
-                 use_surrogates=True, max_surrogates=5, categorical_features=None,
-                 tie_break="first"):
+                 min_samples_leaf=1, min_weight_fraction_leaf=0.0, min_impurity_decrease=0.0,
+                 max_leaf_nodes=None, cp=0.0, ccp_alpha=0.0, xval=0, max_features=None,
+                 random_state=None, use_surrogates=True, max_surrogates=5,
+                 categorical_features=None, tie_break="first"):
         self.criterion = criterion
         self.max_depth = max_depth
         self.min_samples_split = min_samples_split
         self.min_samples_leaf = min_samples_leaf
+        self.min_weight_fraction_leaf = min_weight_fraction_leaf
         self.min_impurity_decrease = min_impurity_decrease
         self.max_leaf_nodes = max_leaf_nodes
         self.cp = cp
@@ -575,16 +605,20 @@ class DecisionTreeRegressor(RegressorMixin, _BaseTree):
             DataFrame's ``category`` columns.
         y : array-like of shape (n_samples,)
         sample_weight : array-like of shape (n_samples,), default=None
-            Non-negative frequency weights.
+            Non-negative case weights (see Notes: they do not change what
+            ``min_samples_split``/``min_samples_leaf`` count).
 
         Returns
         -------
         self : DecisionTreeRegressor
         """
+        return self._fit(X, y, sample_weight)
+
+    def _fit(self, X, y, sample_weight, n_obs=None):
         X, y = self._validate_X(X, y, reset=True)
         w = check_sample_weight(sample_weight, X.shape[0], estimator_name=type(self).__name__)
         codes = np.zeros(X.shape[0], dtype=np.int64)
-        self._fit_tree(X, y.astype(np.float64), codes, w, 1)
+        self._fit_tree(X, y.astype(np.float64), codes, w, 1, n_obs)
         return self
 
     def predict(self, X) -> np.ndarray:
@@ -601,8 +635,9 @@ class DecisionTreeClassifier(ClassifierMixin, _BaseTree):
     criterion : {"gini", "entropy", "misclassification"}, default="gini"
         Node impurity :math:`1-\\sum_k p_k^2`, :math:`-\\sum_k p_k \\log p_k` (natural log,
         :math:`0 \\log 0 = 0`) or :math:`1 - \\max_k p_k`.
-    max_depth, min_samples_split, min_samples_leaf, min_impurity_decrease, max_leaf_nodes, \
-max_features, random_state, use_surrogates, max_surrogates, categorical_features, tie_break
+    max_depth, min_samples_split, min_samples_leaf, min_weight_fraction_leaf, \
+min_impurity_decrease, max_leaf_nodes, max_features, random_state, use_surrogates, \
+max_surrogates, categorical_features, tie_break
         As in :class:`DecisionTreeRegressor`.
     ccp_alpha, xval
         As in :class:`DecisionTreeRegressor` (``ccp_alpha`` on the scale of the criterion's
@@ -664,14 +699,15 @@ max_features, random_state, use_surrogates, max_surrogates, categorical_features
     }
 
     def __init__(self, criterion="gini", *, max_depth=None, min_samples_split=2,
-                 min_samples_leaf=1, min_impurity_decrease=0.0, max_leaf_nodes=None, cp=0.0,
-                 ccp_alpha=0.0, xval=0, max_features=None, random_state=None,
-                 use_surrogates=True, max_surrogates=5, categorical_features=None,
-                 tie_break="first"):
+                 min_samples_leaf=1, min_weight_fraction_leaf=0.0, min_impurity_decrease=0.0,
+                 max_leaf_nodes=None, cp=0.0, ccp_alpha=0.0, xval=0, max_features=None,
+                 random_state=None, use_surrogates=True, max_surrogates=5,
+                 categorical_features=None, tie_break="first"):
         self.criterion = criterion
         self.max_depth = max_depth
         self.min_samples_split = min_samples_split
         self.min_samples_leaf = min_samples_leaf
+        self.min_weight_fraction_leaf = min_weight_fraction_leaf
         self.min_impurity_decrease = min_impurity_decrease
         self.max_leaf_nodes = max_leaf_nodes
         self.cp = cp
@@ -698,18 +734,22 @@ max_features, random_state, use_surrogates, max_surrogates, categorical_features
         y : array-like of shape (n_samples,)
             Class labels of any type.
         sample_weight : array-like of shape (n_samples,), default=None
-            Non-negative frequency weights.
+            Non-negative case weights (see Notes: they do not change what
+            ``min_samples_split``/``min_samples_leaf`` count).
 
         Returns
         -------
         self : DecisionTreeClassifier
         """
+        return self._fit(X, y, sample_weight)
+
+    def _fit(self, X, y, sample_weight, n_obs=None):
         name = type(self).__name__
         X, y = self._validate_X(X, y, reset=True)
         self.classes_, codes = encode_class_labels(y, name, min_classes=2)
         self.n_classes_ = int(self.classes_.size)
         w = check_sample_weight(sample_weight, X.shape[0], estimator_name=name)
-        self._fit_tree(X, np.zeros(X.shape[0]), codes, w, self.n_classes_)
+        self._fit_tree(X, np.zeros(X.shape[0]), codes, w, self.n_classes_, n_obs)
         return self
 
     def predict_proba(self, X) -> np.ndarray:

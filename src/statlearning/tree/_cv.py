@@ -59,9 +59,9 @@ class DecisionTreeRegressorCV(_CVMixin, DecisionTreeRegressor):
         fold's tree is grown on the rows outside its test set).
     selection : {"min", "1se"}, default="min"
         Minimum cross-validated error or the one-standard-error rule.
-    criterion, max_depth, min_samples_split, min_samples_leaf, min_impurity_decrease, \
-max_leaf_nodes, cp, max_features, random_state, use_surrogates, max_surrogates, \
-categorical_features, tie_break
+    criterion, max_depth, min_samples_split, min_samples_leaf, min_weight_fraction_leaf, \
+min_impurity_decrease, max_leaf_nodes, cp, max_features, random_state, use_surrogates, \
+max_surrogates, categorical_features, tie_break
         As in :class:`DecisionTreeRegressor`; ``random_state`` also draws the folds.
 
     Attributes
@@ -102,7 +102,8 @@ categorical_features, tie_break
     _parameter_constraints = _cv_constraints(DecisionTreeRegressor)
 
     def __init__(self, criterion="squared_error", *, cv=10, selection="min", max_depth=None,
-                 min_samples_split=2, min_samples_leaf=1, min_impurity_decrease=0.0,
+                 min_samples_split=2, min_samples_leaf=1, min_weight_fraction_leaf=0.0,
+                 min_impurity_decrease=0.0,
                  max_leaf_nodes=None, cp=0.0, max_features=None, random_state=None,
                  use_surrogates=True, max_surrogates=5, categorical_features=None,
                  tie_break="first"):
@@ -112,6 +113,7 @@ categorical_features, tie_break
         self.max_depth = max_depth
         self.min_samples_split = min_samples_split
         self.min_samples_leaf = min_samples_leaf
+        self.min_weight_fraction_leaf = min_weight_fraction_leaf
         self.min_impurity_decrease = min_impurity_decrease
         self.max_leaf_nodes = max_leaf_nodes
         self.cp = cp
@@ -134,9 +136,9 @@ class DecisionTreeClassifierCV(_CVMixin, DecisionTreeClassifier):
         fold's tree is grown on the rows outside its test set).
     selection : {"min", "1se"}, default="min"
         Minimum cross-validated error or the one-standard-error rule.
-    criterion, max_depth, min_samples_split, min_samples_leaf, min_impurity_decrease, \
-max_leaf_nodes, cp, max_features, random_state, use_surrogates, max_surrogates, \
-categorical_features, tie_break
+    criterion, max_depth, min_samples_split, min_samples_leaf, min_weight_fraction_leaf, \
+min_impurity_decrease, max_leaf_nodes, cp, max_features, random_state, use_surrogates, \
+max_surrogates, categorical_features, tie_break
         As in :class:`DecisionTreeClassifier`; ``random_state`` also draws the folds.
 
     Attributes
@@ -172,7 +174,8 @@ categorical_features, tie_break
     _parameter_constraints = _cv_constraints(DecisionTreeClassifier)
 
     def __init__(self, criterion="gini", *, cv=10, selection="min", max_depth=None,
-                 min_samples_split=2, min_samples_leaf=1, min_impurity_decrease=0.0,
+                 min_samples_split=2, min_samples_leaf=1, min_weight_fraction_leaf=0.0,
+                 min_impurity_decrease=0.0,
                  max_leaf_nodes=None, cp=0.0, max_features=None, random_state=None,
                  use_surrogates=True, max_surrogates=5, categorical_features=None,
                  tie_break="first"):
@@ -182,6 +185,7 @@ categorical_features, tie_break
         self.max_depth = max_depth
         self.min_samples_split = min_samples_split
         self.min_samples_leaf = min_samples_leaf
+        self.min_weight_fraction_leaf = min_weight_fraction_leaf
         self.min_impurity_decrease = min_impurity_decrease
         self.max_leaf_nodes = max_leaf_nodes
         self.cp = cp

@@ -40,6 +40,7 @@ import numpy as np
 from numba import njit
 
 from ._builder import build_tree
+from ._inputs import kernel_array
 from ._splitter import ABSOLUTE_ERROR, GINI, PURE_TOL, REL_TIE, class_gain, node_summary
 from ._structure import Tree
 
@@ -242,26 +243,29 @@ def sort_node(xs, ids, n, xs2, ids2, counts):
 
 
 @njit(cache=True, nogil=True)
-def _node_split(X, y, codes, w, samples, start, end, features, max_features, use_rng, crit,
-                n_classes, min_leaf, xs, ids, xs2, ids2, counts, lc, rc, tot, presorted, use_pre,
-                is_const):
+def _node_split(X, y, codes, w, cnt, samples, start, end, features, max_features, use_rng, crit,
+                n_classes, min_leaf, min_wleaf, xs, ids, xs2, ids2, counts, lc, rc, tot, presorted,
+                use_pre, is_const):
     """Best split of ``samples[start:end]``: ``(feature, threshold, gain, parent gain)``.
 
     The arithmetic (sums in row order, then in sorted order) is the one of
     :func:`._splitter.best_split`; ``features`` is permuted in place when ``use_rng``. With
     ``use_pre`` the node's rows sorted by feature ``j`` are read from ``presorted[j]`` instead
     of being sorted; ``is_const[j]`` records whether feature ``j`` is constant in the node.
+    A child needs ``min_leaf`` observations (the sum of ``cnt``) and ``min_wleaf`` weight.
     """
     m = end - start
     n_features = features.size
     classification = crit >= GINI
     wtot = 0.0
+    ntot = 0.0
     ysum = 0.0
     for k in range(n_classes):
         tot[k] = 0.0
     for i in range(start, end):
         r = samples[i]
         wtot += w[r]
+        ntot += cnt[r]
         if classification:
             tot[codes[r]] += w[r]
         else:
@@ -278,7 +282,7 @@ def _node_split(X, y, codes, w, samples, start, end, features, max_features, use
     best_f = -1
     best_t = 0.0
     best_g = -np.inf
-    if wtot < 2 * min_leaf:
+    if ntot < 2 * min_leaf or wtot < 2 * min_wleaf:
         return best_f, best_t, best_g, parent_g
     visited = 0
     found = 0
@@ -317,6 +321,7 @@ def _node_split(X, y, codes, w, samples, start, end, features, max_features, use
             found += 1
             sort_node(xs, ids, m, xs2, ids2, counts)
         lw = 0.0
+        ln = 0.0
         ls = 0.0
         for k in range(n_classes):
             lc[k] = 0.0
@@ -324,6 +329,7 @@ def _node_split(X, y, codes, w, samples, start, end, features, max_features, use
             r = ids[i]
             wi = w[r]
             lw += wi
+            ln += cnt[r]
             if classification:
                 lc[codes[r]] += wi
             else:
@@ -333,9 +339,9 @@ def _node_split(X, y, codes, w, samples, start, end, features, max_features, use
             if a == b:
                 continue
             rw = wtot - lw
-            if lw < min_leaf or lw <= 0.0:
+            if ln < min_leaf or lw < min_wleaf or lw <= 0.0:
                 continue
-            if rw < min_leaf or rw <= 0.0:
+            if ntot - ln < min_leaf or rw < min_wleaf or rw <= 0.0:
                 break
             if classification:
                 for k in range(n_classes):
@@ -355,8 +361,8 @@ def _node_split(X, y, codes, w, samples, start, end, features, max_features, use
 
 
 @njit(cache=True, nogil=True)
-def _grow_kernel(X, y, codes, w, samples, w_total, crit, n_classes, max_depth, min_split,
-                 min_leaf, min_decrease, max_features, seed, use_pre):
+def _grow_kernel(X, y, codes, w, cnt, samples, w_total, crit, n_classes, max_depth, min_split,
+                 min_leaf, min_wleaf, min_decrease, max_features, seed, use_pre):
     """Node arrays ``(ints, floats, values, count)`` of the depth-first tree.
 
     ``ints[:, k]``: left, right, feature, n, depth; ``floats[:, k]``: threshold, wn,
@@ -445,12 +451,16 @@ def _grow_kernel(X, y, codes, w, samples, w_total, crit, n_classes, max_depth, m
             values[node, k] = value[k]
         if parent >= 0:
             ints[parent, 0 if is_left else 1] = node
-        if depth >= max_depth or wn < min_split or wn < 2 * min_leaf or imp <= PURE_TOL:
+        nobs = 0.0
+        for i in range(start, end):
+            nobs += cnt[samples[i]]
+        if (depth >= max_depth or nobs < min_split or nobs < 2 * min_leaf
+                or wn < 2 * min_wleaf or imp <= PURE_TOL):
             continue
         f, t, g, parent_g = _node_split(
-            X, y, codes, w, samples, start, end, features, max_features, use_rng, crit,
-            n_classes, min_leaf, xs, ids, xs2, ids2, counts, lc, rc, tot, presorted, use_pre,
-            is_const,
+            X, y, codes, w, cnt, samples, start, end, features, max_features, use_rng, crit,
+            n_classes, min_leaf, min_wleaf, xs, ids, xs2, ids2, counts, lc, rc, tot, presorted,
+            use_pre, is_const,
         )
         if f < 0:
             continue
@@ -519,31 +529,35 @@ def _draw_seed(rng) -> int:
 
 def grow_tree(X, y, codes, w, *, crit, n_classes, max_depth, min_samples_split,
               min_samples_leaf, min_impurity_decrease, max_leaf_nodes, max_features, rng,
-              tie_break="first"):
+              tie_break="first", n_obs=None, min_weight_leaf=0.0):
     """Grow the tree on the rows with positive weight and return its :class:`Tree`.
 
     Parameters are those of :func:`._builder.build_tree`: ``X`` float (n, p) without NaN,
-    ``y`` float (n,), ``codes`` int (n,) class codes, ``w`` float (n,) weights, ``crit`` a
-    criterion code, ``max_features`` an int (or ``None`` for all features) and ``rng`` a
-    ``numpy`` random state or generator, from which one seed is drawn when
-    ``max_features < n_features`` or ``tie_break="random"`` (the candidate columns are then
-    scanned in a random order at every node, so ties between columns are broken at random).
-    With ``max_leaf_nodes`` set (best-first growth) or the absolute-error criterion, the
-    Python builder grows the tree.
+    ``y`` float (n,), ``codes`` int (n,) class codes, ``w`` float (n,) case weights (the split
+    criterion and the node values), ``n_obs`` float (n,) the observations each row stands for
+    in ``min_samples_split``/``min_samples_leaf`` (default: one per row of positive weight),
+    ``min_weight_leaf`` the least weight of a child, ``crit`` a criterion code,
+    ``max_features`` an int (or ``None`` for all features) and ``rng`` a ``numpy`` random
+    state or generator, from which one seed is drawn when ``max_features < n_features`` or
+    ``tie_break="random"`` (the candidate columns are then scanned in a random order at every
+    node, so ties between columns are broken at random). With ``max_leaf_nodes`` set
+    (best-first growth) or the absolute-error criterion, the Python builder grows the tree.
     """
     n_features = X.shape[1]
     max_features = n_features if max_features is None else min(int(max_features), n_features)
+    w = kernel_array(w, np.float64)
+    n_obs = (w > 0).astype(np.float64) if n_obs is None else kernel_array(n_obs, np.float64)
     if max_leaf_nodes is not None or crit == ABSOLUTE_ERROR:
         return build_tree(
             X, y, codes, w, crit=crit, n_classes=n_classes, max_depth=max_depth,
             min_samples_split=min_samples_split, min_samples_leaf=min_samples_leaf,
             min_impurity_decrease=min_impurity_decrease, max_leaf_nodes=max_leaf_nodes,
-            max_features=max_features, rng=rng, tie_break=tie_break,
+            max_features=max_features, rng=rng, tie_break=tie_break, n_obs=n_obs,
+            min_weight_leaf=min_weight_leaf,
         )
-    X = np.ascontiguousarray(X, dtype=np.float64)
-    y = np.ascontiguousarray(y, dtype=np.float64)
-    codes = np.ascontiguousarray(codes, dtype=np.int64)
-    w = np.ascontiguousarray(w, dtype=np.float64)
+    X = kernel_array(X, np.float64)
+    y = kernel_array(y, np.float64)
+    codes = kernel_array(codes, np.int64)
     shuffle = max_features < n_features or tie_break == "random"
     seed = _draw_seed(rng) if shuffle else -1
     samples = np.flatnonzero(w > 0).astype(np.int64)
@@ -552,9 +566,9 @@ def grow_tree(X, y, codes, w, *, crit, n_classes, max_depth, min_samples_split,
     presort = (max_features == n_features and n_features * samples.size <= _PRESORT_CAP
                and X.shape[0] < 2**31 and max_depth >= _PRESORT_MIN_DEPTH)
     ints, floats, values, k = _grow_kernel(
-        X, y, codes, w, samples, w_total, int(crit), int(n_classes), max_depth,
-        float(min_samples_split), float(min_samples_leaf), float(min_impurity_decrease),
-        int(max_features), seed, presort,
+        X, y, codes, w, n_obs, samples, w_total, int(crit), int(n_classes), max_depth,
+        float(min_samples_split), float(min_samples_leaf), float(min_weight_leaf),
+        float(min_impurity_decrease), int(max_features), seed, presort,
     )
     return Tree(
         ints[:k, 0].copy(), ints[:k, 1].copy(), ints[:k, 2].copy(), floats[:k, 0].copy(),

@@ -71,13 +71,14 @@ def _gray_partitions(present, last):
             return
 
 
-def categorical_split(xc, y, codes, w, q, crit, n_classes, min_leaf):
+def categorical_split(xc, y, codes, w, cnt, q, crit, n_classes, min_leaf, min_wleaf):
     """Best partition of the levels ``xc`` (int codes, no missing) of one node.
 
     Returns ``(gain, left_levels)``, with ``gain`` the weighted impurity decrease (``-inf``
     when no admissible split), ``left_levels`` the codes sent left.
     """
     wl = np.bincount(xc, weights=w, minlength=q)
+    nl = np.bincount(xc, weights=cnt, minlength=q)
     present = np.flatnonzero(np.bincount(xc, minlength=q) > 0)
     if present.size < 2:
         return -np.inf, None
@@ -110,12 +111,15 @@ def categorical_split(xc, y, codes, w, q, crit, n_classes, min_leaf):
             return parent - _abs_dev(y[rows], w[rows]) - _abs_dev(y[~rows], w[~rows])
 
     wtot = wl.sum()
+    ntot = nl.sum()
     best_g, best_left = -np.inf, None
 
     def consider(left_mask):
         nonlocal best_g, best_left
         lw = wl[left_mask].sum()
-        if lw < min_leaf or wtot - lw < min_leaf or lw <= 0 or wtot - lw <= 0:
+        ln = nl[left_mask].sum()
+        if (ln < min_leaf or ntot - ln < min_leaf or lw < min_wleaf or wtot - lw < min_wleaf
+                or lw <= 0 or wtot - lw <= 0):
             return
         g = gain(left_mask)
         if best_left is None or g > best_g + REL_TIE * abs(best_g):
@@ -140,8 +144,8 @@ def categorical_split(xc, y, codes, w, q, crit, n_classes, min_leaf):
     return best_g, best_left
 
 
-def best_split_general(X, y, codes, w, idx, features, max_features, n_categories, crit,
-                       n_classes, min_leaf):
+def best_split_general(X, y, codes, w, cnt, idx, features, max_features, n_categories, crit,
+                       n_classes, min_leaf, min_wleaf):
     """Best primary split of the node ``idx``: ``(feature, threshold, left_levels, gain)``.
 
     ``feature = -1`` when no column has an admissible split; ``left_levels`` is ``None`` for
@@ -160,13 +164,14 @@ def best_split_general(X, y, codes, w, idx, features, max_features, n_categories
         found += 1
         if n_categories[j] > 0:
             g, left = categorical_split(xj[ok].astype(np.int64), y[sub], codes[sub], w[sub],
-                                        int(n_categories[j]), crit, n_classes, min_leaf)
+                                        cnt[sub], int(n_categories[j]), crit, n_classes,
+                                        min_leaf, min_wleaf)
             t = np.nan
             if left is None:
                 continue
         else:
-            f, t, g, pg = best_split(X, y, codes, w, sub, np.array([j], dtype=np.int64), 1,
-                                     crit, n_classes, min_leaf)
+            f, t, g, pg = best_split(X, y, codes, w, cnt, sub, np.array([j], dtype=np.int64),
+                                     1, crit, n_classes, min_leaf, min_wleaf)
             if f < 0:
                 continue
             g = g - pg

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ._inputs import kernel_array
 from ._structure import TREE_LEAF, Tree, collapse, route_tree
 from ._weakest_link import weakest_link_kernel
 from ._xval import xval_loss_sums
@@ -97,7 +98,7 @@ def xval_errors(grow, X, y, codes, w, folds, cps, root_risk, classification):
         tree = grow(X[train], y[train], codes[train], w[train], scale)
         node_alpha = (collapse_alphas(tree, tree.risk) / scale if scale > 0
                       else np.full(tree.node_count, np.inf))
-        Xt = np.ascontiguousarray(X[test])
+        Xt = kernel_array(X[test], np.float64)
         if tree.needs_router or np.isnan(Xt).any():
             # surrogates or categorical splits: route the rows once per complexity
             for k, m in enumerate(mids):

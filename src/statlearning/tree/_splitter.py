@@ -90,17 +90,19 @@ def _abs_gain(yo, wo, n, lo):
 
 
 @njit(cache=True)
-def best_split(X, y, codes, w, idx, features, max_features, crit, n_classes, min_leaf):
+def best_split(X, y, codes, w, cnt, idx, features, max_features, crit, n_classes, min_leaf,
+               min_wleaf):
     """Best split of the node holding rows ``idx``.
 
     Parameters
     ----------
     X : float64 (n, p); y : float64 (n,) regression target (unused for classification);
     codes : int64 (n,) class codes (unused for regression); w : float64 (n,) weights;
+    cnt : float64 (n,) observations per row (for ``min_leaf``);
     idx : int64 (m,) rows of the node; features : int64 candidate columns (in scan order);
     max_features : the scan stops after this many columns not constant in the node;
-    crit : criterion code; n_classes : int; min_leaf : minimum weight (rows when unweighted)
-    in each child.
+    crit : criterion code; n_classes : int; min_leaf : minimum observations (sum of ``cnt``)
+    in each child; min_wleaf : minimum weight in each child.
 
     Returns
     -------
@@ -113,11 +115,13 @@ def best_split(X, y, codes, w, idx, features, max_features, crit, n_classes, min
     classification = crit >= GINI
     # node totals
     wtot = 0.0
+    ntot = 0.0
     ysum = 0.0
     tot_counts = np.zeros(n_classes)
     for i in range(m):
         r = idx[i]
         wtot += w[r]
+        ntot += cnt[r]
         if classification:
             tot_counts[codes[r]] += w[r]
         else:
@@ -137,11 +141,12 @@ def best_split(X, y, codes, w, idx, features, max_features, crit, n_classes, min
             yo[i] = y[idx[i]]
             wo[i] = w[idx[i]]
         parent_g = _abs_gain(yo, wo, m, m) if m > 0 else 0.0
-    if wtot < 2 * min_leaf:
+    if ntot < 2 * min_leaf or wtot < 2 * min_wleaf:
         return best_f, best_t, best_g, parent_g
     xs = np.empty(m)
     yo = np.empty(m)
     wo = np.empty(m)
+    no = np.empty(m)
     co = np.empty(m, dtype=np.int64)
     lc = np.zeros(n_classes)
     rc = np.zeros(n_classes)
@@ -160,13 +165,16 @@ def best_split(X, y, codes, w, idx, features, max_features, crit, n_classes, min
             r = idx[order[i]]
             yo[i] = y[r] - ymean
             wo[i] = w[r]
+            no[i] = cnt[r]
             co[i] = codes[r]
         lw = 0.0
+        ln = 0.0
         ls = 0.0
         for k in range(n_classes):
             lc[k] = 0.0
         for i in range(m - 1):
             lw += wo[i]
+            ln += no[i]
             if classification:
                 lc[co[i]] += wo[i]
             else:
@@ -177,9 +185,9 @@ def best_split(X, y, codes, w, idx, features, max_features, crit, n_classes, min
                 continue
             nl = i + 1
             rw = wtot - lw
-            if lw < min_leaf or lw <= 0.0:
+            if ln < min_leaf or lw < min_wleaf or lw <= 0.0:
                 continue
-            if rw < min_leaf or rw <= 0.0:
+            if ntot - ln < min_leaf or rw < min_wleaf or rw <= 0.0:
                 break
             if classification:
                 for k in range(n_classes):

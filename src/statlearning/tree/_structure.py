@@ -16,6 +16,7 @@ import numpy as np
 from scipy import sparse
 
 from ._apply import apply_kernel
+from ._inputs import kernel_array
 from ._route import route_kernel
 
 TREE_LEAF = -1
@@ -146,7 +147,7 @@ def route_tree(tree: Tree, X, children_left=None, children_right=None) -> np.nda
         use = True
     return route_kernel(left, right, tree.feature, tree.threshold, tree.n_node_samples,
                         n_levels, cat_left, cat_right, sf, st, sl, scl, scr, use,
-                        np.ascontiguousarray(X, dtype=np.float64))
+                        kernel_array(X, np.float64))
 
 
 def decision_path_from_nodes(children_left, children_right, final, n_samples):
@@ -174,7 +175,7 @@ def decision_path_from_nodes(children_left, children_right, final, n_samples):
 def apply_tree(children_left, children_right, feature, threshold, X) -> np.ndarray:
     """Leaf id of every row of ``X`` (array in, array out; compiled loop)."""
     return apply_kernel(children_left, children_right, feature, threshold,
-                        np.ascontiguousarray(X, dtype=np.float64))
+                        kernel_array(X, np.float64))
 
 
 def decision_path_tree(children_left, children_right, feature, threshold, X):
