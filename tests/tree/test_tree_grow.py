@@ -8,7 +8,8 @@ import pytest
 from statlearning.tree import _grow
 from statlearning.tree._apply import apply_checked, apply_kernel
 from statlearning.tree._builder import build_tree
-from statlearning.tree._grow import _heapsort, grow_tree, radix_pairs, sort_node, sort_pairs
+from statlearning.tree._grow import grow_tree
+from statlearning.tree._sort import _heapsort, radix_pairs, sort_node, sort_pairs
 from statlearning.tree._splitter import (
     ABSOLUTE_ERROR,
     ENTROPY,
@@ -115,13 +116,20 @@ def test_larger_tree_same_as_builder(presort, monkeypatch):
         _assert_same(ours, build_tree(X, y, codes, np.ones(2000), **kw))
 
 
-def test_best_first_delegates_to_builder():
-    rng = np.random.default_rng(3)
-    X, y, codes = _dataset(rng, 300, 5, 2)
-    kw = {**_params(rng, GINI, 2, 5), "max_leaf_nodes": 7}
-    t = grow_tree(X, y, codes, np.ones(300), **kw)
-    assert t.n_leaves <= 7
-    _assert_same(t, build_tree(X, y, codes, np.ones(300), **kw))
+@pytest.mark.parametrize("crit", CRITERIA)
+def test_best_first_same_as_python_builder(crit):
+    """Compiled best-first growth: the builder's nodes in the builder's order (children made
+    when their parent is split, the largest weighted decrease first, ties to the older node)."""
+    rng = np.random.default_rng(3 + crit)
+    for case in range(6 if crit == ABSOLUTE_ERROR else 15):
+        n = int(rng.integers(20, 200))
+        p = int(rng.integers(1, 6))
+        X, y, codes = _dataset(rng, n, p, 3)
+        w = _weights(rng, n, case % 3)
+        kw = {**_params(rng, crit, 3, p), "max_leaf_nodes": int(rng.integers(2, 30))}
+        t = grow_tree(X, y, codes, w, **kw)
+        assert t.n_leaves <= kw["max_leaf_nodes"]
+        _assert_same(t, build_tree(X, y, codes, w, **kw))
 
 
 def _check_valid(t, p, n_classes=None):

@@ -12,7 +12,6 @@ from dataclasses import replace
 
 import numpy as np
 
-from ._criteria import node_stats
 from ._missing import (
     best_split_general,
     find_surrogates,
@@ -22,7 +21,7 @@ from ._missing import (
     to_bitset,
 )
 from ._route import LEFT, RIGHT
-from ._splitter import GINI, PURE_TOL, best_split
+from ._splitter import GINI, PURE_TOL, best_split, node_summary
 from ._structure import TREE_LEAF, Tree
 
 
@@ -181,7 +180,7 @@ def build_tree(X, y, codes, w, *, crit, n_classes, max_depth, min_samples_split,
 
     def make(idx, depth):
         """Add a node; return its id and its split (or None) with the weighted decrease."""
-        value, wn, imp, risk = node_stats(y, codes, w, idx, crit, n_classes)
+        value, wn, imp, risk = node_summary(y, codes, w, idx, crit, n_classes)
         node = nodes.add(value, idx.size, wn, imp, risk, depth)
         if _stops(idx, wn, imp, depth):
             return node, None
@@ -225,7 +224,7 @@ def _build_general(X, y, codes, w, *, crit, n_classes, max_depth, min_samples_sp
                        min_samples_leaf, min_weight_leaf)
 
     def make(idx, depth):
-        value, wn, imp, risk = node_stats(y, codes, w, idx, crit, n_classes)
+        value, wn, imp, risk = node_summary(y, codes, w, idx, crit, n_classes)
         node = nodes.add(value, idx.size, wn, imp, risk, depth)
         if _stops(idx, wn, imp, depth):
             return node, None

@@ -36,16 +36,24 @@ step; leaving it out also halves the one-time compilation of this module).
 
 from __future__ import annotations
 
+import heapq
+
 import numpy as np
 from numba import njit
 
-from ._builder import build_tree
 from ._inputs import kernel_array
-from ._splitter import ABSOLUTE_ERROR, GINI, PURE_TOL, REL_TIE, class_gain, node_summary
+from ._sort import sort_node
+from ._splitter import (
+    ABSOLUTE_ERROR,
+    GINI,
+    PURE_TOL,
+    REL_TIE,
+    abs_gain,
+    class_gain,
+    node_summary,
+)
 from ._structure import Tree
 
-_SMALL = 16
-_RADIX_MIN = 1024
 _PRESORT_CAP = 2**26  # entries of the presorted row lists (int32): 256 MB
 #: Shallower trees sort per node: a few levels of per-node sorts cost less memory (boosting's
 #: depth-3 trees: 5.5 instead of 9.3 MiB on 50,000 × 20) for a modest time (8.4 s instead of
@@ -54,205 +62,17 @@ _PRESORT_MIN_DEPTH = 5
 
 
 @njit(cache=True, nogil=True)
-def _lt(x1, i1, x2, i2):
-    return x1 < x2 or (x1 == x2 and i1 < i2)
-
-
-@njit(cache=True, nogil=True)
-def _swap(xs, ids, a, b):
-    xs[a], xs[b] = xs[b], xs[a]
-    ids[a], ids[b] = ids[b], ids[a]
-
-
-@njit(cache=True, nogil=True)
-def _insertion(xs, ids, lo, hi):
-    for i in range(lo + 1, hi):
-        x = xs[i]
-        d = ids[i]
-        j = i - 1
-        while j >= lo and _lt(x, d, xs[j], ids[j]):
-            xs[j + 1] = xs[j]
-            ids[j + 1] = ids[j]
-            j -= 1
-        xs[j + 1] = x
-        ids[j + 1] = d
-
-
-@njit(cache=True, nogil=True)
-def _sift(xs, ids, lo, root, end):
-    while True:
-        child = 2 * root + 1
-        if child >= end:
-            return
-        a = lo + child
-        if child + 1 < end and _lt(xs[a], ids[a], xs[a + 1], ids[a + 1]):
-            child += 1
-            a += 1
-        b = lo + root
-        if _lt(xs[b], ids[b], xs[a], ids[a]):
-            _swap(xs, ids, a, b)
-            root = child
-        else:
-            return
-
-
-@njit(cache=True, nogil=True)
-def _heapsort(xs, ids, lo, hi):
-    n = hi - lo
-    for s in range(n // 2 - 1, -1, -1):
-        _sift(xs, ids, lo, s, n)
-    for end in range(n - 1, 0, -1):
-        _swap(xs, ids, lo, lo + end)
-        _sift(xs, ids, lo, 0, end)
-
-
-@njit(cache=True, nogil=True)
-def sort_pairs(xs, ids, n):
-    """Sort ``xs[:n]`` in place by the key ``(xs, ids)``, permuting ``ids`` alongside.
-
-    Introsort: median-of-three quicksort, heapsort past ``2 log2 n`` levels, insertion sort
-    on short ranges. With distinct ``ids`` the result equals a stable sort of ``xs`` when
-    ``ids`` was increasing.
-    """
-    if n < 2:
-        return
-    st_lo = np.empty(128, dtype=np.int64)
-    st_hi = np.empty(128, dtype=np.int64)
-    st_d = np.empty(128, dtype=np.int64)
-    sp = 1
-    st_lo[0] = 0
-    st_hi[0] = n
-    st_d[0] = 2 * int(np.log2(n)) + 2
-    while sp > 0:
-        sp -= 1
-        lo = st_lo[sp]
-        hi = st_hi[sp]
-        d = st_d[sp]
-        while hi - lo > _SMALL:
-            if d == 0:
-                _heapsort(xs, ids, lo, hi)
-                lo = hi
-                break
-            d -= 1
-            mid = (lo + hi) // 2
-            last = hi - 1
-            if _lt(xs[mid], ids[mid], xs[lo], ids[lo]):
-                _swap(xs, ids, mid, lo)
-            if _lt(xs[last], ids[last], xs[mid], ids[mid]):
-                _swap(xs, ids, last, mid)
-                if _lt(xs[mid], ids[mid], xs[lo], ids[lo]):
-                    _swap(xs, ids, mid, lo)
-            piv = hi - 2
-            _swap(xs, ids, mid, piv)
-            px = xs[piv]
-            pi = ids[piv]
-            i = lo
-            j = piv
-            while True:
-                i += 1
-                while _lt(xs[i], ids[i], px, pi):
-                    i += 1
-                j -= 1
-                while _lt(px, pi, xs[j], ids[j]):
-                    j -= 1
-                if i >= j:
-                    break
-                _swap(xs, ids, i, j)
-            _swap(xs, ids, i, piv)
-            # left part [lo, i), right part [i + 1, hi): push the larger, loop on the smaller
-            if i - lo > hi - i - 1:
-                st_lo[sp] = lo
-                st_hi[sp] = i
-                st_d[sp] = d
-                sp += 1
-                lo = i + 1
-            else:
-                st_lo[sp] = i + 1
-                st_hi[sp] = hi
-                st_d[sp] = d
-                sp += 1
-                hi = i
-        if hi - lo > 1:
-            _insertion(xs, ids, lo, hi)
-
-
-@njit(cache=True, nogil=True)
-def _key(u):
-    """Order-preserving unsigned key of the float64 with bits ``u`` (``-0.0`` as ``+0.0``)."""
-    if u == np.uint64(0x8000000000000000):
-        u = np.uint64(0)
-    if u >> np.uint64(63):
-        return ~u
-    return u | np.uint64(0x8000000000000000)
-
-
-@njit(cache=True, nogil=True)
-def radix_pairs(xs, ids, n, xs2, ids2, counts):
-    """Stable LSD radix sort of ``xs[:n]`` by bytes of :func:`_key`, ``ids`` alongside.
-
-    ``xs2``/``ids2`` (length >= ``n``) and ``counts`` (8, 256) are work buffers; byte
-    positions where all keys agree are skipped. Faster than :func:`sort_pairs` from about a
-    thousand values, and the same result when ``ids`` was increasing.
-    """
-    bits = xs.view(np.uint64)
-    counts[:, :] = 0
-    for i in range(n):
-        k = _key(bits[i])
-        for d in range(8):
-            counts[d, (k >> np.uint64(8 * d)) & np.uint64(255)] += 1
-    src_x, src_i, dst_x, dst_i = xs, ids, xs2, ids2
-    swapped = False
-    for d in range(8):
-        c = counts[d]
-        trivial = False
-        for b in range(256):
-            if c[b] != 0:
-                trivial = c[b] == n
-                break
-        if trivial:
-            continue
-        tot = 0
-        for b in range(256):
-            t = c[b]
-            c[b] = tot
-            tot += t
-        sb = src_x.view(np.uint64)
-        shift = np.uint64(8 * d)
-        for i in range(n):
-            b = (_key(sb[i]) >> shift) & np.uint64(255)
-            pos = c[b]
-            c[b] = pos + 1
-            dst_x[pos] = src_x[i]
-            dst_i[pos] = src_i[i]
-        src_x, dst_x = dst_x, src_x
-        src_i, dst_i = dst_i, src_i
-        swapped = not swapped
-    if swapped:
-        for i in range(n):
-            xs[i] = src_x[i]
-            ids[i] = src_i[i]
-
-
-@njit(cache=True, nogil=True)
-def sort_node(xs, ids, n, xs2, ids2, counts):
-    """Sort ``xs[:n]`` by ``(xs, ids)``: radix sort for long, introsort for short arrays."""
-    if n >= _RADIX_MIN:
-        radix_pairs(xs, ids, n, xs2, ids2, counts)
-    else:
-        sort_pairs(xs, ids, n)
-
-
-@njit(cache=True, nogil=True)
 def _node_split(X, y, codes, w, cnt, samples, start, end, features, max_features, use_rng, crit,
                 n_classes, min_leaf, min_wleaf, xs, ids, xs2, ids2, counts, lc, rc, tot, presorted,
-                use_pre, is_const):
+                use_pre, yo, wo):
     """Best split of ``samples[start:end]``: ``(feature, threshold, gain, parent gain)``.
 
     The arithmetic (sums in row order, then in sorted order) is the one of
     :func:`._splitter.best_split`; ``features`` is permuted in place when ``use_rng``. With
     ``use_pre`` the node's rows sorted by feature ``j`` are read from ``presorted[j]`` instead
-    of being sorted; ``is_const[j]`` records whether feature ``j`` is constant in the node.
-    A child needs ``min_leaf`` observations (the sum of ``cnt``) and ``min_wleaf`` weight.
+    of being sorted. A child needs ``min_leaf`` observations (the sum of ``cnt``) and
+    ``min_wleaf`` weight. ``yo``/``wo`` are work buffers of the absolute-error search, which
+    re-sorts both children's responses at every candidate threshold.
     """
     m = end - start
     n_features = features.size
@@ -273,6 +93,12 @@ def _node_split(X, y, codes, w, cnt, samples, start, end, features, max_features
     ymean = ysum / wtot if wtot > 0 else 0.0
     if classification:
         parent_g = class_gain(tot, wtot, crit)
+    elif crit == ABSOLUTE_ERROR:
+        for i in range(m):
+            r = samples[start + i]
+            yo[i] = y[r]
+            wo[i] = w[r]
+        parent_g = abs_gain(yo, wo, m, m)
     else:
         s = 0.0
         for i in range(start, end):
@@ -295,9 +121,7 @@ def _node_split(X, y, codes, w, cnt, samples, start, end, features, max_features
         if use_pre:
             col = presorted[j]
             if X[col[start], j] == X[col[end - 1], j]:
-                is_const[j] = True
                 continue
-            is_const[j] = False
             found += 1
             for i in range(m):
                 r = col[start + i]
@@ -320,6 +144,10 @@ def _node_split(X, y, codes, w, cnt, samples, start, end, features, max_features
                 continue
             found += 1
             sort_node(xs, ids, m, xs2, ids2, counts)
+        if crit == ABSOLUTE_ERROR:
+            for i in range(m):
+                yo[i] = y[ids[i]] - ymean
+                wo[i] = w[ids[i]]
         lw = 0.0
         ln = 0.0
         ls = 0.0
@@ -347,6 +175,8 @@ def _node_split(X, y, codes, w, cnt, samples, start, end, features, max_features
                 for k in range(n_classes):
                     rc[k] = tot[k] - lc[k]
                 g = class_gain(lc, lw, crit) + class_gain(rc, rw, crit)
+            elif crit == ABSOLUTE_ERROR:
+                g = abs_gain(yo, wo, m, i + 1)
             else:
                 rs = -ls
                 g = ls * ls / lw + rs * rs / rw
@@ -360,13 +190,125 @@ def _node_split(X, y, codes, w, cnt, samples, start, end, features, max_features
     return best_f, best_t, best_g, parent_g
 
 
+# node table columns: integers and floats
+_LEFT, _RIGHT, _FEATURE, _N, _DEPTH, _START, _END, _PENDING = range(8)
+_THRESHOLD, _WN, _IMPURITY, _RISK, _PENDING_T, _DECREASE = range(6)
+
+
+@njit(cache=True, nogil=True)
+def _add_node(ints, floats, values, count, start, end, depth, parent, is_left, ws):
+    """Append the node of rows ``samples[start:end]``, search its split (kept pending in the
+    ``_PENDING`` columns, ``-1`` when the node stays a leaf) and link it to ``parent``.
+
+    ``ws`` bundles the grower's data, rules and work buffers (see :func:`_grow_kernel`).
+    Returns the node arrays (reallocated when full) and the new node count.
+    """
+    (X, y, codes, w, cnt, samples, w_total, crit, n_classes, max_depth, min_split, min_leaf,
+     min_wleaf, min_decrease, max_features, use_rng, use_pre, features, presorted, xs, ids,
+     xs2, ids2, counts, lc, rc, tot, yo, wo) = ws
+    cap = ints.shape[0]
+    if count == cap:
+        ints2 = np.empty((2 * cap, ints.shape[1]), dtype=np.int64)
+        floats2 = np.empty((2 * cap, floats.shape[1]))
+        values2 = np.empty((2 * cap, values.shape[1]))
+        ints2[:cap] = ints
+        floats2[:cap] = floats
+        values2[:cap] = values
+        ints, floats, values = ints2, floats2, values2
+    node = count
+    idx = samples[start:end]
+    value, wn, imp, risk = node_summary(y, codes, w, idx, crit, n_classes)
+    ints[node, _LEFT] = -1
+    ints[node, _RIGHT] = -1
+    ints[node, _FEATURE] = -2
+    ints[node, _N] = end - start
+    ints[node, _DEPTH] = depth
+    ints[node, _START] = start
+    ints[node, _END] = end
+    ints[node, _PENDING] = -1
+    floats[node, _THRESHOLD] = -2.0
+    floats[node, _WN] = wn
+    floats[node, _IMPURITY] = imp
+    floats[node, _RISK] = risk
+    floats[node, _DECREASE] = 0.0
+    for k in range(values.shape[1]):
+        values[node, k] = value[k]
+    if parent >= 0:
+        ints[parent, _LEFT if is_left else _RIGHT] = node
+    nobs = 0.0
+    for i in range(start, end):
+        nobs += cnt[samples[i]]
+    if (depth >= max_depth or nobs < min_split or nobs < 2 * min_leaf
+            or wn < 2 * min_wleaf or imp <= PURE_TOL):
+        return ints, floats, values, count + 1
+    f, t, g, parent_g = _node_split(
+        X, y, codes, w, cnt, samples, start, end, features, max_features, use_rng, crit,
+        n_classes, min_leaf, min_wleaf, xs, ids, xs2, ids2, counts, lc, rc, tot, presorted,
+        use_pre, yo, wo,
+    )
+    if f >= 0:
+        decrease = max(g - parent_g, 0.0)
+        if not decrease / w_total + PURE_TOL < min_decrease:
+            ints[node, _PENDING] = f
+            floats[node, _PENDING_T] = t
+            floats[node, _DECREASE] = decrease
+    return ints, floats, values, count + 1
+
+
+@njit(cache=True, nogil=True)
+def _split_node(ints, floats, node, X, samples, presorted, use_pre, goes_left, tmp):
+    """Apply the pending split of ``node``: stable partition of its rows (and of every
+    presorted list that is not constant in the node); returns the first right position."""
+    f = ints[node, _PENDING]
+    t = floats[node, _PENDING_T]
+    start = ints[node, _START]
+    end = ints[node, _END]
+    ints[node, _FEATURE] = f
+    floats[node, _THRESHOLD] = t
+    nl = 0
+    nr = 0
+    for i in range(start, end):
+        r = samples[i]
+        if X[r, f] < t:
+            samples[start + nl] = r
+            nl += 1
+        else:
+            tmp[nr] = r
+            nr += 1
+    for i in range(nr):
+        samples[start + nl + i] = tmp[i]
+    if use_pre:
+        for i in range(start, start + nl):
+            goes_left[samples[i]] = True
+        for i in range(start + nl, end):
+            goes_left[samples[i]] = False
+        for j in range(X.shape[1]):
+            col = presorted[j]
+            if X[col[start], j] == X[col[end - 1], j]:
+                continue  # constant in the node, and so in its children: never read again
+            kl = start
+            kr = 0
+            for i in range(start, end):
+                r = col[i]
+                if goes_left[r]:
+                    col[kl] = r
+                    kl += 1
+                else:
+                    tmp[kr] = r
+                    kr += 1
+            for i in range(kr):
+                col[kl + i] = tmp[i]
+    return start + nl
+
+
 @njit(cache=True, nogil=True)
 def _grow_kernel(X, y, codes, w, cnt, samples, w_total, crit, n_classes, max_depth, min_split,
-                 min_leaf, min_wleaf, min_decrease, max_features, seed, use_pre):
-    """Node arrays ``(ints, floats, values, count)`` of the depth-first tree.
+                 min_leaf, min_wleaf, min_decrease, max_features, seed, use_pre, max_leaves):
+    """Node arrays ``(ints, floats, values, count)`` of the tree.
 
-    ``ints[:, k]``: left, right, feature, n, depth; ``floats[:, k]``: threshold, wn,
-    impurity, risk; ``values``: node values. Rows ``[0, count)`` are used.
+    Depth-first (pre-order ids) when ``max_leaves <= 0``; otherwise best-first: the leaf whose
+    split decreases the weighted impurity most is split next (ties to the older node), until
+    ``max_leaves`` leaves, children numbered as they are made. Rows ``[0, count)`` are used.
     """
     n_features = X.shape[1]
     m0 = samples.size
@@ -375,8 +317,8 @@ def _grow_kernel(X, y, codes, w, cnt, samples, w_total, crit, n_classes, max_dep
     if use_rng:
         np.random.seed(seed)  # noqa: NPY002 (numba's per-thread generator)
     cap = 64
-    ints = np.empty((cap, 5), dtype=np.int64)
-    floats = np.empty((cap, 4))
+    ints = np.empty((cap, 8), dtype=np.int64)
+    floats = np.empty((cap, 6))
     values = np.empty((cap, n_values))
     xs = np.empty(m0)
     ids = np.empty(m0, dtype=np.int64)
@@ -384,11 +326,13 @@ def _grow_kernel(X, y, codes, w, cnt, samples, w_total, crit, n_classes, max_dep
     ids2 = np.empty(m0, dtype=np.int64)
     counts = np.zeros((8, 256), dtype=np.int64)
     tmp = np.empty(m0, dtype=np.int64)
+    n_work = m0 if crit == ABSOLUTE_ERROR else 0
+    yo = np.empty(n_work)
+    wo = np.empty(n_work)
     lc = np.zeros(n_classes)
     rc = np.zeros(n_classes)
     tot = np.zeros(n_classes)
     features = np.arange(n_features)
-    is_const = np.zeros(n_features, dtype=np.bool_)
     if use_pre:
         # rows of the root sorted by (x_j, row), feature by feature
         presorted = np.empty((n_features, m0), dtype=np.int32)
@@ -405,6 +349,29 @@ def _grow_kernel(X, y, codes, w, cnt, samples, w_total, crit, n_classes, max_dep
     else:
         presorted = np.empty((0, 0), dtype=np.int32)
         goes_left = np.zeros(0, dtype=np.bool_)
+    ws = (X, y, codes, w, cnt, samples, w_total, crit, n_classes, max_depth, min_split,
+          min_leaf, min_wleaf, min_decrease, max_features, use_rng, use_pre, features,
+          presorted, xs, ids, xs2, ids2, counts, lc, rc, tot, yo, wo)
+    if max_leaves > 0:
+        ints, floats, values, count = _add_node(ints, floats, values, 0, 0, m0, 0, -1, True, ws)
+        heap = [(-floats[0, _DECREASE], np.int64(0))]
+        if ints[0, _PENDING] < 0:
+            heap.pop()
+        n_leaves = 1
+        while len(heap) > 0 and n_leaves < max_leaves:
+            node = heapq.heappop(heap)[1]
+            mid = _split_node(ints, floats, node, X, samples, presorted, use_pre, goes_left, tmp)
+            depth = ints[node, _DEPTH] + 1
+            for is_left in (True, False):
+                lo = ints[node, _START] if is_left else mid
+                hi = mid if is_left else ints[node, _END]
+                ints, floats, values, count = _add_node(ints, floats, values, count, lo, hi,
+                                                        depth, node, is_left, ws)
+                child = count - 1
+                if ints[child, _PENDING] >= 0:
+                    heapq.heappush(heap, (-floats[child, _DECREASE], child))
+            n_leaves += 1
+        return ints, floats, values, count
     st_cap = min(max_depth, m0) + 3
     st_start = np.empty(st_cap, dtype=np.int64)
     st_end = np.empty(st_cap, dtype=np.int64)
@@ -423,89 +390,12 @@ def _grow_kernel(X, y, codes, w, cnt, samples, w_total, crit, n_classes, max_dep
         start = st_start[sp]
         end = st_end[sp]
         depth = st_depth[sp]
-        parent = st_parent[sp]
-        is_left = st_left[sp]
-        idx = samples[start:end]
-        value, wn, imp, risk = node_summary(y, codes, w, idx, crit, n_classes)
-        if count == cap:
-            ints2 = np.empty((2 * cap, 5), dtype=np.int64)
-            floats2 = np.empty((2 * cap, 4))
-            values2 = np.empty((2 * cap, n_values))
-            ints2[:cap] = ints
-            floats2[:cap] = floats
-            values2[:cap] = values
-            ints, floats, values = ints2, floats2, values2
-            cap *= 2
-        node = count
-        count += 1
-        ints[node, 0] = -1
-        ints[node, 1] = -1
-        ints[node, 2] = -2
-        ints[node, 3] = end - start
-        ints[node, 4] = depth
-        floats[node, 0] = -2.0
-        floats[node, 1] = wn
-        floats[node, 2] = imp
-        floats[node, 3] = risk
-        for k in range(n_values):
-            values[node, k] = value[k]
-        if parent >= 0:
-            ints[parent, 0 if is_left else 1] = node
-        nobs = 0.0
-        for i in range(start, end):
-            nobs += cnt[samples[i]]
-        if (depth >= max_depth or nobs < min_split or nobs < 2 * min_leaf
-                or wn < 2 * min_wleaf or imp <= PURE_TOL):
+        ints, floats, values, count = _add_node(ints, floats, values, count, start, end, depth,
+                                                st_parent[sp], st_left[sp], ws)
+        node = count - 1
+        if ints[node, _PENDING] < 0:
             continue
-        f, t, g, parent_g = _node_split(
-            X, y, codes, w, cnt, samples, start, end, features, max_features, use_rng, crit,
-            n_classes, min_leaf, min_wleaf, xs, ids, xs2, ids2, counts, lc, rc, tot, presorted,
-            use_pre, is_const,
-        )
-        if f < 0:
-            continue
-        decrease = max(g - parent_g, 0.0)
-        if decrease / w_total + PURE_TOL < min_decrease:
-            continue
-        ints[node, 2] = f
-        floats[node, 0] = t
-        # stable partition: rows with x < t first, both sides in increasing row order
-        nl = 0
-        nr = 0
-        for i in range(start, end):
-            r = samples[i]
-            if X[r, f] < t:
-                samples[start + nl] = r
-                nl += 1
-            else:
-                tmp[nr] = r
-                nr += 1
-        for i in range(nr):
-            samples[start + nl + i] = tmp[i]
-        if use_pre:
-            # the same stable partition of every presorted list (constant features in the
-            # node stay constant below: their lists need no update)
-            for i in range(start, start + nl):
-                goes_left[samples[i]] = True
-            for i in range(start + nl, end):
-                goes_left[samples[i]] = False
-            for j in range(n_features):
-                if is_const[j]:
-                    continue
-                col = presorted[j]
-                kl = start
-                kr = 0
-                for i in range(start, end):
-                    r = col[i]
-                    if goes_left[r]:
-                        col[kl] = r
-                        kl += 1
-                    else:
-                        tmp[kr] = r
-                        kr += 1
-                for i in range(kr):
-                    col[kl + i] = tmp[i]
-        mid = start + nl
+        mid = _split_node(ints, floats, node, X, samples, presorted, use_pre, goes_left, tmp)
         st_start[sp] = mid
         st_end[sp] = end
         st_depth[sp] = depth + 1
@@ -541,20 +431,12 @@ def grow_tree(X, y, codes, w, *, crit, n_classes, max_depth, min_samples_split,
     state or generator, from which one seed is drawn when ``max_features < n_features`` or
     ``tie_break="random"`` (the candidate columns are then scanned in a random order at every
     node, so ties between columns are broken at random). With ``max_leaf_nodes`` set
-    (best-first growth) or the absolute-error criterion, the Python builder grows the tree.
+    (best-first growth up to that many leaves).
     """
     n_features = X.shape[1]
     max_features = n_features if max_features is None else min(int(max_features), n_features)
     w = kernel_array(w, np.float64)
     n_obs = (w > 0).astype(np.float64) if n_obs is None else kernel_array(n_obs, np.float64)
-    if max_leaf_nodes is not None or crit == ABSOLUTE_ERROR:
-        return build_tree(
-            X, y, codes, w, crit=crit, n_classes=n_classes, max_depth=max_depth,
-            min_samples_split=min_samples_split, min_samples_leaf=min_samples_leaf,
-            min_impurity_decrease=min_impurity_decrease, max_leaf_nodes=max_leaf_nodes,
-            max_features=max_features, rng=rng, tie_break=tie_break, n_obs=n_obs,
-            min_weight_leaf=min_weight_leaf,
-        )
     X = kernel_array(X, np.float64)
     y = kernel_array(y, np.float64)
     codes = kernel_array(codes, np.int64)
@@ -569,9 +451,11 @@ def grow_tree(X, y, codes, w, *, crit, n_classes, max_depth, min_samples_split,
         X, y, codes, w, n_obs, samples, w_total, int(crit), int(n_classes), max_depth,
         float(min_samples_split), float(min_samples_leaf), float(min_weight_leaf),
         float(min_impurity_decrease), int(max_features), seed, presort,
+        0 if max_leaf_nodes is None else int(max_leaf_nodes),
     )
     return Tree(
-        ints[:k, 0].copy(), ints[:k, 1].copy(), ints[:k, 2].copy(), floats[:k, 0].copy(),
-        values[:k].copy(), ints[:k, 3].copy(), floats[:k, 1].copy(), floats[:k, 2].copy(),
-        floats[:k, 3].copy(), ints[:k, 4].copy(),
+        ints[:k, _LEFT].copy(), ints[:k, _RIGHT].copy(), ints[:k, _FEATURE].copy(),
+        floats[:k, _THRESHOLD].copy(), values[:k].copy(), ints[:k, _N].copy(),
+        floats[:k, _WN].copy(), floats[:k, _IMPURITY].copy(), floats[:k, _RISK].copy(),
+        ints[:k, _DEPTH].copy(),
     )

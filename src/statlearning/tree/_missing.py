@@ -27,9 +27,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._criteria import weighted_median
 from ._route import LEFT, RIGHT, surrogate_scan
-from ._splitter import GINI, REL_TIE, SQUARED_ERROR, best_split, class_gain
+from ._splitter import GINI, REL_TIE, SQUARED_ERROR, best_split, class_gain, weighted_median
 
 MAX_EXHAUSTIVE_LEVELS = 10
 

@@ -80,7 +80,7 @@ def _weighted_abs_dev(ys, ws, m):
 
 
 @njit(cache=True)
-def _abs_gain(yo, wo, n, lo):
+def abs_gain(yo, wo, n, lo):
     """-(absolute deviation of yo[:lo] + of yo[lo:n]) about their weighted medians."""
     ly = np.sort(yo[:lo])
     lw = wo[:lo][np.argsort(yo[:lo], kind="mergesort")]
@@ -140,7 +140,7 @@ def best_split(X, y, codes, w, cnt, idx, features, max_features, crit, n_classes
         for i in range(m):
             yo[i] = y[idx[i]]
             wo[i] = w[idx[i]]
-        parent_g = _abs_gain(yo, wo, m, m) if m > 0 else 0.0
+        parent_g = abs_gain(yo, wo, m, m) if m > 0 else 0.0
     if ntot < 2 * min_leaf or wtot < 2 * min_wleaf:
         return best_f, best_t, best_g, parent_g
     xs = np.empty(m)
@@ -197,7 +197,7 @@ def best_split(X, y, codes, w, cnt, idx, features, max_features, crit, n_classes
                 rs = -ls  # y is centred: the right sum is minus the left sum
                 g = ls * ls / lw + rs * rs / rw
             else:
-                g = _abs_gain(yo, wo, m, nl)
+                g = abs_gain(yo, wo, m, nl)
             if best_f < 0 or g > best_g + REL_TIE * abs(best_g):
                 best_g = g
                 best_f = j
@@ -212,9 +212,9 @@ def best_split(X, y, codes, w, cnt, idx, features, max_features, crit, n_classes
 def node_summary(y, codes, w, idx, crit, n_classes):
     """``(value, weighted_n, impurity, risk)`` of the node holding rows ``idx``.
 
-    ``value``: the weighted mean (regression; the absolute-error median is set by the caller)
-    or the class proportions. ``impurity`` per unit weight: variance, gini, entropy or error
-    rate (absolute error: left to the caller). ``risk``: weighted SSE or weighted
+    ``value``: the weighted mean or (absolute error) the weighted median, or the class
+    proportions. ``impurity`` per unit weight: variance, mean absolute deviation about the
+    median, gini, entropy or error rate. ``risk``: weighted SSE or weighted
     misclassification count.
     """
     m = idx.size
@@ -248,5 +248,26 @@ def node_summary(y, codes, w, idx, crit, n_classes):
         r = idx[i]
         sse += w[r] * (y[r] - mean) ** 2
     value = np.empty(1)
+    if crit == ABSOLUTE_ERROR:
+        med = weighted_median(y[idx], w[idx])
+        dev = 0.0
+        for i in range(m):
+            r = idx[i]
+            dev += w[r] * abs(y[r] - med)
+        value[0] = med
+        return value, wn, dev / wn, sse
     value[0] = mean
     return value, wn, sse / wn, sse
+
+
+@njit(cache=True)
+def weighted_median(y, w):
+    """Weighted median; the midpoint of the two middle values when the weight splits exactly."""
+    order = np.argsort(y, kind="mergesort")
+    ys = y[order]
+    cw = np.cumsum(w[order])
+    half = 0.5 * cw[-1]
+    k = min(np.searchsorted(cw, half), y.size - 1)
+    if cw[k] == half and k + 1 < y.size:
+        return 0.5 * (ys[k] + ys[k + 1])
+    return ys[k]
