@@ -304,3 +304,31 @@ def test_tie_break_rejects_unknown_values():
 
     with pytest.raises(ValueError, match="tie_break"):
         DecisionTreeClassifier(tie_break="last").fit([[0.0], [1.0]], [0, 1])
+
+
+SURROGATE_FIELDS = ("surrogate_feature", "surrogate_threshold", "surrogate_left",
+                    "surrogate_agreement", "surrogate_adj", "majority_left", "rpart_left")
+
+
+@pytest.mark.parametrize("crit", CRITERIA)
+def test_surrogates_on_complete_data_same_as_python_builder(crit):
+    """Compiled surrogate search (complete rows, depth-first and best-first): the surrogate
+    arrays, majority sides and rpart child order of the Python builder's general path."""
+    rng = np.random.default_rng(7 + crit)
+    for case in range(8 if crit == ABSOLUTE_ERROR else 16):
+        n = int(rng.integers(20, 150))
+        p = int(rng.integers(2, 6))
+        X, y, codes = _dataset(rng, n, p, 3)
+        w = _weights(rng, n, case % 3)
+        kw = _params(rng, crit, 3, p)
+        if case % 2:
+            kw["max_leaf_nodes"] = int(rng.integers(2, 20))
+        ours = grow_tree(X, y, codes, w, **kw, max_surrogates=3)
+        ref = build_tree(X, y, codes, w, **kw, max_surrogates=3, force_general=True)
+        _assert_same(ours, ref)
+        for name in SURROGATE_FIELDS:
+            a, b = getattr(ours, name), getattr(ref, name)
+            if a.dtype.kind in "ib":
+                np.testing.assert_array_equal(a, b, err_msg=name)
+            else:
+                np.testing.assert_allclose(a, b, rtol=1e-10, atol=1e-12, err_msg=name)

@@ -57,9 +57,9 @@ def test_surrogate_routes_missing_rows_like_the_correlated_column():
 
 def test_all_surrogates_missing_follow_the_larger_child():
     X, y = _data(frac_nan=0.0)
-    est = DecisionTreeRegressor(max_depth=1).fit(X, y)
+    est = DecisionTreeRegressor(max_depth=1, use_surrogates="missing").fit(X, y)
     t = est.tree_
-    assert t.surrogate_feature is None  # complete numeric data: the plain path
+    assert t.surrogate_feature is None  # complete numeric data, "missing": no surrogates
     row = np.full((1, 4), np.nan)
     big = t.children_left[0] if (t.n_node_samples[t.children_left[0]]
                                  > t.n_node_samples[t.children_right[0]]) else t.children_right[0]

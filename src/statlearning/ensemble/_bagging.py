@@ -40,7 +40,8 @@ class BaggingRegressor(RegressorOutputs, RegressorMixin, BaseBagging):
     ----------
     estimator : estimator, default=None
         Base estimator; ``None`` is an unpruned :class:`~statlearning.tree.DecisionTreeRegressor`
-        with ``tie_break="random"`` (ties between columns broken at random, as scikit-learn).
+        with ``tie_break="random"`` (ties between columns broken at random, as scikit-learn)
+        and ``use_surrogates="missing"`` (no surrogate search: bagging accepts no ``NaN``).
     n_estimators : int, default=10
         Number of bootstrap samples :math:`B`.
     max_samples : int or float, default=1.0
@@ -118,7 +119,8 @@ class BaggingRegressor(RegressorOutputs, RegressorMixin, BaseBagging):
         self.random_state = random_state
 
     def _make_estimator(self, seed, n_features):
-        return clone_member(self.estimator, DecisionTreeRegressor(tie_break="random"), seed)
+        default = DecisionTreeRegressor(tie_break="random", use_surrogates="missing")
+        return clone_member(self.estimator, default, seed)
 
     @fit_context
     def fit(self, X, y, sample_weight=None):
@@ -152,7 +154,8 @@ class BaggingClassifier(ClassifierOutputs, ClassifierMixin, BaseBagging):
     ----------
     estimator : estimator, default=None
         Base estimator; ``None`` is an unpruned
-        :class:`~statlearning.tree.DecisionTreeClassifier` with ``tie_break="random"``.
+        :class:`~statlearning.tree.DecisionTreeClassifier` with ``tie_break="random"`` and
+        ``use_surrogates="missing"``.
     n_estimators, max_samples, bootstrap, n_jobs, random_state
         As in :class:`BaggingRegressor`.
     oob_score : bool, default=False
@@ -209,7 +212,8 @@ class BaggingClassifier(ClassifierOutputs, ClassifierMixin, BaseBagging):
         self.random_state = random_state
 
     def _make_estimator(self, seed, n_features):
-        return clone_member(self.estimator, DecisionTreeClassifier(tie_break="random"), seed)
+        default = DecisionTreeClassifier(tie_break="random", use_surrogates="missing")
+        return clone_member(self.estimator, default, seed)
 
     @fit_context
     def fit(self, X, y, sample_weight=None):

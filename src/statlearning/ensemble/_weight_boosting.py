@@ -31,7 +31,8 @@ class AdaBoostClassifier(ClassifierMixin, StatBase):
     ----------
     estimator : classifier or None, default=None
         The base learner; it must accept ``sample_weight``. ``None`` is a stump,
-        ``DecisionTreeClassifier(max_depth=1)`` (Gini).
+        ``DecisionTreeClassifier(max_depth=1, use_surrogates="missing")`` (Gini; AdaBoost
+        accepts no ``NaN``, so no surrogate splits are searched).
     n_estimators : int, default=50
         Maximum number of rounds :math:`M`; boosting stops earlier on a perfect fit or when a
         learner is no better than chance.
@@ -131,8 +132,8 @@ class AdaBoostClassifier(ClassifierMixin, StatBase):
         if w.sum() <= 0:
             raise ValueError(f"{name}: sample_weight sums to zero.")
         w /= w.sum()
-        self.estimator_ = (DecisionTreeClassifier(max_depth=1) if self.estimator is None
-                           else self.estimator)
+        self.estimator_ = (DecisionTreeClassifier(max_depth=1, use_surrogates="missing")
+                           if self.estimator is None else self.estimator)
         if not has_fit_parameter(self.estimator_, "sample_weight"):
             raise ValueError(
                 f"{name}: estimator {type(self.estimator_).__name__} does not accept "

@@ -37,6 +37,7 @@ step; leaving it out also halves the one-time compilation of this module).
 from __future__ import annotations
 
 import heapq
+from dataclasses import replace
 
 import numpy as np
 from numba import njit
@@ -53,6 +54,7 @@ from ._splitter import (
     node_summary,
 )
 from ._structure import Tree
+from ._surrogates import node_surrogates
 
 _PRESORT_CAP = 2**26  # entries of the presorted row lists (int32): 256 MB
 #: Shallower trees sort per node: a few levels of per-node sorts cost less memory (boosting's
@@ -200,21 +202,12 @@ def _add_node(ints, floats, values, count, start, end, depth, parent, is_left, w
     """Append the node of rows ``samples[start:end]``, search its split (kept pending in the
     ``_PENDING`` columns, ``-1`` when the node stays a leaf) and link it to ``parent``.
 
-    ``ws`` bundles the grower's data, rules and work buffers (see :func:`_grow_kernel`).
-    Returns the node arrays (reallocated when full) and the new node count.
+    ``ws`` bundles the grower's data, rules and work buffers (see :func:`_grow_kernel`);
+    the arrays have room for the node. Returns the new node count.
     """
     (X, y, codes, w, cnt, samples, w_total, crit, n_classes, max_depth, min_split, min_leaf,
      min_wleaf, min_decrease, max_features, use_rng, use_pre, features, presorted, xs, ids,
      xs2, ids2, counts, lc, rc, tot, yo, wo) = ws
-    cap = ints.shape[0]
-    if count == cap:
-        ints2 = np.empty((2 * cap, ints.shape[1]), dtype=np.int64)
-        floats2 = np.empty((2 * cap, floats.shape[1]))
-        values2 = np.empty((2 * cap, values.shape[1]))
-        ints2[:cap] = ints
-        floats2[:cap] = floats
-        values2[:cap] = values
-        ints, floats, values = ints2, floats2, values2
     node = count
     idx = samples[start:end]
     value, wn, imp, risk = node_summary(y, codes, w, idx, crit, n_classes)
@@ -240,7 +233,7 @@ def _add_node(ints, floats, values, count, start, end, depth, parent, is_left, w
         nobs += cnt[samples[i]]
     if (depth >= max_depth or nobs < min_split or nobs < 2 * min_leaf
             or wn < 2 * min_wleaf or imp <= PURE_TOL):
-        return ints, floats, values, count + 1
+        return count + 1
     f, t, g, parent_g = _node_split(
         X, y, codes, w, cnt, samples, start, end, features, max_features, use_rng, crit,
         n_classes, min_leaf, min_wleaf, xs, ids, xs2, ids2, counts, lc, rc, tot, presorted,
@@ -252,19 +245,32 @@ def _add_node(ints, floats, values, count, start, end, depth, parent, is_left, w
             ints[node, _PENDING] = f
             floats[node, _PENDING_T] = t
             floats[node, _DECREASE] = decrease
-    return ints, floats, values, count + 1
+    return count + 1
 
 
 @njit(cache=True, nogil=True)
-def _split_node(ints, floats, node, X, samples, presorted, use_pre, goes_left, tmp):
-    """Apply the pending split of ``node``: stable partition of its rows (and of every
-    presorted list that is not constant in the node); returns the first right position."""
+def _split_node(ints, floats, node, X, samples, presorted, use_pre, goes_left, tmp, sur, ws):
+    """Apply the pending split of ``node``: its surrogates (when ``sur`` has surrogate
+    columns), then the stable partition of its rows (and of every presorted list that is not
+    constant in the node); returns the first right position."""
     f = ints[node, _PENDING]
     t = floats[node, _PENDING_T]
     start = ints[node, _START]
     end = ints[node, _END]
     ints[node, _FEATURE] = f
     floats[node, _THRESHOLD] = t
+    sur_f, sur_t, sur_l, sur_a, sur_j, majority, rpart_left, dirs, wbuf = sur
+    if sur_f.shape[1] > 0 or use_pre:
+        for i in range(start, end):
+            r = samples[i]
+            goes_left[r] = X[r, f] < t
+    if sur_f.shape[1] > 0:
+        (_, y, codes, w, _, _, _, crit, n_classes, _, _, _, _, _, _, _, _, _, _, xs, ids, xs2,
+         ids2, counts, lc, rc, _, _, _) = ws
+        majority[node], rpart_left[node] = node_surrogates(
+            X, y, codes, w, samples, start, end, f, goes_left, presorted, use_pre, xs, ids, xs2,
+            ids2, counts, dirs, wbuf, crit, n_classes, lc, rc, sur_f, sur_t, sur_l, sur_a,
+            sur_j, node)
     nl = 0
     nr = 0
     for i in range(start, end):
@@ -278,10 +284,6 @@ def _split_node(ints, floats, node, X, samples, presorted, use_pre, goes_left, t
     for i in range(nr):
         samples[start + nl + i] = tmp[i]
     if use_pre:
-        for i in range(start, start + nl):
-            goes_left[samples[i]] = True
-        for i in range(start + nl, end):
-            goes_left[samples[i]] = False
         for j in range(X.shape[1]):
             col = presorted[j]
             if X[col[start], j] == X[col[end - 1], j]:
@@ -302,13 +304,52 @@ def _split_node(ints, floats, node, X, samples, presorted, use_pre, goes_left, t
 
 
 @njit(cache=True, nogil=True)
+def _no_surrogates(cap, n_sur):
+    """Surrogate arrays of ``cap`` nodes without surrogates (``-1`` / ``NaN`` pads), no
+    majority side, rpart's left son the left child."""
+    return (np.full((cap, n_sur), -1, dtype=np.int64), np.full((cap, n_sur), np.nan),
+            np.ones((cap, n_sur), dtype=np.bool_), np.full((cap, n_sur), np.nan),
+            np.full((cap, n_sur), np.nan), np.full(cap, -1, dtype=np.int8),
+            np.ones(cap, dtype=np.bool_))
+
+
+@njit(cache=True, nogil=True)
+def _double(ints, floats, values, sur):
+    """The node arrays with twice the rows (the first ``len`` rows copied)."""
+    cap = ints.shape[0]
+    ints2 = np.empty((2 * cap, ints.shape[1]), dtype=np.int64)
+    floats2 = np.empty((2 * cap, floats.shape[1]))
+    values2 = np.empty((2 * cap, values.shape[1]))
+    ints2[:cap] = ints
+    floats2[:cap] = floats
+    values2[:cap] = values
+    sur_f, sur_t, sur_l, sur_a, sur_j, majority, rpart_left, dirs, wbuf = sur
+    n_sur = sur_f.shape[1]
+    sur_f2, sur_t2, sur_l2, sur_a2, sur_j2, majority2, rpart_left2 = _no_surrogates(2 * cap,
+                                                                                   n_sur)
+    sur_f2[:cap] = sur_f
+    sur_t2[:cap] = sur_t
+    sur_l2[:cap] = sur_l
+    sur_a2[:cap] = sur_a
+    sur_j2[:cap] = sur_j
+    majority2[:cap] = majority
+    rpart_left2[:cap] = rpart_left
+    return ints2, floats2, values2, (sur_f2, sur_t2, sur_l2, sur_a2, sur_j2, majority2,
+                                     rpart_left2, dirs, wbuf)
+
+
+@njit(cache=True, nogil=True)
 def _grow_kernel(X, y, codes, w, cnt, samples, w_total, crit, n_classes, max_depth, min_split,
-                 min_leaf, min_wleaf, min_decrease, max_features, seed, use_pre, max_leaves):
-    """Node arrays ``(ints, floats, values, count)`` of the tree.
+                 min_leaf, min_wleaf, min_decrease, max_features, seed, use_pre, max_leaves,
+                 n_sur):
+    """Node arrays ``(ints, floats, values, sur, count)`` of the tree.
 
     Depth-first (pre-order ids) when ``max_leaves <= 0``; otherwise best-first: the leaf whose
     split decreases the weighted impurity most is split next (ties to the older node), until
-    ``max_leaves`` leaves, children numbered as they are made. Rows ``[0, count)`` are used.
+    ``max_leaves`` leaves, children numbered as they are made. With ``n_sur > 0`` every
+    split gets up to ``n_sur`` surrogate splits (``sur``: their arrays, the majority side and
+    rpart's child order; see :func:`._surrogates.node_surrogates`). Rows ``[0, count)``
+    are used.
     """
     n_features = X.shape[1]
     m0 = samples.size
@@ -352,26 +393,34 @@ def _grow_kernel(X, y, codes, w, cnt, samples, w_total, crit, n_classes, max_dep
     ws = (X, y, codes, w, cnt, samples, w_total, crit, n_classes, max_depth, min_split,
           min_leaf, min_wleaf, min_decrease, max_features, use_rng, use_pre, features,
           presorted, xs, ids, xs2, ids2, counts, lc, rc, tot, yo, wo)
+    n_buf = m0 if n_sur > 0 else 0
+    if n_sur > 0 and not use_pre:
+        goes_left = np.zeros(X.shape[0], dtype=np.bool_)
+    sur_f, sur_t, sur_l, sur_a, sur_j, majority, rpart_left = _no_surrogates(cap, n_sur)
+    sur = (sur_f, sur_t, sur_l, sur_a, sur_j, majority, rpart_left,
+           np.empty(n_buf, dtype=np.int8), np.empty(n_buf))
     if max_leaves > 0:
-        ints, floats, values, count = _add_node(ints, floats, values, 0, 0, m0, 0, -1, True, ws)
+        count = _add_node(ints, floats, values, 0, 0, m0, 0, -1, True, ws)
         heap = [(-floats[0, _DECREASE], np.int64(0))]
         if ints[0, _PENDING] < 0:
             heap.pop()
         n_leaves = 1
         while len(heap) > 0 and n_leaves < max_leaves:
             node = heapq.heappop(heap)[1]
-            mid = _split_node(ints, floats, node, X, samples, presorted, use_pre, goes_left, tmp)
+            mid = _split_node(ints, floats, node, X, samples, presorted, use_pre, goes_left, tmp,
+                              sur, ws)
             depth = ints[node, _DEPTH] + 1
             for is_left in (True, False):
                 lo = ints[node, _START] if is_left else mid
                 hi = mid if is_left else ints[node, _END]
-                ints, floats, values, count = _add_node(ints, floats, values, count, lo, hi,
-                                                        depth, node, is_left, ws)
+                if count == ints.shape[0]:
+                    ints, floats, values, sur = _double(ints, floats, values, sur)
+                count = _add_node(ints, floats, values, count, lo, hi, depth, node, is_left, ws)
                 child = count - 1
                 if ints[child, _PENDING] >= 0:
                     heapq.heappush(heap, (-floats[child, _DECREASE], child))
             n_leaves += 1
-        return ints, floats, values, count
+        return ints, floats, values, sur, count
     st_cap = min(max_depth, m0) + 3
     st_start = np.empty(st_cap, dtype=np.int64)
     st_end = np.empty(st_cap, dtype=np.int64)
@@ -390,12 +439,15 @@ def _grow_kernel(X, y, codes, w, cnt, samples, w_total, crit, n_classes, max_dep
         start = st_start[sp]
         end = st_end[sp]
         depth = st_depth[sp]
-        ints, floats, values, count = _add_node(ints, floats, values, count, start, end, depth,
-                                                st_parent[sp], st_left[sp], ws)
+        if count == ints.shape[0]:
+            ints, floats, values, sur = _double(ints, floats, values, sur)
+        count = _add_node(ints, floats, values, count, start, end, depth, st_parent[sp],
+                          st_left[sp], ws)
         node = count - 1
         if ints[node, _PENDING] < 0:
             continue
-        mid = _split_node(ints, floats, node, X, samples, presorted, use_pre, goes_left, tmp)
+        mid = _split_node(ints, floats, node, X, samples, presorted, use_pre, goes_left, tmp,
+                          sur, ws)
         st_start[sp] = mid
         st_end[sp] = end
         st_depth[sp] = depth + 1
@@ -408,7 +460,7 @@ def _grow_kernel(X, y, codes, w, cnt, samples, w_total, crit, n_classes, max_dep
         st_parent[sp] = node
         st_left[sp] = True
         sp += 1
-    return ints, floats, values, count
+    return ints, floats, values, sur, count
 
 
 def _draw_seed(rng) -> int:
@@ -419,7 +471,7 @@ def _draw_seed(rng) -> int:
 
 def grow_tree(X, y, codes, w, *, crit, n_classes, max_depth, min_samples_split,
               min_samples_leaf, min_impurity_decrease, max_leaf_nodes, max_features, rng,
-              tie_break="first", n_obs=None, min_weight_leaf=0.0):
+              tie_break="first", n_obs=None, min_weight_leaf=0.0, max_surrogates=0):
     """Grow the tree on the rows with positive weight and return its :class:`Tree`.
 
     Parameters are those of :func:`._builder.build_tree`: ``X`` float (n, p) without NaN,
@@ -431,7 +483,9 @@ def grow_tree(X, y, codes, w, *, crit, n_classes, max_depth, min_samples_split,
     state or generator, from which one seed is drawn when ``max_features < n_features`` or
     ``tie_break="random"`` (the candidate columns are then scanned in a random order at every
     node, so ties between columns are broken at random). With ``max_leaf_nodes`` set
-    (best-first growth up to that many leaves).
+    (best-first growth up to that many leaves). With ``max_surrogates > 0`` every split
+    gets rpart's surrogate splits (complete rows; see :mod:`._surrogates`) and the tree its
+    ``surrogate_*``, ``majority_left`` and ``rpart_left`` arrays.
     """
     n_features = X.shape[1]
     max_features = n_features if max_features is None else min(int(max_features), n_features)
@@ -447,15 +501,24 @@ def grow_tree(X, y, codes, w, *, crit, n_classes, max_depth, min_samples_split,
     max_depth = np.iinfo(np.int64).max if max_depth is None else int(max_depth)
     presort = (max_features == n_features and n_features * samples.size <= _PRESORT_CAP
                and X.shape[0] < 2**31 and max_depth >= _PRESORT_MIN_DEPTH)
-    ints, floats, values, k = _grow_kernel(
+    n_sur = int(max_surrogates)
+    ints, floats, values, sur, k = _grow_kernel(
         X, y, codes, w, n_obs, samples, w_total, int(crit), int(n_classes), max_depth,
         float(min_samples_split), float(min_samples_leaf), float(min_weight_leaf),
         float(min_impurity_decrease), int(max_features), seed, presort,
-        0 if max_leaf_nodes is None else int(max_leaf_nodes),
+        0 if max_leaf_nodes is None else int(max_leaf_nodes), n_sur,
     )
-    return Tree(
+    tree = Tree(
         ints[:k, _LEFT].copy(), ints[:k, _RIGHT].copy(), ints[:k, _FEATURE].copy(),
         floats[:k, _THRESHOLD].copy(), values[:k].copy(), ints[:k, _N].copy(),
         floats[:k, _WN].copy(), floats[:k, _IMPURITY].copy(), floats[:k, _RISK].copy(),
         ints[:k, _DEPTH].copy(),
     )
+    if n_sur == 0:
+        return tree
+    sur_f, sur_t, sur_l, sur_a, sur_j, majority, rpart_left = (a[:k].copy() for a in sur[:7])
+    no_levels = np.zeros((k, n_sur, 1), dtype=np.uint64)
+    return replace(tree, surrogate_feature=sur_f, surrogate_threshold=sur_t,
+                   surrogate_left=sur_l, surrogate_agreement=sur_a, surrogate_adj=sur_j,
+                   surrogate_cat_left=no_levels, surrogate_cat_right=no_levels.copy(),
+                   majority_left=majority, rpart_left=rpart_left)

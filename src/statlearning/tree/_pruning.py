@@ -99,7 +99,7 @@ def xval_errors(grow, X, y, codes, w, folds, cps, root_risk, classification):
         node_alpha = (collapse_alphas(tree, tree.risk) / scale if scale > 0
                       else np.full(tree.node_count, np.inf))
         Xt = kernel_array(X[test], np.float64)
-        if tree.needs_router or np.isnan(Xt).any():
+        if tree.cat_left is not None or np.isnan(Xt).any():
             # surrogates or categorical splits: route the rows once per complexity
             for k, m in enumerate(mids):
                 left = np.where(node_alpha > m, tree.children_left, TREE_LEAF)

@@ -1,0 +1,126 @@
+"""rpart's surrogate splits of a numeric split on complete rows (compiled with numba).
+
+For the split ``x_f < t`` of a node, every other column ``j`` gets the threshold that
+reproduces the primary's partition best (rpart's ``choose_surg``,
+:func:`._route.surrogate_scan`): ``agree`` the weight both send the same way, over the
+node's weight, and ``adj = (agree - m) / (1 - m)`` its gain over sending every row the
+majority's way (``m`` the majority's share). Columns with ``adj > 0`` are kept, best first
+(ties to the earlier column), at most ``n_sur``; they route a row that misses the primary
+column (at prediction time). The node's rows are read in increasing ``x_j`` (the presorted
+lists, or a per-node sort), so the search costs one scan per column.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from ._route import LEFT, RIGHT, surrogate_scan
+from ._sort import sort_node
+from ._splitter import GINI, REL_TIE
+
+#: ``adj`` at or below this is no gain over the majority rule.
+_ADJ_MIN = REL_TIE
+
+
+@njit(cache=True, nogil=True)
+def node_surrogates(X, y, codes, w, samples, start, end, f, goes_left, presorted, use_pre,
+                    xs, ids, xs2, ids2, counts, dirs, wbuf, crit, n_classes, lc, rc,
+                    sur_f, sur_t, sur_l, sur_a, sur_j, node):
+    """Fill row ``node`` of the surrogate arrays; return ``(majority_left, rpart_left)``.
+
+    ``goes_left[r]`` is the primary's direction of row ``r``. ``majority_left`` is 1 when the
+    left child has more weight, 0 when the right has, -1 on a tie; ``rpart_left`` whether
+    ``children_left`` is rpart's left son (smaller mean response, or smaller mean class
+    index, as ``anova.c`` / ``gini.c``).
+    """
+    m = end - start
+    n_sur = sur_f.shape[1]
+    tleft = 0.0
+    tright = 0.0
+    sl = 0.0  # Σ w y on each side (regression), class weights (classification)
+    sr = 0.0
+    for k in range(n_classes):
+        lc[k] = 0.0
+        rc[k] = 0.0
+    for i in range(start, end):
+        r = samples[i]
+        if goes_left[r]:
+            tleft += w[r]
+            if crit >= GINI:
+                lc[codes[r]] += w[r]
+            else:
+                sl += w[r] * y[r]
+        else:
+            tright += w[r]
+            if crit >= GINI:
+                rc[codes[r]] += w[r]
+            else:
+                sr += w[r] * y[r]
+    total = tleft + tright
+    if crit >= GINI:
+        ml = 0.0
+        mr = 0.0
+        for k in range(n_classes):
+            ml += k * lc[k]
+            mr += k * rc[k]
+        rpart_left = ml / tleft < mr / tright
+    else:
+        mean = (sl + sr) / total
+        rpart_left = not (sl - mean * tleft > sr - mean * tright)
+    majority_left = 1 if tleft > tright else (0 if tright > tleft else -1)
+    for k in range(n_sur):
+        sur_f[node, k] = -1
+        sur_t[node, k] = np.nan
+        sur_l[node, k] = True
+        sur_a[node, k] = np.nan
+        sur_j[node, k] = np.nan
+    if n_sur == 0:
+        return majority_left, rpart_left
+    majority = max(tleft, tright) / total
+    n_found = 0
+    for j in range(X.shape[1]):
+        if j == f:
+            continue
+        if use_pre:
+            col = presorted[j]
+            for i in range(m):
+                r = col[start + i]
+                xs[i] = X[r, j]
+                ids[i] = r
+        else:
+            for i in range(m):
+                r = samples[start + i]
+                xs[i] = X[r, j]
+                ids[i] = r
+            sort_node(xs, ids, m, xs2, ids2, counts)
+        for i in range(m):
+            r = ids[i]
+            dirs[i] = LEFT if goes_left[r] else RIGHT
+            wbuf[i] = w[r]
+        success, agree, split, direction = surrogate_scan(xs[:m], dirs[:m], wbuf[:m])
+        if not success:
+            continue
+        agreement = agree / total
+        adj = (agreement - majority) / (1.0 - majority)
+        if adj <= _ADJ_MIN:
+            continue
+        pos = 0
+        while pos < n_found and sur_a[node, pos] >= agreement:
+            pos += 1
+        if pos >= n_sur:
+            continue
+        last = min(n_found, n_sur - 1)
+        for k in range(last, pos, -1):
+            sur_f[node, k] = sur_f[node, k - 1]
+            sur_t[node, k] = sur_t[node, k - 1]
+            sur_l[node, k] = sur_l[node, k - 1]
+            sur_a[node, k] = sur_a[node, k - 1]
+            sur_j[node, k] = sur_j[node, k - 1]
+        sur_f[node, pos] = j
+        sur_t[node, pos] = split
+        sur_l[node, pos] = direction == LEFT
+        sur_a[node, pos] = agreement
+        sur_j[node, pos] = adj
+        n_found = min(n_found + 1, n_sur)
+    return majority_left, rpart_left
