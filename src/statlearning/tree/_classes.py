@@ -69,13 +69,15 @@ def _builder_for(X, n_categories, max_surrogates, complete_surrogates):
     """The growth function for ``X`` and its extra keyword arguments (the single dispatch
     point of :meth:`_BaseTree._grow`).
 
-    Numeric data without missing values grow in the compiled :func:`._grow.grow_tree`, with
-    ``max_surrogates`` surrogate splits per node when ``complete_surrogates``; data with
-    ``NaN`` or categorical columns in the Python :func:`._builder.build_tree`.
+    Numeric data grow in the compiled :func:`._grow.grow_tree`: with missing values always
+    with ``max_surrogates`` surrogate splits per node, on complete data when
+    ``complete_surrogates``; data with categorical columns in the Python
+    :func:`._builder.build_tree`.
     """
     numeric = n_categories is None or not np.any(n_categories)
-    if numeric and not np.isnan(X).any():
-        return grow_tree, {"max_surrogates": max_surrogates if complete_surrogates else 0}
+    if numeric:
+        search = complete_surrogates or np.isnan(X).any()
+        return grow_tree, {"max_surrogates": max_surrogates if search else 0}
     return build_tree, {"n_categories": n_categories, "max_surrogates": max_surrogates}
 
 

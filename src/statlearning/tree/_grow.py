@@ -43,6 +43,7 @@ import numpy as np
 from numba import njit
 
 from ._inputs import kernel_array
+from ._route import LEFT, RIGHT
 from ._sort import sort_node
 from ._splitter import (
     ABSOLUTE_ERROR,
@@ -54,13 +55,105 @@ from ._splitter import (
     node_summary,
 )
 from ._structure import Tree
-from ._surrogates import node_surrogates
+from ._surrogates import node_surrogates, route_missing
 
 _PRESORT_CAP = 2**26  # entries of the presorted row lists (int32): 256 MB
 #: Shallower trees sort per node: a few levels of per-node sorts cost less memory (boosting's
 #: depth-3 trees: 5.5 instead of 9.3 MiB on 50,000 × 20) for a modest time (8.4 s instead of
 #: 5.4 s for 100 stages, scikit-learn 24.8 s).
 _PRESORT_MIN_DEPTH = 5
+
+
+@njit(cache=True, nogil=True)
+def _scan(xs, ids, m, j, y, codes, w, cnt, crit, n_classes, min_leaf, min_wleaf, wtot, ntot,
+          tot, ymean, lc, rc, yo, wo, best_f, best_t, best_g):
+    """Scan the thresholds of column ``j`` (rows ``ids[:m]`` sorted by their values ``xs``)
+    and return the updated best ``(feature, threshold, gain)``.
+
+    ``wtot``, ``ntot``, ``tot`` and ``ymean`` are the totals of these rows; a candidate
+    replaces the best when its gain exceeds it by more than the relative tie tolerance, so
+    ties keep the earlier column, then the smaller threshold.
+    """
+    classification = crit >= GINI
+    if crit == ABSOLUTE_ERROR:
+        for i in range(m):
+            yo[i] = y[ids[i]] - ymean
+            wo[i] = w[ids[i]]
+    lw = 0.0
+    ln = 0.0
+    ls = 0.0
+    for k in range(n_classes):
+        lc[k] = 0.0
+    for i in range(m - 1):
+        r = ids[i]
+        wi = w[r]
+        lw += wi
+        ln += cnt[r]
+        if classification:
+            lc[codes[r]] += wi
+        else:
+            ls += wi * (y[r] - ymean)
+        a = xs[i]
+        b = xs[i + 1]
+        if a == b:
+            continue
+        rw = wtot - lw
+        if ln < min_leaf or lw < min_wleaf or lw <= 0.0:
+            continue
+        if ntot - ln < min_leaf or rw < min_wleaf or rw <= 0.0:
+            break
+        if classification:
+            for k in range(n_classes):
+                rc[k] = tot[k] - lc[k]
+            g = class_gain(lc, lw, crit) + class_gain(rc, rw, crit)
+        elif crit == ABSOLUTE_ERROR:
+            g = abs_gain(yo, wo, m, i + 1)
+        else:
+            rs = -ls
+            g = ls * ls / lw + rs * rs / rw
+        if best_f < 0 or g > best_g + REL_TIE * abs(best_g):
+            best_g = g
+            best_f = j
+            t = 0.5 * (a + b)
+            if t <= a or t > b:
+                t = b
+            best_t = t
+    return best_f, best_t, best_g
+
+
+@njit(cache=True, nogil=True)
+def _totals(rows, m, y, codes, w, cnt, crit, n_classes, tot, yo, wo):
+    """``(wtot, ntot, ymean, parent gain)`` of ``rows[:m]`` (sums in that order); ``tot``
+    receives the class weights."""
+    classification = crit >= GINI
+    wtot = 0.0
+    ntot = 0.0
+    ysum = 0.0
+    for k in range(n_classes):
+        tot[k] = 0.0
+    for i in range(m):
+        r = rows[i]
+        wtot += w[r]
+        ntot += cnt[r]
+        if classification:
+            tot[codes[r]] += w[r]
+        else:
+            ysum += w[r] * y[r]
+    ymean = ysum / wtot if wtot > 0 else 0.0
+    if classification:
+        parent_g = class_gain(tot, wtot, crit)
+    elif crit == ABSOLUTE_ERROR:
+        for i in range(m):
+            yo[i] = y[rows[i]]
+            wo[i] = w[rows[i]]
+        parent_g = abs_gain(yo, wo, m, m)
+    else:
+        s = 0.0
+        for i in range(m):
+            r = rows[i]
+            s += w[r] * (y[r] - ymean)
+        parent_g = s * s / wtot
+    return wtot, ntot, ymean, parent_g
 
 
 @njit(cache=True, nogil=True)
@@ -78,35 +171,8 @@ def _node_split(X, y, codes, w, cnt, samples, start, end, features, max_features
     """
     m = end - start
     n_features = features.size
-    classification = crit >= GINI
-    wtot = 0.0
-    ntot = 0.0
-    ysum = 0.0
-    for k in range(n_classes):
-        tot[k] = 0.0
-    for i in range(start, end):
-        r = samples[i]
-        wtot += w[r]
-        ntot += cnt[r]
-        if classification:
-            tot[codes[r]] += w[r]
-        else:
-            ysum += w[r] * y[r]
-    ymean = ysum / wtot if wtot > 0 else 0.0
-    if classification:
-        parent_g = class_gain(tot, wtot, crit)
-    elif crit == ABSOLUTE_ERROR:
-        for i in range(m):
-            r = samples[start + i]
-            yo[i] = y[r]
-            wo[i] = w[r]
-        parent_g = abs_gain(yo, wo, m, m)
-    else:
-        s = 0.0
-        for i in range(start, end):
-            r = samples[i]
-            s += w[r] * (y[r] - ymean)
-        parent_g = s * s / wtot
+    wtot, ntot, ymean, parent_g = _totals(samples[start:end], m, y, codes, w, cnt, crit,
+                                          n_classes, tot, yo, wo)
     best_f = -1
     best_t = 0.0
     best_g = -np.inf
@@ -146,50 +212,69 @@ def _node_split(X, y, codes, w, cnt, samples, start, end, features, max_features
                 continue
             found += 1
             sort_node(xs, ids, m, xs2, ids2, counts)
-        if crit == ABSOLUTE_ERROR:
-            for i in range(m):
-                yo[i] = y[ids[i]] - ymean
-                wo[i] = w[ids[i]]
-        lw = 0.0
-        ln = 0.0
-        ls = 0.0
-        for k in range(n_classes):
-            lc[k] = 0.0
-        for i in range(m - 1):
-            r = ids[i]
-            wi = w[r]
-            lw += wi
-            ln += cnt[r]
-            if classification:
-                lc[codes[r]] += wi
-            else:
-                ls += wi * (y[r] - ymean)
-            a = xs[i]
-            b = xs[i + 1]
-            if a == b:
-                continue
-            rw = wtot - lw
-            if ln < min_leaf or lw < min_wleaf or lw <= 0.0:
-                continue
-            if ntot - ln < min_leaf or rw < min_wleaf or rw <= 0.0:
-                break
-            if classification:
-                for k in range(n_classes):
-                    rc[k] = tot[k] - lc[k]
-                g = class_gain(lc, lw, crit) + class_gain(rc, rw, crit)
-            elif crit == ABSOLUTE_ERROR:
-                g = abs_gain(yo, wo, m, i + 1)
-            else:
-                rs = -ls
-                g = ls * ls / lw + rs * rs / rw
-            if best_f < 0 or g > best_g + REL_TIE * abs(best_g):
-                best_g = g
-                best_f = j
-                t = 0.5 * (a + b)
-                if t <= a or t > b:
-                    t = b
-                best_t = t
+        best_f, best_t, best_g = _scan(xs, ids, m, j, y, codes, w, cnt, crit, n_classes,
+                                       min_leaf, min_wleaf, wtot, ntot, tot, ymean, lc, rc,
+                                       yo, wo, best_f, best_t, best_g)
     return best_f, best_t, best_g, parent_g
+
+
+@njit(cache=True, nogil=True)
+def _node_split_missing(X, y, codes, w, cnt, samples, start, end, features, max_features,
+                        use_rng, crit, n_classes, min_leaf, min_wleaf, xs, ids, xs2, ids2,
+                        counts, lc, rc, tot, yo, wo):
+    """Best split of ``samples[start:end]`` when ``X`` has missing values (rpart's rule):
+    ``(feature, threshold, decrease, 0.0)``.
+
+    Each column is scored on the node's rows where it is present, against their own totals:
+    its best weighted impurity decrease on that subset; the column of largest decrease wins
+    (ties to the earlier column). A column counts towards ``max_features`` when it has two
+    distinct present values.
+    """
+    n_features = features.size
+    best_f = -1
+    best_t = 0.0
+    best_dec = -np.inf
+    visited = 0
+    found = 0
+    while visited < n_features and found < max_features:
+        if use_rng:
+            k = visited + np.random.randint(0, n_features - visited)  # noqa: NPY002
+            features[visited], features[k] = features[k], features[visited]
+        j = features[visited]
+        visited += 1
+        mj = 0
+        for i in range(start, end):
+            r = samples[i]
+            v = X[r, j]
+            if not np.isnan(v):
+                xs[mj] = v
+                ids[mj] = r
+                mj += 1
+        if mj < 2:
+            continue
+        constant = True
+        for i in range(1, mj):
+            if xs[i] != xs[0]:
+                constant = False
+                break
+        if constant:
+            continue
+        found += 1
+        wtot, ntot, ymean, parent_g = _totals(ids, mj, y, codes, w, cnt, crit, n_classes, tot,
+                                              yo, wo)
+        if ntot < 2 * min_leaf or wtot < 2 * min_wleaf:
+            continue
+        sort_node(xs, ids, mj, xs2, ids2, counts)
+        f, t, g = _scan(xs, ids, mj, j, y, codes, w, cnt, crit, n_classes, min_leaf, min_wleaf,
+                        wtot, ntot, tot, ymean, lc, rc, yo, wo, -1, 0.0, -np.inf)
+        if f < 0:
+            continue
+        dec = g - parent_g
+        if best_f < 0 or dec > best_dec + REL_TIE * abs(best_dec):
+            best_f = j
+            best_t = t
+            best_dec = dec
+    return best_f, best_t, best_dec, 0.0
 
 
 # node table columns: integers and floats
@@ -207,7 +292,7 @@ def _add_node(ints, floats, values, count, start, end, depth, parent, is_left, w
     """
     (X, y, codes, w, cnt, samples, w_total, crit, n_classes, max_depth, min_split, min_leaf,
      min_wleaf, min_decrease, max_features, use_rng, use_pre, features, presorted, xs, ids,
-     xs2, ids2, counts, lc, rc, tot, yo, wo) = ws
+     xs2, ids2, counts, lc, rc, tot, yo, wo, general, _) = ws
     node = count
     idx = samples[start:end]
     value, wn, imp, risk = node_summary(y, codes, w, idx, crit, n_classes)
@@ -234,11 +319,16 @@ def _add_node(ints, floats, values, count, start, end, depth, parent, is_left, w
     if (depth >= max_depth or nobs < min_split or nobs < 2 * min_leaf
             or wn < 2 * min_wleaf or imp <= PURE_TOL):
         return count + 1
-    f, t, g, parent_g = _node_split(
-        X, y, codes, w, cnt, samples, start, end, features, max_features, use_rng, crit,
-        n_classes, min_leaf, min_wleaf, xs, ids, xs2, ids2, counts, lc, rc, tot, presorted,
-        use_pre, yo, wo,
-    )
+    if general:
+        f, t, g, parent_g = _node_split_missing(
+            X, y, codes, w, cnt, samples, start, end, features, max_features, use_rng, crit,
+            n_classes, min_leaf, min_wleaf, xs, ids, xs2, ids2, counts, lc, rc, tot, yo, wo)
+    else:
+        f, t, g, parent_g = _node_split(
+            X, y, codes, w, cnt, samples, start, end, features, max_features, use_rng, crit,
+            n_classes, min_leaf, min_wleaf, xs, ids, xs2, ids2, counts, lc, rc, tot, presorted,
+            use_pre, yo, wo,
+        )
     if f >= 0:
         decrease = max(g - parent_g, 0.0)
         if not decrease / w_total + PURE_TOL < min_decrease:
@@ -249,10 +339,17 @@ def _add_node(ints, floats, values, count, start, end, depth, parent, is_left, w
 
 
 @njit(cache=True, nogil=True)
-def _split_node(ints, floats, node, X, samples, presorted, use_pre, goes_left, tmp, sur, ws):
-    """Apply the pending split of ``node``: its surrogates (when ``sur`` has surrogate
-    columns), then the stable partition of its rows (and of every presorted list that is not
-    constant in the node); returns the first right position."""
+def _split_node(ints, floats, node, X, samples, presorted, use_pre, row_dir, tmp, sur, ws):
+    """Apply the pending split of ``node``; returns the children's ranges ``(mid, right_end)``.
+
+    The primary sends ``x < threshold`` left; with ``extras`` (surrogates wanted, or missing
+    values) the node's surrogates, majority side and rpart child order are recorded and rows
+    missing the primary column are routed by them (:func:`._surrogates.route_missing`; a row
+    routed to neither side leaves the tree). The partition is stable (and so is that of every
+    presorted list that is not constant in the node).
+    """
+    (_, y, codes, w, _, _, _, crit, n_classes, _, _, _, _, _, _, _, _, _, _, xs, ids, xs2,
+     ids2, counts, lc, rc, _, _, _, general, extras) = ws
     f = ints[node, _PENDING]
     t = floats[node, _PENDING_T]
     start = ints[node, _START]
@@ -260,25 +357,26 @@ def _split_node(ints, floats, node, X, samples, presorted, use_pre, goes_left, t
     ints[node, _FEATURE] = f
     floats[node, _THRESHOLD] = t
     sur_f, sur_t, sur_l, sur_a, sur_j, majority, rpart_left, dirs, wbuf = sur
-    if sur_f.shape[1] > 0 or use_pre:
-        for i in range(start, end):
-            r = samples[i]
-            goes_left[r] = X[r, f] < t
-    if sur_f.shape[1] > 0:
-        (_, y, codes, w, _, _, _, crit, n_classes, _, _, _, _, _, _, _, _, _, _, xs, ids, xs2,
-         ids2, counts, lc, rc, _, _, _) = ws
+    for i in range(start, end):
+        r = samples[i]
+        v = X[r, f]
+        row_dir[r] = 0 if np.isnan(v) else (LEFT if v < t else RIGHT)
+    if extras:
         majority[node], rpart_left[node] = node_surrogates(
-            X, y, codes, w, samples, start, end, f, goes_left, presorted, use_pre, xs, ids, xs2,
+            X, y, codes, w, samples, start, end, f, row_dir, presorted, use_pre, xs, ids, xs2,
             ids2, counts, dirs, wbuf, crit, n_classes, lc, rc, sur_f, sur_t, sur_l, sur_a,
             sur_j, node)
+        if general:
+            route_missing(X, samples, start, end, row_dir, sur_f, sur_t, sur_l, node,
+                          majority[node])
     nl = 0
     nr = 0
     for i in range(start, end):
         r = samples[i]
-        if X[r, f] < t:
+        if row_dir[r] == LEFT:
             samples[start + nl] = r
             nl += 1
-        else:
+        elif row_dir[r] == RIGHT:
             tmp[nr] = r
             nr += 1
     for i in range(nr):
@@ -292,7 +390,7 @@ def _split_node(ints, floats, node, X, samples, presorted, use_pre, goes_left, t
             kr = 0
             for i in range(start, end):
                 r = col[i]
-                if goes_left[r]:
+                if row_dir[r] == LEFT:
                     col[kl] = r
                     kl += 1
                 else:
@@ -300,7 +398,7 @@ def _split_node(ints, floats, node, X, samples, presorted, use_pre, goes_left, t
                     kr += 1
             for i in range(kr):
                 col[kl + i] = tmp[i]
-    return start + nl
+    return start + nl, start + nl + nr
 
 
 @njit(cache=True, nogil=True)
@@ -341,15 +439,17 @@ def _double(ints, floats, values, sur):
 @njit(cache=True, nogil=True)
 def _grow_kernel(X, y, codes, w, cnt, samples, w_total, crit, n_classes, max_depth, min_split,
                  min_leaf, min_wleaf, min_decrease, max_features, seed, use_pre, max_leaves,
-                 n_sur):
+                 n_sur, general):
     """Node arrays ``(ints, floats, values, sur, count)`` of the tree.
 
     Depth-first (pre-order ids) when ``max_leaves <= 0``; otherwise best-first: the leaf whose
     split decreases the weighted impurity most is split next (ties to the older node), until
     ``max_leaves`` leaves, children numbered as they are made. With ``n_sur > 0`` every
     split gets up to ``n_sur`` surrogate splits (``sur``: their arrays, the majority side and
-    rpart's child order; see :func:`._surrogates.node_surrogates`). Rows ``[0, count)``
-    are used.
+    rpart's child order; see :func:`._surrogates.node_surrogates`). ``general``: ``X`` has
+    missing values, so every column is scored on its present rows and rows missing the
+    primary column follow the surrogates (the majority side, the arrays are then recorded
+    even without surrogates). Rows ``[0, count)`` are used.
     """
     n_features = X.shape[1]
     m0 = samples.size
@@ -386,16 +486,14 @@ def _grow_kernel(X, y, codes, w, cnt, samples, w_total, crit, n_classes, max_dep
         # the radix buffers serve only per-node sorts, which the presorted lists replace
         xs2 = np.empty(0)
         ids2 = np.empty(0, dtype=np.int64)
-        goes_left = np.zeros(X.shape[0], dtype=np.bool_)
     else:
         presorted = np.empty((0, 0), dtype=np.int32)
-        goes_left = np.zeros(0, dtype=np.bool_)
+    row_dir = np.zeros(X.shape[0], dtype=np.int8)
+    extras = general or n_sur > 0
     ws = (X, y, codes, w, cnt, samples, w_total, crit, n_classes, max_depth, min_split,
           min_leaf, min_wleaf, min_decrease, max_features, use_rng, use_pre, features,
-          presorted, xs, ids, xs2, ids2, counts, lc, rc, tot, yo, wo)
+          presorted, xs, ids, xs2, ids2, counts, lc, rc, tot, yo, wo, general, extras)
     n_buf = m0 if n_sur > 0 else 0
-    if n_sur > 0 and not use_pre:
-        goes_left = np.zeros(X.shape[0], dtype=np.bool_)
     sur_f, sur_t, sur_l, sur_a, sur_j, majority, rpart_left = _no_surrogates(cap, n_sur)
     sur = (sur_f, sur_t, sur_l, sur_a, sur_j, majority, rpart_left,
            np.empty(n_buf, dtype=np.int8), np.empty(n_buf))
@@ -407,12 +505,12 @@ def _grow_kernel(X, y, codes, w, cnt, samples, w_total, crit, n_classes, max_dep
         n_leaves = 1
         while len(heap) > 0 and n_leaves < max_leaves:
             node = heapq.heappop(heap)[1]
-            mid = _split_node(ints, floats, node, X, samples, presorted, use_pre, goes_left, tmp,
-                              sur, ws)
+            mid, right_end = _split_node(ints, floats, node, X, samples, presorted, use_pre,
+                                         row_dir, tmp, sur, ws)
             depth = ints[node, _DEPTH] + 1
             for is_left in (True, False):
                 lo = ints[node, _START] if is_left else mid
-                hi = mid if is_left else ints[node, _END]
+                hi = mid if is_left else right_end
                 if count == ints.shape[0]:
                     ints, floats, values, sur = _double(ints, floats, values, sur)
                 count = _add_node(ints, floats, values, count, lo, hi, depth, node, is_left, ws)
@@ -446,10 +544,10 @@ def _grow_kernel(X, y, codes, w, cnt, samples, w_total, crit, n_classes, max_dep
         node = count - 1
         if ints[node, _PENDING] < 0:
             continue
-        mid = _split_node(ints, floats, node, X, samples, presorted, use_pre, goes_left, tmp,
-                          sur, ws)
+        mid, right_end = _split_node(ints, floats, node, X, samples, presorted, use_pre,
+                                     row_dir, tmp, sur, ws)
         st_start[sp] = mid
-        st_end[sp] = end
+        st_end[sp] = right_end
         st_depth[sp] = depth + 1
         st_parent[sp] = node
         st_left[sp] = False
@@ -484,8 +582,10 @@ def grow_tree(X, y, codes, w, *, crit, n_classes, max_depth, min_samples_split,
     ``tie_break="random"`` (the candidate columns are then scanned in a random order at every
     node, so ties between columns are broken at random). With ``max_leaf_nodes`` set
     (best-first growth up to that many leaves). With ``max_surrogates > 0`` every split
-    gets rpart's surrogate splits (complete rows; see :mod:`._surrogates`) and the tree its
-    ``surrogate_*``, ``majority_left`` and ``rpart_left`` arrays.
+    gets rpart's surrogate splits (see :mod:`._surrogates`) and the tree its ``surrogate_*``,
+    ``majority_left`` and ``rpart_left`` arrays. ``X`` may hold ``NaN`` (numeric columns):
+    each column is then scored on its present rows and rows missing a split column follow
+    the surrogates, then the heavier side (rpart; the tree then always carries these arrays).
     """
     n_features = X.shape[1]
     max_features = n_features if max_features is None else min(int(max_features), n_features)
@@ -499,14 +599,16 @@ def grow_tree(X, y, codes, w, *, crit, n_classes, max_depth, min_samples_split,
     samples = np.flatnonzero(w > 0).astype(np.int64)
     w_total = float(w[samples].sum())
     max_depth = np.iinfo(np.int64).max if max_depth is None else int(max_depth)
-    presort = (max_features == n_features and n_features * samples.size <= _PRESORT_CAP
-               and X.shape[0] < 2**31 and max_depth >= _PRESORT_MIN_DEPTH)
+    general = bool(np.isnan(X[samples]).any())
+    presort = (not general and max_features == n_features
+               and n_features * samples.size <= _PRESORT_CAP and X.shape[0] < 2**31
+               and max_depth >= _PRESORT_MIN_DEPTH)
     n_sur = int(max_surrogates)
     ints, floats, values, sur, k = _grow_kernel(
         X, y, codes, w, n_obs, samples, w_total, int(crit), int(n_classes), max_depth,
         float(min_samples_split), float(min_samples_leaf), float(min_weight_leaf),
         float(min_impurity_decrease), int(max_features), seed, presort,
-        0 if max_leaf_nodes is None else int(max_leaf_nodes), n_sur,
+        0 if max_leaf_nodes is None else int(max_leaf_nodes), n_sur, general,
     )
     tree = Tree(
         ints[:k, _LEFT].copy(), ints[:k, _RIGHT].copy(), ints[:k, _FEATURE].copy(),
@@ -514,7 +616,7 @@ def grow_tree(X, y, codes, w, *, crit, n_classes, max_depth, min_samples_split,
         floats[:k, _WN].copy(), floats[:k, _IMPURITY].copy(), floats[:k, _RISK].copy(),
         ints[:k, _DEPTH].copy(),
     )
-    if n_sur == 0:
+    if n_sur == 0 and not general:
         return tree
     sur_f, sur_t, sur_l, sur_a, sur_j, majority, rpart_left = (a[:k].copy() for a in sur[:7])
     no_levels = np.zeros((k, n_sur, 1), dtype=np.uint64)

@@ -24,15 +24,17 @@ _ADJ_MIN = REL_TIE
 
 
 @njit(cache=True, nogil=True)
-def node_surrogates(X, y, codes, w, samples, start, end, f, goes_left, presorted, use_pre,
+def node_surrogates(X, y, codes, w, samples, start, end, f, row_dir, presorted, use_pre,
                     xs, ids, xs2, ids2, counts, dirs, wbuf, crit, n_classes, lc, rc,
                     sur_f, sur_t, sur_l, sur_a, sur_j, node):
     """Fill row ``node`` of the surrogate arrays; return ``(majority_left, rpart_left)``.
 
-    ``goes_left[r]`` is the primary's direction of row ``r``. ``majority_left`` is 1 when the
-    left child has more weight, 0 when the right has, -1 on a tie; ``rpart_left`` whether
-    ``children_left`` is rpart's left son (smaller mean response, or smaller mean class
-    index, as ``anova.c`` / ``gini.c``).
+    ``row_dir[r]`` is the primary's direction of row ``r`` (``LEFT``, ``RIGHT``, or 0 when it
+    misses the primary column). ``majority_left`` is 1 when the left side has more weight, 0
+    when the right has, -1 on a tie; ``rpart_left`` whether ``children_left`` is rpart's left
+    son (smaller mean response, or smaller mean class index, as ``anova.c`` / ``gini.c``),
+    both on the rows the primary routes. A candidate column is read on the rows where it is
+    present.
     """
     m = end - start
     n_sur = sur_f.shape[1]
@@ -45,7 +47,9 @@ def node_surrogates(X, y, codes, w, samples, start, end, f, goes_left, presorted
         rc[k] = 0.0
     for i in range(start, end):
         r = samples[i]
-        if goes_left[r]:
+        if row_dir[r] == 0:
+            continue
+        if row_dir[r] == LEFT:
             tleft += w[r]
             if crit >= GINI:
                 lc[codes[r]] += w[r]
@@ -83,22 +87,27 @@ def node_surrogates(X, y, codes, w, samples, start, end, f, goes_left, presorted
         if j == f:
             continue
         if use_pre:
+            mj = m
             col = presorted[j]
             for i in range(m):
                 r = col[start + i]
                 xs[i] = X[r, j]
                 ids[i] = r
         else:
+            mj = 0
             for i in range(m):
                 r = samples[start + i]
-                xs[i] = X[r, j]
-                ids[i] = r
-            sort_node(xs, ids, m, xs2, ids2, counts)
-        for i in range(m):
+                v = X[r, j]
+                if not np.isnan(v):
+                    xs[mj] = v
+                    ids[mj] = r
+                    mj += 1
+            sort_node(xs, ids, mj, xs2, ids2, counts)
+        for i in range(mj):
             r = ids[i]
-            dirs[i] = LEFT if goes_left[r] else RIGHT
+            dirs[i] = row_dir[r]
             wbuf[i] = w[r]
-        success, agree, split, direction = surrogate_scan(xs[:m], dirs[:m], wbuf[:m])
+        success, agree, split, direction = surrogate_scan(xs[:mj], dirs[:mj], wbuf[:mj])
         if not success:
             continue
         agreement = agree / total
@@ -124,3 +133,26 @@ def node_surrogates(X, y, codes, w, samples, start, end, f, goes_left, presorted
         sur_j[node, pos] = adj
         n_found = min(n_found + 1, n_sur)
     return majority_left, rpart_left
+
+
+@njit(cache=True, nogil=True)
+def route_missing(X, samples, start, end, row_dir, sur_f, sur_t, sur_l, node, majority_left):
+    """Directions of the node's rows that miss the primary column: the first surrogate whose
+    column they have, else the side with more weight (rpart's ``usesurrogate = 2``); a row
+    stays 0 (in neither child) when both sides weigh the same."""
+    fallback = LEFT if majority_left == 1 else (RIGHT if majority_left == 0 else 0)
+    for i in range(start, end):
+        r = samples[i]
+        if row_dir[r] != 0:
+            continue
+        d = 0
+        for k in range(sur_f.shape[1]):
+            sf = sur_f[node, k]
+            if sf < 0:
+                break
+            v = X[r, sf]
+            if np.isnan(v):
+                continue
+            d = LEFT if (v < sur_t[node, k]) == sur_l[node, k] else RIGHT
+            break
+        row_dir[r] = d if d != 0 else fallback
