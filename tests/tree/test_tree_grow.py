@@ -1,13 +1,14 @@
-"""The compiled grower: the same trees as the Python builder; random subsets; threads."""
+"""The compiled grower: the same trees as the slow reference builder (``reference_builder.py``);
+random subsets; threads."""
 
 from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 import pytest
+from reference_builder import build_tree
 
 from statlearning.tree import _grow
 from statlearning.tree._apply import apply_checked, apply_kernel
-from statlearning.tree._builder import build_tree
 from statlearning.tree._grow import grow_tree
 from statlearning.tree._sort import _heapsort, radix_pairs, sort_node, sort_pairs
 from statlearning.tree._splitter import (
@@ -357,6 +358,46 @@ def test_missing_values_same_as_python_builder(crit):
         for name in SURROGATE_FIELDS:
             a, b = getattr(ours, name), getattr(ref, name)
             if a.dtype.kind in "ib":
+                np.testing.assert_array_equal(a, b, err_msg=name)
+            else:
+                np.testing.assert_allclose(a, b, rtol=1e-10, atol=1e-12, err_msg=name)
+
+
+CATEGORICAL_FIELDS = ("cat_left", "cat_right", "surrogate_cat_left", "surrogate_cat_right",
+                      "n_categories")
+
+
+@pytest.mark.parametrize("crit", CRITERIA)
+def test_categorical_columns_same_as_python_builder(crit):
+    """Compiled growth with categorical columns (2 to 70 levels; ordered cuts, rpart's
+    Gray-code search for three classes, the ordering heuristic above 10 levels), with and
+    without NaN, categorical surrogates: the reference builder's trees and level sets."""
+    rng = np.random.default_rng(21 + crit)
+    for case in range(8 if crit == ABSOLUTE_ERROR else 16):
+        n = int(rng.integers(20, 150))
+        p = int(rng.integers(2, 6))
+        n_classes = 3 if case % 3 else 2
+        X, y, codes = _dataset(rng, n, p, n_classes)
+        n_cat = np.zeros(p, dtype=np.int64)
+        for j in rng.choice(p, size=int(rng.integers(1, p + 1)), replace=False):
+            q = int(rng.choice([2, 3, 5, 12, 70]))
+            n_cat[j] = q
+            X[:, j] = rng.integers(0, q, size=n)
+            y = y + (X[:, j] % 3)
+        if case % 4 == 1:
+            X[rng.random(X.shape) < 0.15] = np.nan
+            X[np.isnan(X).all(axis=1), 0] = 0.0
+        w = _weights(rng, n, case % 3)
+        kw = _params(rng, crit, n_classes, p)
+        if case % 2:
+            kw["max_leaf_nodes"] = int(rng.integers(2, 20))
+        n_sur = int(rng.choice([0, 1, 3]))
+        ours = grow_tree(X, y, codes, w, **kw, max_surrogates=n_sur, n_categories=n_cat)
+        ref = build_tree(X, y, codes, w, **kw, max_surrogates=n_sur, n_categories=n_cat)
+        _assert_same(ours, ref)
+        for name in SURROGATE_FIELDS + CATEGORICAL_FIELDS:
+            a, b = getattr(ours, name), getattr(ref, name)
+            if a.dtype.kind in "ibu":
                 np.testing.assert_array_equal(a, b, err_msg=name)
             else:
                 np.testing.assert_allclose(a, b, rtol=1e-10, atol=1e-12, err_msg=name)

@@ -14,7 +14,7 @@ from statlearning.tree import (
     DecisionTreeRegressorCV,
     export_text,
 )
-from statlearning.tree._missing import categorical_split
+from statlearning.tree._categorical import categorical_split as _compiled_split
 from statlearning.tree._splitter import GINI, SQUARED_ERROR
 
 
@@ -186,6 +186,16 @@ def _brute_force(xc, y, codes, w, q, crit, n_classes):
                 g = gg(mask) + gg(~mask) - gg(np.ones_like(mask))
             best = max(best, g)
     return best
+
+
+def categorical_split(xc, y, codes, w, cnt, q, crit, n_classes, min_leaf, min_wleaf):
+    """The compiled level-partition search on one node's rows: ``(gain, left levels)``."""
+    n = xc.size
+    mask = np.zeros(q, dtype=bool)
+    ok, g = _compiled_split(np.arange(n), xc.astype(np.int64), n, q, y.astype(float),
+                            codes.astype(np.int64), w.astype(float), cnt.astype(float), crit,
+                            n_classes, min_leaf, min_wleaf, mask)
+    return (g, np.flatnonzero(mask)) if ok else (-np.inf, None)
 
 
 @pytest.mark.parametrize("n_classes", [0, 2, 3])

@@ -21,7 +21,6 @@ from .._validation import (
 )
 from ..base import ClassifierMixin, RegressorMixin, StatBase, fit_context
 from ._apply import apply_checked
-from ._builder import build_tree
 from ._criteria import CLASSIFICATION_CRITERIA, REGRESSION_CRITERIA
 from ._grow import grow_tree
 from ._inputs import encode_columns, encode_frame, kernel_array, resolve_categorical
@@ -65,22 +64,6 @@ _COMMON_CONSTRAINTS = {
 }
 
 
-def _builder_for(X, n_categories, max_surrogates, complete_surrogates):
-    """The growth function for ``X`` and its extra keyword arguments (the single dispatch
-    point of :meth:`_BaseTree._grow`).
-
-    Numeric data grow in the compiled :func:`._grow.grow_tree`: with missing values always
-    with ``max_surrogates`` surrogate splits per node, on complete data when
-    ``complete_surrogates``; data with categorical columns in the Python
-    :func:`._builder.build_tree`.
-    """
-    numeric = n_categories is None or not np.any(n_categories)
-    if numeric:
-        search = complete_surrogates or np.isnan(X).any()
-        return grow_tree, {"max_surrogates": max_surrogates if search else 0}
-    return build_tree, {"n_categories": n_categories, "max_surrogates": max_surrogates}
-
-
 class _BaseTree(StatBase):
     _criteria: dict = {}
     _is_classifier = False
@@ -93,10 +76,12 @@ class _BaseTree(StatBase):
         ``surrogates=False`` skips the surrogate search on complete data (a fold's tree that
         will route no missing value).
         """
-        complete = surrogates and self.use_surrogates in (True, "always")
-        grow, extra = _builder_for(X, getattr(self, "_n_categories", None),
-                                   self.max_surrogates if self.use_surrogates else 0, complete)
-        tree = grow(
+        n_categories = getattr(self, "_n_categories", None)
+        # rpart searches surrogates whenever it grows a tree; "missing" only when the data
+        # hold a NaN or a categorical column
+        search = ((surrogates and self.use_surrogates in (True, "always"))
+                  or (self.use_surrogates and (n_categories is not None or np.isnan(X).any())))
+        tree = grow_tree(
             X, y, codes, w, crit=self._criteria[self.criterion], n_classes=n_classes,
             max_depth=self.max_depth, min_samples_split=self.min_samples_split,
             min_samples_leaf=self.min_samples_leaf,
@@ -104,7 +89,8 @@ class _BaseTree(StatBase):
             min_impurity_decrease=self.min_impurity_decrease,
             max_leaf_nodes=self.max_leaf_nodes,
             max_features=resolve_max_features(self.max_features, X.shape[1]),
-            rng=check_random_state(self.random_state), tie_break=self.tie_break, **extra,
+            rng=check_random_state(self.random_state), tie_break=self.tie_break,
+            max_surrogates=self.max_surrogates if search else 0, n_categories=n_categories,
         )
         if self.cp > 0:
             tree = prune_weakest_link(tree, self.cp * (tree.risk[0] if scale is None else scale))

@@ -1,37 +1,38 @@
-"""Depth-first tree growth compiled end to end with numba (the fit hot loop).
+"""Tree growth compiled end to end with numba: the package's one tree engine.
 
-:func:`grow_tree` grows the same tree as :func:`._builder.build_tree` (same stopping rules,
-node statistics, tie-breaking and pre-order node ids) without a Python step per node:
+:func:`grow_tree` grows every tree of the package (single trees, forests, boosting) without a
+Python step per node: depth-first (pre-order ids) or best-first (``max_leaf_nodes``), every
+criterion, case weights with observation counts for the stopping rules, rpart's surrogate
+splits (:mod:`._surrogates`), missing values and categorical columns
+(:mod:`._categorical`). The tests compare it with a slow Python reference implementation
+(``tests/tree/reference_builder.py``) on random data: same nodes, values and surrogates.
 
 * the rows of the current node are ``samples[start:end]``, kept in increasing row order by a
-  stable in-place partition after each split (so node sums are accumulated in the same order
-  as the Python builder and the node statistics agree to the last bit);
-* with every feature a candidate (``max_features`` ``None``) and a depth limit of at least
-  ``_PRESORT_MIN_DEPTH`` (or none), the rows are sorted once per feature at the root by the
-  key ``(x, row)`` (the order of a stable sort) and each split partitions these lists
-  stably as well, so every node reads its rows in sorted order in
-  O(rows) per feature instead of sorting them (features constant in a node are skipped and
-  their lists left alone; the lists take 4 bytes per row and feature). Above
-  ``_PRESORT_CAP`` list entries, or with random feature subsets, the drawn feature's node
-  values are copied into a preallocated buffer and sorted with their row ids on the same key
-  (a stable byte-wise radix sort of an order-preserving integer image of the values for long
-  arrays, introsort on ``(x, row)`` for short ones);
+  stable in-place partition after each split (so node sums are accumulated in a fixed order
+  and the node statistics agree with the reference to the last bit);
+* with every feature a candidate (``max_features`` ``None``), complete numeric data and a
+  depth limit of at least ``_PRESORT_MIN_DEPTH`` (or none), the rows are sorted once per
+  feature at the root by the key ``(x, row)`` (the order of a stable sort) and each split
+  partitions these lists stably as well, so every node reads its rows in sorted order in
+  O(rows) per feature instead of sorting them, in the split search and in the surrogate
+  search (features constant in a node are skipped and their lists left alone; the lists take
+  4 bytes per row and feature). Otherwise the feature's node values are copied into a
+  preallocated buffer and sorted with their row ids on the same key (:mod:`._sort`);
 * ``X`` is read in place in row-major order (no copy: a column-major copy costs 8 bytes per
   entry and measured no faster, since rows are visited in sorted, not memory, order);
-* nodes are stored in arrays grown by doubling, the pending nodes in an explicit stack;
+* nodes are stored in arrays grown by doubling, the pending nodes in an explicit stack
+  (depth-first) or a heap keyed by the weighted impurity decrease (best-first);
 * the compiled entry point releases the GIL, so several trees can grow in threads.
 
 Random feature subsets (``max_features < n_features``) follow scikit-learn's rule: features
 are drawn without replacement by a partial Fisher-Yates shuffle and the node keeps drawing
 until ``max_features`` features that are not constant in the node were evaluated (or every
-feature was drawn). The Python builder instead draws exactly ``max_features`` features and
-skips the constant ones, so the two agree only when ``max_features`` is ``None`` (all
-features, scanned in column order).
+feature was drawn), whatever the growth order.
 
-Two cases stay on the Python builder, which :func:`grow_tree` calls: best-first growth
-(``max_leaf_nodes``), and the absolute-error criterion, whose split search re-sorts both
-children at every candidate threshold (its cost is that search, not the per-node Python
-step; leaving it out also halves the one-time compilation of this module).
+With missing values or categorical columns (the "general" mode) each column is scored on
+the node's rows where it is present, against their own totals (rpart), and the column of
+largest impurity decrease wins; on complete numeric data the columns compare their child
+gains directly (the same ranking).
 """
 
 from __future__ import annotations
@@ -42,6 +43,7 @@ from dataclasses import replace
 import numpy as np
 from numba import njit
 
+from ._categorical import categorical_split, has_bit, set_bits
 from ._inputs import kernel_array
 from ._route import LEFT, RIGHT
 from ._sort import sort_node
@@ -162,8 +164,8 @@ def _node_split(X, y, codes, w, cnt, samples, start, end, features, max_features
                 use_pre, yo, wo):
     """Best split of ``samples[start:end]``: ``(feature, threshold, gain, parent gain)``.
 
-    The arithmetic (sums in row order, then in sorted order) is the one of
-    :func:`._splitter.best_split`; ``features`` is permuted in place when ``use_rng``. With
+    Sums in row order, then in sorted order; ``features`` is permuted in place when
+    ``use_rng``. With
     ``use_pre`` the node's rows sorted by feature ``j`` are read from ``presorted[j]`` instead
     of being sorted. A child needs ``min_leaf`` observations (the sum of ``cnt``) and
     ``min_wleaf`` weight. ``yo``/``wo`` are work buffers of the absolute-error search, which
@@ -219,16 +221,18 @@ def _node_split(X, y, codes, w, cnt, samples, start, end, features, max_features
 
 
 @njit(cache=True, nogil=True)
-def _node_split_missing(X, y, codes, w, cnt, samples, start, end, features, max_features,
+def _node_split_general(X, y, codes, w, cnt, samples, start, end, features, max_features,
                         use_rng, crit, n_classes, min_leaf, min_wleaf, xs, ids, xs2, ids2,
-                        counts, lc, rc, tot, yo, wo):
-    """Best split of ``samples[start:end]`` when ``X`` has missing values (rpart's rule):
-    ``(feature, threshold, decrease, 0.0)``.
+                        counts, lc, rc, tot, yo, wo, n_cat, levels, mask, best_mask):
+    """Best split of ``samples[start:end]`` when ``X`` has missing values or categorical
+    columns (rpart's rule): ``(feature, threshold, decrease, 0.0)``.
 
     Each column is scored on the node's rows where it is present, against their own totals:
-    its best weighted impurity decrease on that subset; the column of largest decrease wins
-    (ties to the earlier column). A column counts towards ``max_features`` when it has two
-    distinct present values.
+    its best weighted impurity decrease on that subset (a partition of its levels for a
+    categorical column, :func:`._categorical.categorical_split`, the threshold then ``NaN``
+    and ``best_mask`` the levels sent left); the column of largest decrease wins (ties to the
+    earlier column). A column counts towards ``max_features`` when it has two distinct
+    present values.
     """
     n_features = features.size
     best_f = -1
@@ -260,20 +264,33 @@ def _node_split_missing(X, y, codes, w, cnt, samples, start, end, features, max_
         if constant:
             continue
         found += 1
-        wtot, ntot, ymean, parent_g = _totals(ids, mj, y, codes, w, cnt, crit, n_classes, tot,
-                                              yo, wo)
-        if ntot < 2 * min_leaf or wtot < 2 * min_wleaf:
-            continue
-        sort_node(xs, ids, mj, xs2, ids2, counts)
-        f, t, g = _scan(xs, ids, mj, j, y, codes, w, cnt, crit, n_classes, min_leaf, min_wleaf,
-                        wtot, ntot, tot, ymean, lc, rc, yo, wo, -1, 0.0, -np.inf)
-        if f < 0:
-            continue
-        dec = g - parent_g
+        q = n_cat[j]
+        if q > 0:
+            for i in range(mj):
+                levels[i] = np.int64(xs[i])
+            ok, dec = categorical_split(ids, levels, mj, q, y, codes, w, cnt, crit, n_classes,
+                                        min_leaf, min_wleaf, mask)
+            if not ok:
+                continue
+            t = np.nan
+        else:
+            wtot, ntot, ymean, parent_g = _totals(ids, mj, y, codes, w, cnt, crit, n_classes,
+                                                  tot, yo, wo)
+            if ntot < 2 * min_leaf or wtot < 2 * min_wleaf:
+                continue
+            sort_node(xs, ids, mj, xs2, ids2, counts)
+            f, t, g = _scan(xs, ids, mj, j, y, codes, w, cnt, crit, n_classes, min_leaf,
+                            min_wleaf, wtot, ntot, tot, ymean, lc, rc, yo, wo, -1, 0.0, -np.inf)
+            if f < 0:
+                continue
+            dec = g - parent_g
         if best_f < 0 or dec > best_dec + REL_TIE * abs(best_dec):
             best_f = j
             best_t = t
             best_dec = dec
+            if q > 0:
+                for c in range(q):
+                    best_mask[c] = mask[c]
     return best_f, best_t, best_dec, 0.0
 
 
@@ -283,7 +300,7 @@ _THRESHOLD, _WN, _IMPURITY, _RISK, _PENDING_T, _DECREASE = range(6)
 
 
 @njit(cache=True, nogil=True)
-def _add_node(ints, floats, values, count, start, end, depth, parent, is_left, ws):
+def _add_node(ints, floats, values, count, start, end, depth, parent, is_left, ws, cat_l):
     """Append the node of rows ``samples[start:end]``, search its split (kept pending in the
     ``_PENDING`` columns, ``-1`` when the node stays a leaf) and link it to ``parent``.
 
@@ -292,7 +309,8 @@ def _add_node(ints, floats, values, count, start, end, depth, parent, is_left, w
     """
     (X, y, codes, w, cnt, samples, w_total, crit, n_classes, max_depth, min_split, min_leaf,
      min_wleaf, min_decrease, max_features, use_rng, use_pre, features, presorted, xs, ids,
-     xs2, ids2, counts, lc, rc, tot, yo, wo, general, _) = ws
+     xs2, ids2, counts, lc, rc, tot, yo, wo, general, _, cat) = ws
+    n_cat, levels, mask, best_mask = cat
     node = count
     idx = samples[start:end]
     value, wn, imp, risk = node_summary(y, codes, w, idx, crit, n_classes)
@@ -320,9 +338,10 @@ def _add_node(ints, floats, values, count, start, end, depth, parent, is_left, w
             or wn < 2 * min_wleaf or imp <= PURE_TOL):
         return count + 1
     if general:
-        f, t, g, parent_g = _node_split_missing(
+        f, t, g, parent_g = _node_split_general(
             X, y, codes, w, cnt, samples, start, end, features, max_features, use_rng, crit,
-            n_classes, min_leaf, min_wleaf, xs, ids, xs2, ids2, counts, lc, rc, tot, yo, wo)
+            n_classes, min_leaf, min_wleaf, xs, ids, xs2, ids2, counts, lc, rc, tot, yo, wo,
+            n_cat, levels, mask, best_mask)
     else:
         f, t, g, parent_g = _node_split(
             X, y, codes, w, cnt, samples, start, end, features, max_features, use_rng, crit,
@@ -335,6 +354,8 @@ def _add_node(ints, floats, values, count, start, end, depth, parent, is_left, w
             ints[node, _PENDING] = f
             floats[node, _PENDING_T] = t
             floats[node, _DECREASE] = decrease
+            if general and n_cat[f] > 0:
+                set_bits(cat_l[node], best_mask, n_cat[f])  # pending until the node is split
     return count + 1
 
 
@@ -349,26 +370,43 @@ def _split_node(ints, floats, node, X, samples, presorted, use_pre, row_dir, tmp
     presorted list that is not constant in the node).
     """
     (_, y, codes, w, _, _, _, crit, n_classes, _, _, _, _, _, _, _, _, _, _, xs, ids, xs2,
-     ids2, counts, lc, rc, _, _, _, general, extras) = ws
+     ids2, counts, lc, rc, _, _, _, general, extras, cat) = ws
+    n_cat, levels, mask, _ = cat
     f = ints[node, _PENDING]
     t = floats[node, _PENDING_T]
     start = ints[node, _START]
     end = ints[node, _END]
     ints[node, _FEATURE] = f
     floats[node, _THRESHOLD] = t
-    sur_f, sur_t, sur_l, sur_a, sur_j, majority, rpart_left, dirs, wbuf = sur
+    (sur_f, sur_t, sur_l, sur_a, sur_j, majority, rpart_left, dirs, wbuf, cat_l, cat_r, scl,
+     scr) = sur
+    q = n_cat[f]
+    if q > 0:
+        for c in range(q):
+            mask[c] = False  # the levels present in the node
     for i in range(start, end):
         r = samples[i]
         v = X[r, f]
-        row_dir[r] = 0 if np.isnan(v) else (LEFT if v < t else RIGHT)
+        if np.isnan(v):
+            row_dir[r] = 0
+        elif q > 0:
+            c = np.int64(v)
+            mask[c] = True
+            row_dir[r] = LEFT if has_bit(cat_l[node], c) else RIGHT
+        else:
+            row_dir[r] = LEFT if v < t else RIGHT
+    if q > 0:
+        for c in range(q):
+            mask[c] = mask[c] and not has_bit(cat_l[node], c)
+        set_bits(cat_r[node], mask, q)
     if extras:
         majority[node], rpart_left[node] = node_surrogates(
             X, y, codes, w, samples, start, end, f, row_dir, presorted, use_pre, xs, ids, xs2,
             ids2, counts, dirs, wbuf, crit, n_classes, lc, rc, sur_f, sur_t, sur_l, sur_a,
-            sur_j, node)
+            sur_j, node, n_cat, levels, mask, scl, scr)
         if general:
             route_missing(X, samples, start, end, row_dir, sur_f, sur_t, sur_l, node,
-                          majority[node])
+                          majority[node], n_cat, scl, scr)
     nl = 0
     nr = 0
     for i in range(start, end):
@@ -402,13 +440,16 @@ def _split_node(ints, floats, node, X, samples, presorted, use_pre, row_dir, tmp
 
 
 @njit(cache=True, nogil=True)
-def _no_surrogates(cap, n_sur):
+def _no_surrogates(cap, n_sur, words):
     """Surrogate arrays of ``cap`` nodes without surrogates (``-1`` / ``NaN`` pads), no
-    majority side, rpart's left son the left child."""
+    majority side, rpart's left son the left child, empty level sets."""
     return (np.full((cap, n_sur), -1, dtype=np.int64), np.full((cap, n_sur), np.nan),
             np.ones((cap, n_sur), dtype=np.bool_), np.full((cap, n_sur), np.nan),
             np.full((cap, n_sur), np.nan), np.full(cap, -1, dtype=np.int8),
-            np.ones(cap, dtype=np.bool_))
+            np.ones(cap, dtype=np.bool_), np.zeros((cap, words), dtype=np.uint64),
+            np.zeros((cap, words), dtype=np.uint64),
+            np.zeros((cap, n_sur, words), dtype=np.uint64),
+            np.zeros((cap, n_sur, words), dtype=np.uint64))
 
 
 @njit(cache=True, nogil=True)
@@ -421,10 +462,14 @@ def _double(ints, floats, values, sur):
     ints2[:cap] = ints
     floats2[:cap] = floats
     values2[:cap] = values
-    sur_f, sur_t, sur_l, sur_a, sur_j, majority, rpart_left, dirs, wbuf = sur
-    n_sur = sur_f.shape[1]
-    sur_f2, sur_t2, sur_l2, sur_a2, sur_j2, majority2, rpart_left2 = _no_surrogates(2 * cap,
-                                                                                   n_sur)
+    (sur_f, sur_t, sur_l, sur_a, sur_j, majority, rpart_left, dirs, wbuf, cat_l, cat_r, scl,
+     scr) = sur
+    (sur_f2, sur_t2, sur_l2, sur_a2, sur_j2, majority2, rpart_left2, cat_l2, cat_r2, scl2,
+     scr2) = _no_surrogates(2 * cap, sur_f.shape[1], cat_l.shape[1])
+    cat_l2[:cap] = cat_l
+    cat_r2[:cap] = cat_r
+    scl2[:cap] = scl
+    scr2[:cap] = scr
     sur_f2[:cap] = sur_f
     sur_t2[:cap] = sur_t
     sur_l2[:cap] = sur_l
@@ -433,13 +478,13 @@ def _double(ints, floats, values, sur):
     majority2[:cap] = majority
     rpart_left2[:cap] = rpart_left
     return ints2, floats2, values2, (sur_f2, sur_t2, sur_l2, sur_a2, sur_j2, majority2,
-                                     rpart_left2, dirs, wbuf)
+                                     rpart_left2, dirs, wbuf, cat_l2, cat_r2, scl2, scr2)
 
 
 @njit(cache=True, nogil=True)
 def _grow_kernel(X, y, codes, w, cnt, samples, w_total, crit, n_classes, max_depth, min_split,
                  min_leaf, min_wleaf, min_decrease, max_features, seed, use_pre, max_leaves,
-                 n_sur, general):
+                 n_sur, general, n_cat):
     """Node arrays ``(ints, floats, values, sur, count)`` of the tree.
 
     Depth-first (pre-order ids) when ``max_leaves <= 0``; otherwise best-first: the leaf whose
@@ -447,13 +492,16 @@ def _grow_kernel(X, y, codes, w, cnt, samples, w_total, crit, n_classes, max_dep
     ``max_leaves`` leaves, children numbered as they are made. With ``n_sur > 0`` every
     split gets up to ``n_sur`` surrogate splits (``sur``: their arrays, the majority side and
     rpart's child order; see :func:`._surrogates.node_surrogates`). ``general``: ``X`` has
-    missing values, so every column is scored on its present rows and rows missing the
-    primary column follow the surrogates (the majority side, the arrays are then recorded
-    even without surrogates). Rows ``[0, count)`` are used.
+    missing values or categorical columns (``n_cat[j] > 0`` levels), so every column is
+    scored on its present rows and rows missing the primary column follow the surrogates (the
+    majority side, the arrays are then recorded even without surrogates); ``sur`` then also
+    holds the level sets of categorical splits and surrogates. Rows ``[0, count)`` are used.
     """
     n_features = X.shape[1]
     m0 = samples.size
     n_values = n_classes if crit >= GINI else 1
+    q_max = max(n_cat.max(), 1)
+    words = (q_max + 63) // 64
     use_rng = seed >= 0
     if use_rng:
         np.random.seed(seed)  # noqa: NPY002 (numba's per-thread generator)
@@ -490,15 +538,18 @@ def _grow_kernel(X, y, codes, w, cnt, samples, w_total, crit, n_classes, max_dep
         presorted = np.empty((0, 0), dtype=np.int32)
     row_dir = np.zeros(X.shape[0], dtype=np.int8)
     extras = general or n_sur > 0
+    cat = (n_cat, np.empty(m0 if general else 0, dtype=np.int64),
+           np.zeros(q_max, dtype=np.bool_), np.zeros(q_max, dtype=np.bool_))
     ws = (X, y, codes, w, cnt, samples, w_total, crit, n_classes, max_depth, min_split,
           min_leaf, min_wleaf, min_decrease, max_features, use_rng, use_pre, features,
-          presorted, xs, ids, xs2, ids2, counts, lc, rc, tot, yo, wo, general, extras)
+          presorted, xs, ids, xs2, ids2, counts, lc, rc, tot, yo, wo, general, extras, cat)
     n_buf = m0 if n_sur > 0 else 0
-    sur_f, sur_t, sur_l, sur_a, sur_j, majority, rpart_left = _no_surrogates(cap, n_sur)
+    (sur_f, sur_t, sur_l, sur_a, sur_j, majority, rpart_left, cat_l, cat_r, scl,
+     scr) = _no_surrogates(cap, n_sur, words)
     sur = (sur_f, sur_t, sur_l, sur_a, sur_j, majority, rpart_left,
-           np.empty(n_buf, dtype=np.int8), np.empty(n_buf))
+           np.empty(n_buf, dtype=np.int8), np.empty(n_buf), cat_l, cat_r, scl, scr)
     if max_leaves > 0:
-        count = _add_node(ints, floats, values, 0, 0, m0, 0, -1, True, ws)
+        count = _add_node(ints, floats, values, 0, 0, m0, 0, -1, True, ws, sur[9])
         heap = [(-floats[0, _DECREASE], np.int64(0))]
         if ints[0, _PENDING] < 0:
             heap.pop()
@@ -513,7 +564,8 @@ def _grow_kernel(X, y, codes, w, cnt, samples, w_total, crit, n_classes, max_dep
                 hi = mid if is_left else right_end
                 if count == ints.shape[0]:
                     ints, floats, values, sur = _double(ints, floats, values, sur)
-                count = _add_node(ints, floats, values, count, lo, hi, depth, node, is_left, ws)
+                count = _add_node(ints, floats, values, count, lo, hi, depth, node, is_left, ws,
+                                  sur[9])
                 child = count - 1
                 if ints[child, _PENDING] >= 0:
                     heapq.heappush(heap, (-floats[child, _DECREASE], child))
@@ -540,7 +592,7 @@ def _grow_kernel(X, y, codes, w, cnt, samples, w_total, crit, n_classes, max_dep
         if count == ints.shape[0]:
             ints, floats, values, sur = _double(ints, floats, values, sur)
         count = _add_node(ints, floats, values, count, start, end, depth, st_parent[sp],
-                          st_left[sp], ws)
+                          st_left[sp], ws, sur[9])
         node = count - 1
         if ints[node, _PENDING] < 0:
             continue
@@ -569,23 +621,26 @@ def _draw_seed(rng) -> int:
 
 def grow_tree(X, y, codes, w, *, crit, n_classes, max_depth, min_samples_split,
               min_samples_leaf, min_impurity_decrease, max_leaf_nodes, max_features, rng,
-              tie_break="first", n_obs=None, min_weight_leaf=0.0, max_surrogates=0):
+              tie_break="first", n_obs=None, min_weight_leaf=0.0, max_surrogates=0,
+              n_categories=None):
     """Grow the tree on the rows with positive weight and return its :class:`Tree`.
 
-    Parameters are those of :func:`._builder.build_tree`: ``X`` float (n, p) without NaN,
-    ``y`` float (n,), ``codes`` int (n,) class codes, ``w`` float (n,) case weights (the split
-    criterion and the node values), ``n_obs`` float (n,) the observations each row stands for
-    in ``min_samples_split``/``min_samples_leaf`` (default: one per row of positive weight),
-    ``min_weight_leaf`` the least weight of a child, ``crit`` a criterion code,
-    ``max_features`` an int (or ``None`` for all features) and ``rng`` a ``numpy`` random
-    state or generator, from which one seed is drawn when ``max_features < n_features`` or
-    ``tie_break="random"`` (the candidate columns are then scanned in a random order at every
-    node, so ties between columns are broken at random). With ``max_leaf_nodes`` set
-    (best-first growth up to that many leaves). With ``max_surrogates > 0`` every split
+    ``X`` float (n, p), ``y`` float (n,), ``codes`` int (n,) class codes, ``w`` float (n,)
+    case weights (the split criterion and the node values), ``n_obs`` float (n,) the
+    observations each row stands for in ``min_samples_split``/``min_samples_leaf`` (default:
+    one per row of positive weight), ``min_weight_leaf`` the least weight of a child, ``crit``
+    a criterion code, ``max_features`` an int (or ``None`` for all features) and ``rng`` a
+    ``numpy`` random state or generator, from which one seed is drawn when
+    ``max_features < n_features`` or ``tie_break="random"`` (the candidate columns are then
+    scanned in a random order at every node, so ties between columns are broken at random).
+    ``max_leaf_nodes`` grows best-first up to that many leaves. With ``max_surrogates > 0``
+    every split
     gets rpart's surrogate splits (see :mod:`._surrogates`) and the tree its ``surrogate_*``,
-    ``majority_left`` and ``rpart_left`` arrays. ``X`` may hold ``NaN`` (numeric columns):
-    each column is then scored on its present rows and rows missing a split column follow
-    the surrogates, then the heavier side (rpart; the tree then always carries these arrays).
+    ``majority_left`` and ``rpart_left`` arrays. ``X`` may hold ``NaN``, and level codes
+    ``0 … q-1`` in the columns with ``n_categories[j] = q > 0``: each column is then scored
+    on its present rows (a categorical one by a partition of its levels) and rows missing a
+    split column follow the surrogates, then the heavier side (rpart; the tree then always
+    carries these arrays, and the level sets of categorical splits).
     """
     n_features = X.shape[1]
     max_features = n_features if max_features is None else min(int(max_features), n_features)
@@ -599,7 +654,10 @@ def grow_tree(X, y, codes, w, *, crit, n_classes, max_depth, min_samples_split,
     samples = np.flatnonzero(w > 0).astype(np.int64)
     w_total = float(w[samples].sum())
     max_depth = np.iinfo(np.int64).max if max_depth is None else int(max_depth)
-    general = bool(np.isnan(X[samples]).any())
+    n_cat = (np.zeros(n_features, dtype=np.int64) if n_categories is None
+             else kernel_array(n_categories, np.int64))
+    has_cat = bool(np.any(n_cat > 0))
+    general = has_cat or bool(np.isnan(X[samples]).any())
     presort = (not general and max_features == n_features
                and n_features * samples.size <= _PRESORT_CAP and X.shape[0] < 2**31
                and max_depth >= _PRESORT_MIN_DEPTH)
@@ -608,7 +666,7 @@ def grow_tree(X, y, codes, w, *, crit, n_classes, max_depth, min_samples_split,
         X, y, codes, w, n_obs, samples, w_total, int(crit), int(n_classes), max_depth,
         float(min_samples_split), float(min_samples_leaf), float(min_weight_leaf),
         float(min_impurity_decrease), int(max_features), seed, presort,
-        0 if max_leaf_nodes is None else int(max_leaf_nodes), n_sur, general,
+        0 if max_leaf_nodes is None else int(max_leaf_nodes), n_sur, general, n_cat,
     )
     tree = Tree(
         ints[:k, _LEFT].copy(), ints[:k, _RIGHT].copy(), ints[:k, _FEATURE].copy(),
@@ -618,9 +676,13 @@ def grow_tree(X, y, codes, w, *, crit, n_classes, max_depth, min_samples_split,
     )
     if n_sur == 0 and not general:
         return tree
-    sur_f, sur_t, sur_l, sur_a, sur_j, majority, rpart_left = (a[:k].copy() for a in sur[:7])
-    no_levels = np.zeros((k, n_sur, 1), dtype=np.uint64)
-    return replace(tree, surrogate_feature=sur_f, surrogate_threshold=sur_t,
+    (sur_f, sur_t, sur_l, sur_a, sur_j, majority, rpart_left, _, _, cat_l, cat_r, scl,
+     scr) = (a[:k].copy() for a in sur)
+    leaves = tree.children_left == -1
+    cat_l[leaves] = 0  # a pending categorical split that best-first growth never made
+    return replace(tree, n_categories=n_cat.copy() if has_cat else None,
+                   cat_left=cat_l if has_cat else None, cat_right=cat_r if has_cat else None,
+                   surrogate_feature=sur_f, surrogate_threshold=sur_t,
                    surrogate_left=sur_l, surrogate_agreement=sur_a, surrogate_adj=sur_j,
-                   surrogate_cat_left=no_levels, surrogate_cat_right=no_levels.copy(),
+                   surrogate_cat_left=scl, surrogate_cat_right=scr,
                    majority_left=majority, rpart_left=rpart_left)

@@ -15,6 +15,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from ._categorical import categorical_surrogate, has_bit, set_bits
 from ._route import LEFT, RIGHT, surrogate_scan
 from ._sort import sort_node
 from ._splitter import GINI, REL_TIE
@@ -26,7 +27,7 @@ _ADJ_MIN = REL_TIE
 @njit(cache=True, nogil=True)
 def node_surrogates(X, y, codes, w, samples, start, end, f, row_dir, presorted, use_pre,
                     xs, ids, xs2, ids2, counts, dirs, wbuf, crit, n_classes, lc, rc,
-                    sur_f, sur_t, sur_l, sur_a, sur_j, node):
+                    sur_f, sur_t, sur_l, sur_a, sur_j, node, n_cat, levels, mask, scl, scr):
     """Fill row ``node`` of the surrogate arrays; return ``(majority_left, rpart_left)``.
 
     ``row_dir[r]`` is the primary's direction of row ``r`` (``LEFT``, ``RIGHT``, or 0 when it
@@ -34,7 +35,9 @@ def node_surrogates(X, y, codes, w, samples, start, end, f, row_dir, presorted, 
     when the right has, -1 on a tie; ``rpart_left`` whether ``children_left`` is rpart's left
     son (smaller mean response, or smaller mean class index, as ``anova.c`` / ``gini.c``),
     both on the rows the primary routes. A candidate column is read on the rows where it is
-    present.
+    present; a categorical one (``n_cat[j] > 0``) sends each level to the side where more of
+    its weight went (:func:`._categorical.categorical_surrogate`; level sets in ``scl`` /
+    ``scr``, ``levels`` and ``mask`` are work buffers).
     """
     m = end - start
     n_sur = sur_f.shape[1]
@@ -86,6 +89,7 @@ def node_surrogates(X, y, codes, w, samples, start, end, f, row_dir, presorted, 
     for j in range(X.shape[1]):
         if j == f:
             continue
+        q = n_cat[j]
         if use_pre:
             mj = m
             col = presorted[j]
@@ -102,12 +106,21 @@ def node_surrogates(X, y, codes, w, samples, start, end, f, row_dir, presorted, 
                     xs[mj] = v
                     ids[mj] = r
                     mj += 1
-            sort_node(xs, ids, mj, xs2, ids2, counts)
+            if q == 0:
+                sort_node(xs, ids, mj, xs2, ids2, counts)
         for i in range(mj):
             r = ids[i]
             dirs[i] = row_dir[r]
             wbuf[i] = w[r]
-        success, agree, split, direction = surrogate_scan(xs[:mj], dirs[:mj], wbuf[:mj])
+        if q > 0:
+            for i in range(mj):
+                levels[i] = np.int64(xs[i])
+            to_right = np.zeros(q, dtype=np.bool_)
+            success, agree = categorical_surrogate(levels, dirs, wbuf, mj, q, mask, to_right)
+            split = np.nan
+            direction = LEFT
+        else:
+            success, agree, split, direction = surrogate_scan(xs[:mj], dirs[:mj], wbuf[:mj])
         if not success:
             continue
         agreement = agree / total
@@ -126,20 +139,30 @@ def node_surrogates(X, y, codes, w, samples, start, end, f, row_dir, presorted, 
             sur_l[node, k] = sur_l[node, k - 1]
             sur_a[node, k] = sur_a[node, k - 1]
             sur_j[node, k] = sur_j[node, k - 1]
+            scl[node, k] = scl[node, k - 1]
+            scr[node, k] = scr[node, k - 1]
         sur_f[node, pos] = j
         sur_t[node, pos] = split
         sur_l[node, pos] = direction == LEFT
         sur_a[node, pos] = agreement
         sur_j[node, pos] = adj
+        if q > 0:
+            set_bits(scl[node, pos], mask, q)
+            set_bits(scr[node, pos], to_right, q)
+        else:
+            scl[node, pos] = 0
+            scr[node, pos] = 0
         n_found = min(n_found + 1, n_sur)
     return majority_left, rpart_left
 
 
 @njit(cache=True, nogil=True)
-def route_missing(X, samples, start, end, row_dir, sur_f, sur_t, sur_l, node, majority_left):
-    """Directions of the node's rows that miss the primary column: the first surrogate whose
-    column they have, else the side with more weight (rpart's ``usesurrogate = 2``); a row
-    stays 0 (in neither child) when both sides weigh the same."""
+def route_missing(X, samples, start, end, row_dir, sur_f, sur_t, sur_l, node, majority_left,
+                  n_cat, scl, scr):
+    """Directions of the node's rows that miss the primary column: the first surrogate that
+    decides for them (its column present, and for a categorical surrogate a level it has
+    seen), else the side with more weight (rpart's ``usesurrogate = 2``); a row stays 0 (in
+    neither child) when both sides weigh the same."""
     fallback = LEFT if majority_left == 1 else (RIGHT if majority_left == 0 else 0)
     for i in range(start, end):
         r = samples[i]
@@ -153,6 +176,15 @@ def route_missing(X, samples, start, end, row_dir, sur_f, sur_t, sur_l, node, ma
             v = X[r, sf]
             if np.isnan(v):
                 continue
-            d = LEFT if (v < sur_t[node, k]) == sur_l[node, k] else RIGHT
+            if n_cat[sf] > 0:
+                c = np.int64(v)
+                if has_bit(scl[node, k], c):
+                    d = LEFT
+                elif has_bit(scr[node, k], c):
+                    d = RIGHT
+                else:
+                    continue
+            else:
+                d = LEFT if (v < sur_t[node, k]) == sur_l[node, k] else RIGHT
             break
         row_dir[r] = d if d != 0 else fallback
