@@ -67,6 +67,16 @@ _PRESORT_MIN_DEPTH = 5
 
 
 @njit(cache=True, nogil=True)
+def _next_feature(features, visited, use_rng):
+    """The ``visited``-th candidate column: drawn at random among those not yet drawn (a step of
+    a Fisher-Yates shuffle of ``features``, in place) or, without ``use_rng``, in order."""
+    if use_rng:
+        k = visited + np.random.randint(0, features.size - visited)  # noqa: NPY002
+        features[visited], features[k] = features[k], features[visited]
+    return features[visited]
+
+
+@njit(cache=True, nogil=True)
 def _scan(xs, ids, m, j, y, codes, w, cnt, crit, n_classes, min_leaf, min_wleaf, wtot, ntot,
           tot, ymean, lc, rc, yo, wo, best_f, best_t, best_g):
     """Scan the thresholds of column ``j`` (rows ``ids[:m]`` sorted by their values ``xs``)
@@ -183,10 +193,7 @@ def _node_split(X, y, codes, w, cnt, samples, start, end, features, max_features
     visited = 0
     found = 0
     while visited < n_features and found < max_features:
-        if use_rng:
-            k = visited + np.random.randint(0, n_features - visited)  # noqa: NPY002
-            features[visited], features[k] = features[k], features[visited]
-        j = features[visited]
+        j = _next_feature(features, visited, use_rng)
         visited += 1
         if use_pre:
             col = presorted[j]
@@ -241,10 +248,7 @@ def _node_split_general(X, y, codes, w, cnt, samples, start, end, features, max_
     visited = 0
     found = 0
     while visited < n_features and found < max_features:
-        if use_rng:
-            k = visited + np.random.randint(0, n_features - visited)  # noqa: NPY002
-            features[visited], features[k] = features[k], features[visited]
-        j = features[visited]
+        j = _next_feature(features, visited, use_rng)
         visited += 1
         mj = 0
         for i in range(start, end):
