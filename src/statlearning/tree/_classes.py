@@ -22,13 +22,15 @@ from .._validation import (
 from ..base import ClassifierMixin, RegressorMixin, StatBase, fit_context
 from ._apply import apply_checked
 from ._criteria import CLASSIFICATION_CRITERIA, REGRESSION_CRITERIA
-from ._grow import grow_tree
+from ._grow import RPART_MIN_IMPROVEMENT, grow_tree
 from ._inputs import encode_columns, encode_frame, kernel_array, resolve_categorical
 from ._params import resolve_max_features
 from ._pruning import (
     cp_table_rows,
     prune_at,
+    rpart_prune,
     sklearn_cost,
+    snip,
     weakest_link_sequence,
     xval_errors,
 )
@@ -36,7 +38,6 @@ from ._structure import (
     TREE_LEAF,
     decision_path_from_nodes,
     decision_path_tree,
-    prune_weakest_link,
     route_tree,
 )
 
@@ -91,10 +92,14 @@ class _BaseTree(StatBase):
             max_features=resolve_max_features(self.max_features, X.shape[1]),
             rng=check_random_state(self.random_state), tie_break=self.tie_break,
             max_surrogates=self.max_surrogates if search else 0, n_categories=n_categories,
+            # with rpart's cp, rpart's refusal of useless splits too
+            min_relative_improvement=RPART_MIN_IMPROVEMENT if self.cp > 0 else 0.0,
         )
-        if self.cp > 0:
-            tree = prune_weakest_link(tree, self.cp * (tree.risk[0] if scale is None else scale))
-        return tree
+        # rpart's node complexities at alpha = cp R(root) (the cp table and prune(cp) read
+        # them); with cp > 0 the splits rpart would not make are removed
+        return rpart_prune(tree, self.cp * (tree.risk[0] if scale is None else scale),
+                           remove=self.cp > 0)
+
 
     _xval_name = "xval"
 
@@ -215,7 +220,8 @@ class _BaseTree(StatBase):
         ccp_alpha : float, default=None
             scikit-learn's complexity on the impurity scale :math:`W_t i(t) / W`.
         cp : float, default=None
-            rpart's complexity: the weakest-link subtree at :math:`cp \\cdot R(root)`, with
+            rpart's complexity: the splits whose node complexity (``tree_.complexity``) does not
+            exceed :math:`cp \\cdot R(root)` are removed, with
             :math:`R` the SSE (regression) or the weighted misclassification count
             (classification), as ``rpart::prune(fit, cp)``.
 
@@ -239,7 +245,7 @@ class _BaseTree(StatBase):
             if hasattr(out, "cptable_"):
                 del out.cptable_
         else:
-            tree = prune_weakest_link(tree, float(cp) * tree.risk[0])
+            tree = snip(tree, float(cp) * tree.risk[0])
             if hasattr(out, "cptable_"):
                 # rpart's prune.rpart: the rows of CP above cp and the first at or below it,
                 # whose CP becomes cp
@@ -465,7 +471,7 @@ class DecisionTreeRegressor(RegressorMixin, _BaseTree):
     Ties keep the earlier column, then the smaller threshold. ``min_impurity_decrease`` is
     scikit-learn's (the decrease divided by the total weight); ``max_leaf_nodes`` switches to
     best-first growth. ``cp`` is rpart's complexity parameter: after growth the tree is
-    replaced by its weakest-link subtree at :math:`\\alpha = cp \\cdot R(\\text{root})`, so
+    replaced by rpart's subtree at :math:`\\alpha = cp \\cdot R(\\text{root})` (see Pruning), so
     every remaining split improves the risk :math:`R` by more than ``cp`` times the root's
     risk per extra leaf.
 
@@ -489,23 +495,36 @@ class DecisionTreeRegressor(RegressorMixin, _BaseTree):
     ``2k + 1``, the child with the smaller mean first) is reproduced by
     :func:`statlearning.tree.export_text`.
 
-    Pruning. Both complexities select a subtree of the weakest-link (minimal cost-complexity)
+    Pruning. ``ccp_alpha`` selects a subtree of the weakest-link (minimal cost-complexity)
     sequence :math:`T_\\alpha = \\arg\\min_{T \\preceq T_0} C(T) + \\alpha |T|`, with
-    :math:`|T|` the number of leaves. ``cp`` uses rpart's cost :math:`C(T) = \\sum_m R(m)`
-    relative to the root; ``ccp_alpha`` uses scikit-learn's
+    :math:`|T|` the number of leaves. ``cp`` follows rpart's own algorithm (``partition.c``):
+    every node gets, bottom-up, the complexity
+    :math:`(R(t) - \\sum_{m} R(m)) / s_t` of its subtree, :math:`s_t` its splits, where a
+    child whose own complexity is smaller collapses first (one level at a time), each
+    clamped to its parent's; a split of complexity at most :math:`\\alpha` is removed, a
+    node whose risk (or the bound its parent passes down) is at most :math:`\\alpha` is not
+    split, nor is a node whose best split improves the impurity by no more than
+    :math:`10^{-10}` of the largest improvement seen (rpart's ``bsplit``; only with
+    ``cp > 0``). These complexities are the weakest-link sequence under rpart's cost
+    :math:`C(T) = \\sum_m R(m)` except where collapsing one child at a time does not reach
+    the optimal subtree; they are stored in ``tree_.complexity`` (rpart's
+    ``frame$complexity`` times the root risk). ``ccp_alpha`` uses scikit-learn's
     :math:`C(T) = \\sum_m W_m i(m) / W` (entropy in bits, as scikit-learn), applied after
     ``cp``, one node at a time, as scikit-learn's ``ccp_alpha``.
     :meth:`cost_complexity_pruning_path` is scikit-learn's path and :meth:`prune` returns a
     pruned copy (``rpart::prune(fit, cp)``). With ``xval`` the estimator also stores
-    ``cptable_``, rpart's ``fit$cptable``: for every subtree of the ``cp`` sequence (root
-    first) ``CP`` (the smallest cp, relative to the root risk, that selects it), ``nsplit``,
+    ``cptable_``, rpart's ``fit$cptable``: ``CP`` the distinct node complexities (at least
+    ``cp``) over the root risk, largest first, and for each the subtree of the splits whose
+    complexity exceeds it: ``nsplit``,
     ``rel_error`` (its risk over the root risk) and the cross-validated ``xerror`` and
     ``xstd``: each fold's tree is grown on the other rows with ``cp`` measured against
-    :math:`R(root) W_{train} / W`, pruned at the geometric mean
-    :math:`\\sqrt{CP_k CP_{k-1}}` (:math:`CP_{-1} = \\infty`) on that same scale, and
-    scores its held-out rows by the squared error or the 0/1 loss; ``xerror`` is the weighted
-    total over the root risk and ``xstd`` the square root of the weighted sum of squared
-    deviations of the row losses from their mean, over the root risk, as rpart.
+    :math:`R(root) W_{train} / W`, pruned by its own node complexities at the geometric mean
+    :math:`\\sqrt{CP_k CP_{k-1}}` (:math:`10\\,CP_0` for the first row) on that same scale,
+    and scores its held-out rows by the squared error or the 0/1 loss (a held-out row that
+    no surrogate routes takes the side the split sent more weight to, as rpart's
+    ``xval``); ``xerror`` is the weighted total over the root risk and ``xstd`` the square
+    root of the weighted sum of squared deviations of the row losses from their mean, over
+    the root risk, as rpart.
     ``xval=10`` is ``rpart.control(xval = 10)`` with folds drawn from ``random_state``; an
     array of fold ids reproduces rpart's exactly.
 

@@ -8,7 +8,7 @@ import numpy as np
 
 from .._validation import ArrayLike, Interval, Options
 from ._classes import DecisionTreeClassifier, DecisionTreeRegressor
-from ._structure import prune_weakest_link
+from ._pruning import snip
 
 
 class _Folds:
@@ -38,7 +38,7 @@ class _CVMixin:
             best = int(np.flatnonzero(tab["xerror"] <= bound * (1 + 1e-12))[0])
         self.best_index_ = best
         self.cp_ = float(tab["CP"][best])
-        return prune_weakest_link(tree, self.cp_ * tree.risk[0])
+        return snip(tree, self.cp_ * tree.risk[0])
 
 
 def _cv_constraints(base):
