@@ -204,9 +204,26 @@ def test_cv_splitter_equals_fold_ids(gapminder):
         DecisionTreeRegressorCV(cv=overlapping).fit(X, y)
 
 
+def subtree_leaves_and_risk(tree):
+    """Number of leaves and summed leaf risk of the subtree rooted at each node."""
+    n = tree.node_count
+    leaves = np.zeros(n, dtype=np.int64)
+    risk = np.zeros(n)
+    # children always have larger ids than their parent: sweep ids downwards
+    for t in range(n - 1, -1, -1):
+        left, right = tree.children_left[t], tree.children_right[t]
+        if left == -1:
+            leaves[t] = 1
+            risk[t] = tree.risk[t]
+        else:
+            leaves[t] = leaves[left] + leaves[right]
+            risk[t] = risk[left] + risk[right]
+    return leaves, risk
+
+
 def _iterated_weakest_link(tree, alpha):
     """The literal weakest-link loop: collapse the smallest-g node(s) while g <= alpha."""
-    from statlearning.tree._structure import TREE_LEAF, collapse, subtree_leaves_and_risk
+    from statlearning.tree._structure import TREE_LEAF, collapse
 
     while tree.node_count > 1:
         leaves, sub_risk = subtree_leaves_and_risk(tree)

@@ -218,23 +218,6 @@ def decision_path_tree(children_left, children_right, feature, threshold, X):
     )
 
 
-def subtree_leaves_and_risk(tree: Tree):
-    """Number of leaves and summed leaf risk of the subtree rooted at each node."""
-    n = tree.node_count
-    leaves = np.zeros(n, dtype=np.int64)
-    risk = np.zeros(n)
-    # children always have larger ids than their parent: sweep ids downwards
-    for t in range(n - 1, -1, -1):
-        left, right = tree.children_left[t], tree.children_right[t]
-        if left == TREE_LEAF:
-            leaves[t] = 1
-            risk[t] = tree.risk[t]
-        else:
-            leaves[t] = leaves[left] + leaves[right]
-            risk[t] = risk[left] + risk[right]
-    return leaves, risk
-
-
 def collapse(tree: Tree, nodes) -> Tree:
     """Copy of ``tree`` with every node in ``nodes`` turned into a leaf, renumbered pre-order."""
     left = tree.children_left.copy()
