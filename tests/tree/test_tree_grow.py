@@ -401,3 +401,20 @@ def test_categorical_columns_same_as_python_builder(crit):
                 np.testing.assert_array_equal(a, b, err_msg=name)
             else:
                 np.testing.assert_allclose(a, b, rtol=1e-10, atol=1e-12, err_msg=name)
+
+
+def test_random_subsets_with_surrogates_presorted_or_not(monkeypatch):
+    """With surrogates every column is read at every split, so random feature subsets use the
+    presorted lists too: the same tree and surrogates as per-node sorting."""
+    rng = np.random.default_rng(5)
+    X, y, codes = _dataset(rng, 400, 8, 3)
+    kw = {**_params(rng, GINI, 3, 8), "max_depth": None, "max_features": 3,
+          "min_samples_leaf": 2, "rng": np.random.RandomState(4)}
+    pre = grow_tree(X, y, codes, np.ones(400), **kw, max_surrogates=3)
+    monkeypatch.setattr(_grow, "_PRESORT_CAP", 0)
+    kw["rng"] = np.random.RandomState(4)
+    sort = grow_tree(X, y, codes, np.ones(400), **kw, max_surrogates=3)
+    assert pre.node_count > 20
+    _assert_same(pre, sort)
+    for name in SURROGATE_FIELDS:
+        np.testing.assert_array_equal(getattr(pre, name), getattr(sort, name), err_msg=name)

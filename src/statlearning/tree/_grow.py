@@ -679,10 +679,12 @@ def grow_tree(X, y, codes, w, *, crit, n_classes, max_depth, min_samples_split,
              else kernel_array(n_categories, np.int64))
     has_cat = bool(np.any(n_cat > 0))
     general = has_cat or bool(np.isnan(X[samples]).any())
-    presort = (not general and max_features == n_features
+    n_sur = int(max_surrogates)
+    # the presorted lists pay when every column is read at every split: all columns are
+    # candidates, or the surrogate search scans them all anyway
+    presort = (not general and (max_features == n_features or n_sur > 0)
                and n_features * samples.size <= _PRESORT_CAP and X.shape[0] < 2**31
                and max_depth >= _PRESORT_MIN_DEPTH)
-    n_sur = int(max_surrogates)
     ints, floats, values, sur, k = _grow_kernel(
         X, y, codes, w, n_obs, samples, w_total, int(crit), int(n_classes), max_depth,
         float(min_samples_split), float(min_samples_leaf), float(min_weight_leaf),
