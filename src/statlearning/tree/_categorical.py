@@ -20,7 +20,7 @@ import numpy as np
 from numba import njit
 
 from ._route import LEFT, RIGHT
-from ._splitter import ABSOLUTE_ERROR, GINI, REL_TIE, class_gain, weighted_median
+from ._splitter import ABSOLUTE_ERROR, GINI, REL_TIE, class_gain, obs, weighted_median
 
 MAX_EXHAUSTIVE_LEVELS = 10
 
@@ -111,7 +111,7 @@ def categorical_split(ids, levels, mj, q, y, codes, w, cnt, crit, n_classes, min
         r = ids[i]
         c = levels[i]
         wl[c] += w[r]
-        nl[c] += cnt[r]
+        nl[c] += obs(cnt, r)
         seen[c] += 1
     n_present = 0
     for c in range(q):

@@ -55,6 +55,7 @@ from ._splitter import (
     abs_gain,
     class_gain,
     node_summary,
+    obs,
 )
 from ._structure import Tree
 from ._surrogates import node_surrogates, route_missing
@@ -103,7 +104,7 @@ def _scan(xs, ids, m, j, y, codes, w, cnt, crit, n_classes, min_leaf, min_wleaf,
         r = ids[i]
         wi = w[r]
         lw += wi
-        ln += cnt[r]
+        ln += obs(cnt, r)
         if classification:
             lc[codes[r]] += wi
         else:
@@ -149,7 +150,7 @@ def _totals(rows, m, y, codes, w, cnt, crit, n_classes, tot, yo, wo):
     for i in range(m):
         r = rows[i]
         wtot += w[r]
-        ntot += cnt[r]
+        ntot += obs(cnt, r)
         if classification:
             tot[codes[r]] += w[r]
         else:
@@ -338,9 +339,12 @@ def _add_node(ints, floats, values, count, start, end, depth, parent, is_left, w
         values[node, k] = value[k]
     if parent >= 0:
         ints[parent, _LEFT if is_left else _RIGHT] = node
-    nobs = 0.0
-    for i in range(start, end):
-        nobs += cnt[samples[i]]
+    if cnt.size == 0:
+        nobs = float(end - start)
+    else:
+        nobs = 0.0
+        for i in range(start, end):
+            nobs += cnt[samples[i]]
     if (depth >= max_depth or nobs < min_split or nobs < 2 * min_leaf
             or wn < 2 * min_wleaf or imp <= PURE_TOL):
         return count + 1
@@ -666,7 +670,8 @@ def grow_tree(X, y, codes, w, *, crit, n_classes, max_depth, min_samples_split,
     n_features = X.shape[1]
     max_features = n_features if max_features is None else min(int(max_features), n_features)
     w = kernel_array(w, np.float64)
-    n_obs = (w > 0).astype(np.float64) if n_obs is None else kernel_array(n_obs, np.float64)
+    # no array: every row of positive weight is one observation
+    n_obs = np.empty(0) if n_obs is None else kernel_array(n_obs, np.float64)
     X = kernel_array(X, np.float64)
     y = kernel_array(y, np.float64)
     codes = kernel_array(codes, np.int64)
@@ -678,7 +683,7 @@ def grow_tree(X, y, codes, w, *, crit, n_classes, max_depth, min_samples_split,
     n_cat = (np.zeros(n_features, dtype=np.int64) if n_categories is None
              else kernel_array(n_categories, np.int64))
     has_cat = bool(np.any(n_cat > 0))
-    general = has_cat or bool(np.isnan(X[samples]).any())
+    general = has_cat or bool(np.isnan(X).any())
     n_sur = int(max_surrogates)
     # the presorted lists pay when every column is read at every split: all columns are
     # candidates, or the surrogate search scans them all anyway

@@ -149,3 +149,10 @@ def weighted_median(y, w):
     if cw[k] == half and k + 1 < y.size:
         return 0.5 * (ys[k] + ys[k + 1])
     return ys[k]
+
+
+@njit(cache=True, inline="always")
+def obs(cnt, r):
+    """Observations row ``r`` stands for: ``cnt[r]``, or one when ``cnt`` is empty (every row
+    of positive weight is one observation, the common case, without reading an array)."""
+    return cnt[r] if cnt.size > 0 else 1.0
