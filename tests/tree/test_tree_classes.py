@@ -108,9 +108,11 @@ def test_partition_invariant_to_increasing_transforms(Est):
 
 
 @pytest.mark.parametrize("Est", [DecisionTreeRegressor, DecisionTreeClassifier])
-@pytest.mark.parametrize("params", [{}, {"min_samples_leaf": 4, "cp": 0.01},
-                                    {"max_leaf_nodes": 6}])
-def test_integer_weights_equal_repeated_rows(Est, params):
+@pytest.mark.parametrize("params", [{}, {"cp": 0.01}, {"max_leaf_nodes": 6}])
+def test_integer_weights_equal_repeated_rows_for_criterion_and_values(Est, params):
+    """With the stopping rules inactive, integer weights are repeated rows for the split
+    criterion and the node values (``min_samples_*`` count observations: see
+    ``test_tree_weights.py``)."""
     X, y = _data(n=120, classes=0 if Est is DecisionTreeRegressor else 2)
     w = np.random.default_rng(1).integers(0, 4, size=y.size)
     a = Est(**params).fit(X, y, sample_weight=w)

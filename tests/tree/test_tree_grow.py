@@ -1,14 +1,16 @@
-"""The compiled grower: the same trees as the Python builder; random subsets; threads."""
+"""The compiled grower: the same trees as the slow reference builder (``reference_builder.py``);
+random subsets; threads."""
 
 from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 import pytest
+from reference_builder import build_tree
 
 from statlearning.tree import _grow
 from statlearning.tree._apply import apply_checked, apply_kernel
-from statlearning.tree._builder import build_tree
-from statlearning.tree._grow import _heapsort, grow_tree, radix_pairs, sort_node, sort_pairs
+from statlearning.tree._grow import grow_tree
+from statlearning.tree._sort import _heapsort, radix_pairs, sort_node, sort_pairs
 from statlearning.tree._splitter import (
     ABSOLUTE_ERROR,
     ENTROPY,
@@ -115,13 +117,20 @@ def test_larger_tree_same_as_builder(presort, monkeypatch):
         _assert_same(ours, build_tree(X, y, codes, np.ones(2000), **kw))
 
 
-def test_best_first_delegates_to_builder():
-    rng = np.random.default_rng(3)
-    X, y, codes = _dataset(rng, 300, 5, 2)
-    kw = {**_params(rng, GINI, 2, 5), "max_leaf_nodes": 7}
-    t = grow_tree(X, y, codes, np.ones(300), **kw)
-    assert t.n_leaves <= 7
-    _assert_same(t, build_tree(X, y, codes, np.ones(300), **kw))
+@pytest.mark.parametrize("crit", CRITERIA)
+def test_best_first_same_as_python_builder(crit):
+    """Compiled best-first growth: the builder's nodes in the builder's order (children made
+    when their parent is split, the largest weighted decrease first, ties to the older node)."""
+    rng = np.random.default_rng(3 + crit)
+    for case in range(6 if crit == ABSOLUTE_ERROR else 15):
+        n = int(rng.integers(20, 200))
+        p = int(rng.integers(1, 6))
+        X, y, codes = _dataset(rng, n, p, 3)
+        w = _weights(rng, n, case % 3)
+        kw = {**_params(rng, crit, 3, p), "max_leaf_nodes": int(rng.integers(2, 30))}
+        t = grow_tree(X, y, codes, w, **kw)
+        assert t.n_leaves <= kw["max_leaf_nodes"]
+        _assert_same(t, build_tree(X, y, codes, w, **kw))
 
 
 def _check_valid(t, p, n_classes=None):
@@ -296,3 +305,116 @@ def test_tie_break_rejects_unknown_values():
 
     with pytest.raises(ValueError, match="tie_break"):
         DecisionTreeClassifier(tie_break="last").fit([[0.0], [1.0]], [0, 1])
+
+
+SURROGATE_FIELDS = ("surrogate_feature", "surrogate_threshold", "surrogate_left",
+                    "surrogate_agreement", "surrogate_adj", "majority_left", "rpart_left")
+
+
+@pytest.mark.parametrize("crit", CRITERIA)
+def test_surrogates_on_complete_data_same_as_python_builder(crit):
+    """Compiled surrogate search (complete rows, depth-first and best-first): the surrogate
+    arrays, majority sides and rpart child order of the Python builder's general path."""
+    rng = np.random.default_rng(7 + crit)
+    for case in range(8 if crit == ABSOLUTE_ERROR else 16):
+        n = int(rng.integers(20, 150))
+        p = int(rng.integers(2, 6))
+        X, y, codes = _dataset(rng, n, p, 3)
+        w = _weights(rng, n, case % 3)
+        kw = _params(rng, crit, 3, p)
+        if case % 2:
+            kw["max_leaf_nodes"] = int(rng.integers(2, 20))
+        ours = grow_tree(X, y, codes, w, **kw, max_surrogates=3)
+        ref = build_tree(X, y, codes, w, **kw, max_surrogates=3, force_general=True)
+        _assert_same(ours, ref)
+        for name in SURROGATE_FIELDS:
+            a, b = getattr(ours, name), getattr(ref, name)
+            if a.dtype.kind in "ib":
+                np.testing.assert_array_equal(a, b, err_msg=name)
+            else:
+                np.testing.assert_allclose(a, b, rtol=1e-10, atol=1e-12, err_msg=name)
+
+
+@pytest.mark.parametrize("crit", CRITERIA)
+def test_missing_values_same_as_python_builder(crit):
+    """Compiled growth with NaN in X: columns scored on their present rows, rows missing the
+    split column routed by surrogates then the heavier side (or dropped on a tie), depth-first
+    and best-first, with 0, 1 or 3 surrogates: the Python builder's general path."""
+    rng = np.random.default_rng(11 + crit)
+    for case in range(8 if crit == ABSOLUTE_ERROR else 16):
+        n = int(rng.integers(20, 150))
+        p = int(rng.integers(2, 6))
+        X, y, codes = _dataset(rng, n, p, 3)
+        X[rng.random(X.shape) < rng.choice([0.05, 0.2, 0.4])] = np.nan
+        X[np.isnan(X).all(axis=1), 0] = 1.0
+        w = _weights(rng, n, case % 3)
+        kw = _params(rng, crit, 3, p)
+        if case % 2:
+            kw["max_leaf_nodes"] = int(rng.integers(2, 20))
+        n_sur = int(rng.choice([0, 1, 3]))
+        ours = grow_tree(X, y, codes, w, **kw, max_surrogates=n_sur)
+        ref = build_tree(X, y, codes, w, **kw, max_surrogates=n_sur)
+        _assert_same(ours, ref)
+        for name in SURROGATE_FIELDS:
+            a, b = getattr(ours, name), getattr(ref, name)
+            if a.dtype.kind in "ib":
+                np.testing.assert_array_equal(a, b, err_msg=name)
+            else:
+                np.testing.assert_allclose(a, b, rtol=1e-10, atol=1e-12, err_msg=name)
+
+
+CATEGORICAL_FIELDS = ("cat_left", "cat_right", "surrogate_cat_left", "surrogate_cat_right",
+                      "n_categories")
+
+
+@pytest.mark.parametrize("crit", CRITERIA)
+def test_categorical_columns_same_as_python_builder(crit):
+    """Compiled growth with categorical columns (2 to 70 levels; ordered cuts, rpart's
+    Gray-code search for three classes, the ordering heuristic above 10 levels), with and
+    without NaN, categorical surrogates: the reference builder's trees and level sets."""
+    rng = np.random.default_rng(21 + crit)
+    for case in range(8 if crit == ABSOLUTE_ERROR else 16):
+        n = int(rng.integers(20, 150))
+        p = int(rng.integers(2, 6))
+        n_classes = 3 if case % 3 else 2
+        X, y, codes = _dataset(rng, n, p, n_classes)
+        n_cat = np.zeros(p, dtype=np.int64)
+        for j in rng.choice(p, size=int(rng.integers(1, p + 1)), replace=False):
+            q = int(rng.choice([2, 3, 5, 12, 70]))
+            n_cat[j] = q
+            X[:, j] = rng.integers(0, q, size=n)
+            y = y + (X[:, j] % 3)
+        if case % 4 == 1:
+            X[rng.random(X.shape) < 0.15] = np.nan
+            X[np.isnan(X).all(axis=1), 0] = 0.0
+        w = _weights(rng, n, case % 3)
+        kw = _params(rng, crit, n_classes, p)
+        if case % 2:
+            kw["max_leaf_nodes"] = int(rng.integers(2, 20))
+        n_sur = int(rng.choice([0, 1, 3]))
+        ours = grow_tree(X, y, codes, w, **kw, max_surrogates=n_sur, n_categories=n_cat)
+        ref = build_tree(X, y, codes, w, **kw, max_surrogates=n_sur, n_categories=n_cat)
+        _assert_same(ours, ref)
+        for name in SURROGATE_FIELDS + CATEGORICAL_FIELDS:
+            a, b = getattr(ours, name), getattr(ref, name)
+            if a.dtype.kind in "ibu":
+                np.testing.assert_array_equal(a, b, err_msg=name)
+            else:
+                np.testing.assert_allclose(a, b, rtol=1e-10, atol=1e-12, err_msg=name)
+
+
+def test_random_subsets_with_surrogates_presorted_or_not(monkeypatch):
+    """With surrogates every column is read at every split, so random feature subsets use the
+    presorted lists too: the same tree and surrogates as per-node sorting."""
+    rng = np.random.default_rng(5)
+    X, y, codes = _dataset(rng, 400, 8, 3)
+    kw = {**_params(rng, GINI, 3, 8), "max_depth": None, "max_features": 3,
+          "min_samples_leaf": 2, "rng": np.random.RandomState(4)}
+    pre = grow_tree(X, y, codes, np.ones(400), **kw, max_surrogates=3)
+    monkeypatch.setattr(_grow, "_PRESORT_CAP", 0)
+    kw["rng"] = np.random.RandomState(4)
+    sort = grow_tree(X, y, codes, np.ones(400), **kw, max_surrogates=3)
+    assert pre.node_count > 20
+    _assert_same(pre, sort)
+    for name in SURROGATE_FIELDS:
+        np.testing.assert_array_equal(getattr(pre, name), getattr(sort, name), err_msg=name)

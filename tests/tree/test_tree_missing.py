@@ -14,7 +14,7 @@ from statlearning.tree import (
     DecisionTreeRegressorCV,
     export_text,
 )
-from statlearning.tree._missing import categorical_split
+from statlearning.tree._categorical import categorical_split as _compiled_split
 from statlearning.tree._splitter import GINI, SQUARED_ERROR
 
 
@@ -57,9 +57,9 @@ def test_surrogate_routes_missing_rows_like_the_correlated_column():
 
 def test_all_surrogates_missing_follow_the_larger_child():
     X, y = _data(frac_nan=0.0)
-    est = DecisionTreeRegressor(max_depth=1).fit(X, y)
+    est = DecisionTreeRegressor(max_depth=1, use_surrogates="missing").fit(X, y)
     t = est.tree_
-    assert t.surrogate_feature is None  # complete numeric data: the plain path
+    assert t.surrogate_feature is None  # complete numeric data, "missing": no surrogates
     row = np.full((1, 4), np.nan)
     big = t.children_left[0] if (t.n_node_samples[t.children_left[0]]
                                  > t.n_node_samples[t.children_right[0]]) else t.children_right[0]
@@ -188,6 +188,16 @@ def _brute_force(xc, y, codes, w, q, crit, n_classes):
     return best
 
 
+def categorical_split(xc, y, codes, w, cnt, q, crit, n_classes, min_leaf, min_wleaf):
+    """The compiled level-partition search on one node's rows: ``(gain, left levels)``."""
+    n = xc.size
+    mask = np.zeros(q, dtype=bool)
+    ok, g = _compiled_split(np.arange(n), xc.astype(np.int64), n, q, y.astype(float),
+                            codes.astype(np.int64), w.astype(float), cnt.astype(float), crit,
+                            n_classes, min_leaf, min_wleaf, mask)
+    return (g, np.flatnonzero(mask)) if ok else (-np.inf, None)
+
+
 @pytest.mark.parametrize("n_classes", [0, 2, 3])
 def test_categorical_search_is_optimal(n_classes):
     rng = np.random.default_rng(n_classes)
@@ -202,7 +212,8 @@ def test_categorical_search_is_optimal(n_classes):
         codes = np.zeros(n, dtype=np.int64)
         y = np.sin(xc * 1.7) + 0.3 * rng.normal(size=n)
         crit = SQUARED_ERROR
-    g, left = categorical_split(xc, y, codes, w, q, crit, max(n_classes, 1), 1.0)
+    g, left = categorical_split(xc, y, codes, w, (w > 0) * 1.0, q, crit, max(n_classes, 1), 1.0,
+                                0.0)
     assert g == pytest.approx(_brute_force(xc, y, codes, w, q, crit, max(n_classes, 1)),
                               rel=1e-10)
     assert 0 < left.size < q
@@ -213,7 +224,8 @@ def test_many_levels_multiclass_uses_the_ordering_heuristic():
     q, n = 14, 300
     xc = rng.integers(0, q, size=n)
     codes = (xc % 3).astype(np.int64)
-    g, left = categorical_split(xc, np.zeros(n), codes, np.ones(n), q, GINI, 3, 1.0)
+    g, left = categorical_split(xc, np.zeros(n), codes, np.ones(n), np.ones(n), q, GINI, 3, 1.0,
+                                0.0)
     assert np.isfinite(g) and 0 < left.size < q
 
 

@@ -10,11 +10,11 @@ import json
 
 import numpy as np
 import pytest
+from reference_builder import to_bitset
 
 from conftest import REFERENCE
 from statlearning.tree import DecisionTreeClassifier, DecisionTreeRegressor, export_text
 from statlearning.tree._export import _rpart_order
-from statlearning.tree._missing import to_bitset
 
 pd = pytest.importorskip("pandas")
 

@@ -1,4 +1,5 @@
-"""use_surrogates="always": surrogate splits searched on complete data, as rpart always does.
+"""use_surrogates=True (the default) / "always": surrogate splits searched on complete data,
+as rpart always does.
 
 Reference: tests/reference/rpart/make_rpart_complete_surrogate_reference.R (rpart 4.1.19):
 the seed 004 E29 / E31 trees grown on the complete gapminder-2011 data, then ``predict`` on
@@ -51,9 +52,9 @@ def test_regression_predicts_missing_rows_as_rpart(data):
                                atol=1e-10)
     np.testing.assert_allclose(_surrogates(est.tree_), _r_surrogates(REF["regression"]["splits"]),
                                rtol=1e-12)
-    # the same tree as the compiled path, which has no surrogates and sends a missing value
+    # the same tree with the cheaper rule, which has no surrogates and sends a missing value
     # to the larger child instead
-    fast = DecisionTreeRegressor(**RPART_DEFAULTS).fit(X, y)
+    fast = DecisionTreeRegressor(use_surrogates="missing", **RPART_DEFAULTS).fit(X, y)
     np.testing.assert_array_equal(fast.tree_.feature, est.tree_.feature)
     np.testing.assert_array_equal(fast.predict(X), est.predict(X))
     assert fast.tree_.surrogate_feature is None
@@ -68,6 +69,27 @@ def test_classification_predicts_missing_rows_as_rpart(data):
                                REF["classification"]["prob_high"], rtol=0, atol=1e-12)
     np.testing.assert_allclose(_surrogates(est.tree_),
                                _r_surrogates(REF["classification"]["splits"]), rtol=1e-12)
+
+
+@pytest.mark.parametrize("Est", [DecisionTreeRegressor, DecisionTreeClassifier])
+def test_default_searches_surrogates_as_rpart(Est, data):
+    """Single trees follow rpart by default: surrogates on complete data too (compiled), the
+    same tree arrays as ``"always"`` and rpart's predictions of rows with missing values."""
+    X, y, labels, Q = data
+    target = y if Est is DecisionTreeRegressor else labels
+    default = Est(**RPART_DEFAULTS).fit(X, target)
+    always = Est(use_surrogates="always", **RPART_DEFAULTS).fit(X, target)
+    for name in ("feature", "threshold", "surrogate_feature", "surrogate_threshold",
+                 "surrogate_left", "surrogate_agreement", "surrogate_adj", "majority_left",
+                 "rpart_left"):
+        np.testing.assert_array_equal(getattr(default.tree_, name), getattr(always.tree_, name))
+    if Est is DecisionTreeRegressor:
+        np.testing.assert_allclose(default.predict(Q), REF["regression"]["predict"], rtol=0,
+                                   atol=1e-10)
+    else:
+        high = list(default.classes_).index("high")
+        np.testing.assert_allclose(default.predict_proba(Q)[:, high],
+                                   REF["classification"]["prob_high"], rtol=0, atol=1e-12)
 
 
 def test_always_with_no_surrogates_is_the_fast_path(data):

@@ -32,30 +32,6 @@ _CONSTRAINTS = {
     "random_state": [RandomState()],
 }
 
-_NOTES = """
-    Bagging (seed 000 §1.5, seed 004 §74, ESL §8.7) fits the base estimator to :math:`B`
-    bootstrap samples (``max_samples`` draws, with replacement) and averages:
-    :math:`\\hat f_{bag}(x) = \\frac{1}{B}\\sum_{b=1}^B \\hat f_b(x)`. If the :math:`\\hat f_b(x)`
-    have variance :math:`\\sigma^2` and pairwise correlation :math:`\\rho`, the average has
-    variance :math:`\\rho\\sigma^2 + (1-\\rho)\\sigma^2/B`: more members remove only the
-    second term (random forests attack the first). The bootstrap sample is passed to the
-    base estimator as integer ``sample_weight`` counts (exactly the repeated rows) when its
-    ``fit`` accepts ``sample_weight``, else by indexing. Each member's bootstrap and its own
-    ``random_state`` come from two integer seeds drawn up front from ``random_state``, so the
-    ensemble does not depend on ``n_jobs`` (threads).
-
-    Out-of-bag estimate (seed 004 §75): row :math:`i` is predicted only by the members whose
-    bootstrap sample left it out (about :math:`e^{-1} \\approx 0.368` of them); rows that are
-    never out of bag are left out (with a warning). ``oob_error_curve_[b-1]`` is this error
-    (misclassification rate or MSE) of the first :math:`b` members, to monitor convergence.
-
-    Mapping: R's ``randomForest(x, y, mtry = ncol(x), ntree, keep.inbag)`` is bagging of
-    trees (``RandomForest*(max_features=None)``, same trees as ``Bagging*`` of
-    ``DecisionTree*``); scikit-learn's ``BaggingClassifier(estimator, n_estimators,
-    max_samples, bootstrap, oob_score)`` (``max_features`` / ``bootstrap_features`` are not
-    offered). ``keep.inbag`` is not offered (in-bag counts are recomputed from the seeds).
-"""
-
 
 class BaggingRegressor(RegressorOutputs, RegressorMixin, BaseBagging):
     """Bagged regressor: the mean of estimators fitted to bootstrap samples.
@@ -64,11 +40,13 @@ class BaggingRegressor(RegressorOutputs, RegressorMixin, BaseBagging):
     ----------
     estimator : estimator, default=None
         Base estimator; ``None`` is an unpruned :class:`~statlearning.tree.DecisionTreeRegressor`
-        with ``tie_break="random"`` (ties between columns broken at random, as scikit-learn).
+        with ``tie_break="random"`` (ties between columns broken at random, as scikit-learn)
+        and ``use_surrogates="missing"`` (no surrogate search: bagging accepts no ``NaN``).
     n_estimators : int, default=10
         Number of bootstrap samples :math:`B`.
     max_samples : int or float, default=1.0
-        Rows drawn per sample (a float is a fraction of ``n_samples``).
+        Rows drawn per sample (a float is a fraction of ``n_samples``, a row of frequency
+        weight counting as that many rows).
     bootstrap : bool, default=True
         Draw with replacement (else without: pasting).
     oob_score : bool, default=False
@@ -91,7 +69,32 @@ class BaggingRegressor(RegressorOutputs, RegressorMixin, BaseBagging):
 
     Notes
     -----
-    {notes}
+    Bagging (seed 000 §1.5, seed 004 §74, ESL §8.7) fits the base estimator to :math:`B`
+    bootstrap samples (``max_samples`` draws, with replacement) and averages:
+    :math:`\\hat f_{bag}(x) = \\frac{1}{B}\\sum_{b=1}^B \\hat f_b(x)`. If the :math:`\\hat f_b(x)`
+    have variance :math:`\\sigma^2` and pairwise correlation :math:`\\rho`, the average has
+    variance :math:`\\rho\\sigma^2 + (1-\\rho)\\sigma^2/B`: more members remove only the
+    second term (random forests attack the first). A statlearning tree grows on the
+    bootstrap sample as repeated rows (a row drawn :math:`k` times weighs :math:`k` and
+    counts as :math:`k` observations in ``min_samples_*``); another base estimator gets the
+    counts as ``sample_weight`` when its ``fit`` accepts it, else the rows repeated by
+    indexing. ``sample_weight`` are drawn from as the forests' (see
+    :class:`~statlearning.ensemble.RandomForestRegressor`): weights proportional to
+    integers are repeated rows, other weights are sampling probabilities, and rescaling
+    them changes nothing. Each member's bootstrap and its own
+    ``random_state`` come from two integer seeds drawn up front from ``random_state``, so the
+    ensemble does not depend on ``n_jobs`` (threads).
+
+    Out-of-bag estimate (seed 004 §75): row :math:`i` is predicted only by the members whose
+    bootstrap sample left it out (about :math:`e^{-1} \\approx 0.368` of them); rows that are
+    never out of bag are left out (with a warning). ``oob_error_curve_[b-1]`` is this error
+    (misclassification rate or MSE) of the first :math:`b` members, to monitor convergence.
+
+    Mapping: R's ``randomForest(x, y, mtry = ncol(x), ntree, keep.inbag)`` is bagging of
+    trees (``RandomForest*(max_features=None)``, same trees as ``Bagging*`` of
+    ``DecisionTree*``); scikit-learn's ``BaggingClassifier(estimator, n_estimators,
+    max_samples, bootstrap, oob_score)`` (``max_features`` / ``bootstrap_features`` are not
+    offered). ``keep.inbag`` is not offered (in-bag counts are recomputed from the seeds).
 
     Examples
     --------
@@ -116,7 +119,8 @@ class BaggingRegressor(RegressorOutputs, RegressorMixin, BaseBagging):
         self.random_state = random_state
 
     def _make_estimator(self, seed, n_features):
-        return clone_member(self.estimator, DecisionTreeRegressor(tie_break="random"), seed)
+        default = DecisionTreeRegressor(tie_break="random", use_surrogates="missing")
+        return clone_member(self.estimator, default, seed)
 
     @fit_context
     def fit(self, X, y, sample_weight=None):
@@ -128,9 +132,9 @@ class BaggingRegressor(RegressorOutputs, RegressorMixin, BaseBagging):
             Finite numeric features (NaN or infinity raise ``ValueError``).
         y : array-like of shape (n_samples,)
         sample_weight : array-like of shape (n_samples,), default=None
-            Frequency weights: each bootstrap sample is drawn from the rows repeated ``w``
-            times (integer weights are exactly repeated rows; fractional weights are
-            sampling probabilities); the OOB error is weighted.
+            Each bootstrap sample draws rows with probabilities proportional to ``w``;
+            weights proportional to integers are repeated rows, and rescaling ``w`` changes
+            nothing (see Notes); the OOB error is weighted.
 
         Returns
         -------
@@ -150,7 +154,8 @@ class BaggingClassifier(ClassifierOutputs, ClassifierMixin, BaseBagging):
     ----------
     estimator : estimator, default=None
         Base estimator; ``None`` is an unpruned
-        :class:`~statlearning.tree.DecisionTreeClassifier` with ``tie_break="random"``.
+        :class:`~statlearning.tree.DecisionTreeClassifier` with ``tie_break="random"`` and
+        ``use_surrogates="missing"``.
     n_estimators, max_samples, bootstrap, n_jobs, random_state
         As in :class:`BaggingRegressor`.
     oob_score : bool, default=False
@@ -178,7 +183,9 @@ class BaggingClassifier(ClassifierOutputs, ClassifierMixin, BaseBagging):
 
     Notes
     -----
-    {notes}
+    As in :class:`BaggingRegressor` (see its Notes), with the members' class probabilities
+    averaged (``voting="soft"``) or their votes counted (``"hard"``) and the OOB error
+    the misclassification rate.
 
     Examples
     --------
@@ -205,7 +212,8 @@ class BaggingClassifier(ClassifierOutputs, ClassifierMixin, BaseBagging):
         self.random_state = random_state
 
     def _make_estimator(self, seed, n_features):
-        return clone_member(self.estimator, DecisionTreeClassifier(tie_break="random"), seed)
+        default = DecisionTreeClassifier(tie_break="random", use_surrogates="missing")
+        return clone_member(self.estimator, default, seed)
 
     @fit_context
     def fit(self, X, y, sample_weight=None):
@@ -218,9 +226,9 @@ class BaggingClassifier(ClassifierOutputs, ClassifierMixin, BaseBagging):
         y : array-like of shape (n_samples,)
             Class labels of any type (at least two classes).
         sample_weight : array-like of shape (n_samples,), default=None
-            Frequency weights: each bootstrap sample is drawn from the rows repeated ``w``
-            times (integer weights are exactly repeated rows; fractional weights are
-            sampling probabilities); the OOB error is weighted.
+            Each bootstrap sample draws rows with probabilities proportional to ``w``;
+            weights proportional to integers are repeated rows, and rescaling ``w`` changes
+            nothing (see Notes); the OOB error is weighted.
 
         Returns
         -------
@@ -231,7 +239,3 @@ class BaggingClassifier(ClassifierOutputs, ClassifierMixin, BaseBagging):
         if self.oob_score:
             self._compute_oob(X, target, w)
         return self
-
-
-for _cls in (BaggingRegressor, BaggingClassifier):
-    _cls.__doc__ = _cls.__doc__.replace("    {notes}\n", _NOTES)

@@ -23,6 +23,7 @@ from .._core.class_labels import encode_class_labels
 from .._validation import check_sample_weight
 from ..base import StatBase
 from ..tree import DecisionTreeClassifier, DecisionTreeRegressor
+from ..tree._inputs import kernel_array
 from ..tree._structure import apply_tree
 from ._accumulate import accumulate_forest, pack_forest
 
@@ -37,9 +38,13 @@ def numeric_tree(est) -> bool:
 def _fit_tree(estimator, X, y, counts, accepts_weight):
     """Fit one member on its bootstrap sample: the single place where a member is grown.
 
-    With ``accepts_weight`` the sample is passed as integer frequency weights ``counts``,
-    which is exactly the repeated rows; otherwise the rows are repeated by indexing.
+    A statlearning tree grows on the repeated rows: ``counts`` are its case weights and the
+    observations of its ``min_samples_*`` rules (R's ``randomForest``). Another estimator
+    accepting ``sample_weight`` gets ``counts`` as weights; otherwise the rows are repeated
+    by indexing.
     """
+    if type(estimator) in _OUR_TREES:
+        return estimator._fit_replicated(X, y, counts)
     if accepts_weight:
         return estimator.fit(X, y, sample_weight=counts)
     idx = np.repeat(np.arange(X.shape[0]), counts.astype(np.int64))
@@ -87,13 +92,15 @@ class BaseBagging(StatBase, metaclass=ABCMeta):
         return max(1, round(m * n))
 
     def _counts(self, seed: int, w: np.ndarray, order: np.ndarray) -> np.ndarray:
-        """In-bag counts of every row: draws from the rows repeated ``w`` times.
+        """In-bag counts of every row, drawn with probabilities proportional to ``w``.
 
-        With integer weights (unit weights included) the draws are uniform over the
-        ``sum(w)`` repeated rows, so a fit with integer ``sample_weight`` equals the fit on
-        the repeated rows; fractional weights draw rows with probability proportional to ``w``.
-        The rows are taken in the canonical ``order`` (:func:`row_order`), so the sample does
-        not depend on the order of the rows.
+        The weights enter through their ratios :math:`r_i = w_i / \\min_{w_j > 0} w_j`, so
+        rescaling them does not change the sample. When every :math:`r_i` is an integer (unit
+        weights included) they are frequencies: the draws are uniform over the rows repeated
+        :math:`r_i` times, ``max_samples`` of :math:`\\sum_i r_i` rows, exactly the sample of
+        the repeated rows. Otherwise ``max_samples`` of the rows of positive weight are drawn
+        with probabilities :math:`w_i / \\sum_j w_j`. The rows are taken in the canonical
+        ``order`` (:func:`row_order`), so the sample does not depend on the order of the rows.
         """
         counts = self._counts_ordered(seed, w[order])
         out = np.empty_like(counts)
@@ -102,9 +109,13 @@ class BaseBagging(StatBase, metaclass=ABCMeta):
 
     def _counts_ordered(self, seed: int, w: np.ndarray) -> np.ndarray:
         rng = np.random.RandomState(seed)
+        positive = w > 0
+        w = w / w[positive].min()  # the ratios r: scale-free
+        integral = bool(np.all(np.abs(w - np.round(w)) <= 1e-9 * w))
+        if integral:
+            w = np.round(w)
         total = float(w.sum())
-        integral = bool(np.all(w == np.round(w)))
-        k = self._n_draws(total)
+        k = self._n_draws(total if integral else int(np.count_nonzero(positive)))
         cum = np.cumsum(w)
         if self.bootstrap:
             u = rng.randint(0, round(total), k) if integral else rng.random_sample(k) * total
@@ -213,7 +224,7 @@ class BaseBagging(StatBase, metaclass=ABCMeta):
             for est in self.estimators_:
                 out += self._member_output(est, X, hard)
             return out
-        X = np.ascontiguousarray(X, dtype=np.float64)
+        X = kernel_array(X, np.float64)
         out = np.zeros((X.shape[0], k))
         # routing tables built per call (a few ms), not stored: they would add ~40% to the
         # fitted forest's memory

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import math
 from numbers import Integral, Real
 
 import numpy as np
@@ -11,6 +10,7 @@ from sklearn.utils.validation import check_is_fitted
 from .._validation import Boolean, Interval, Options, RandomState
 from ..base import ClassifierMixin, RegressorMixin, fit_context
 from ..tree import DecisionTreeClassifier, DecisionTreeRegressor
+from ..tree._params import resolve_max_features
 from ._base import BaseBagging, ClassifierOutputs, RegressorOutputs
 from ._importance import mean_and_se, tree_permutation_deltas
 
@@ -19,6 +19,7 @@ _CONSTRAINTS = {
     "max_depth": [None, Interval(Integral, 1, None, closed="left")],
     "min_samples_split": [Interval(Integral, 2, None, closed="left")],
     "min_samples_leaf": [Interval(Integral, 1, None, closed="left")],
+    "min_weight_fraction_leaf": [Interval(Real, 0.0, 0.5, closed="both")],
     "max_features": [None, Options({"sqrt", "log2"}), Interval(Integral, 1, None, closed="left"),
                      Interval(Real, 0, 1, closed="right")],
     "max_leaf_nodes": [None, Interval(Integral, 2, None, closed="left")],
@@ -33,72 +34,13 @@ _CONSTRAINTS = {
     "random_state": [RandomState()],
 }
 
-_NOTES = """
-    A random forest (Breiman 2001; seed 000 §1.6, seed 001 A3, seed 004 §77, ISLR §8.2.2) is
-    bagging of unpruned CART trees in which every split considers only ``max_features``
-    columns drawn afresh at that node. The prediction is
-    :math:`\\hat f(x) = \\frac1B \\sum_b T_b(x)` (regression), the mean of the trees' class
-    proportions (``voting="soft"``, scikit-learn) or the majority vote (``voting="hard"``,
-    the notes' (6.4)/(6.5) and R). With tree predictions of variance :math:`\\sigma^2` and
-    pairwise correlation :math:`\\rho`, the average has variance
-    :math:`\\rho\\sigma^2 + (1-\\rho)\\sigma^2/B`; the random feature subsets lower
-    :math:`\\rho`, more trees the second term. Every tree is grown on its bootstrap sample
-    given as integer frequency weights, so ``min_samples_split`` / ``min_samples_leaf``
-    count rows with their bootstrap repeats (as R's regression forests, grown on the
-    repeated rows; R's classification forests and scikit-learn count distinct in-bag rows,
-    which gives somewhat smaller trees for ``min_samples_split > 2``). Each tree's bootstrap
-    and feature draws come from seeds drawn up front from ``random_state``: the forest does
-    not depend on ``n_jobs`` (threads; the compiled loops release the GIL) nor on the order
-    of the rows.
-
-    OOB: row :math:`i` is predicted by the trees whose bootstrap left it out; rows never out
-    of bag are excluded. ``oob_error_curve_[b-1]`` is the OOB error of the first :math:`b`
-    trees (misclassification rate or MSE; R's ``err.rate[, "OOB"]`` / ``mse``).
-    ``feature_importances_`` is the mean decrease in impurity (MDI): each tree's normalised
-    MDI averaged over the trees with a split and renormalised (scikit-learn).
-    ``permutation_importance=True`` adds Breiman's OOB permutation importance: for tree
-    :math:`b` and column :math:`j` permuted among the tree's OOB rows,
-    :math:`d_{bj}` is the decrease in the tree's OOB accuracy (classification) or the increase
-    in its OOB MSE (regression); ``permutation_importances_`` :math:`= \\bar d_j` and
-    ``permutation_importances_se_`` :math:`= \\sqrt{(\\overline{d_j^2} - \\bar d_j^2)/B}`,
-    R's ``importance(fit, type = 1, scale = FALSE)`` and ``fit$importanceSD``.
-
-    Mapping to R's ``randomForest``: ``ntree`` = ``n_estimators``; ``mtry`` =
-    ``max_features`` (an integer; R's defaults ``floor(sqrt(p))`` and ``max(floor(p/3), 1)``
-    are ``"sqrt"`` and ``1/3``, both floored, at least 1); ``nodesize`` is a *split* rule
-    in R (a node of at most ``nodesize`` rows is not split; no child-size limit), i.e.
-    ``min_samples_split = nodesize + 1, min_samples_leaf = 1`` (R's defaults 1 for
-    classification and 5 for regression are exactly ``min_samples_split=2`` and ``6``; for
-    classification with ``nodesize > 1`` R counts distinct rows, so the map is approximate);
-    ``maxnodes`` = ``max_leaf_nodes``; ``importance = TRUE`` = ``permutation_importance``;
-    ``keep.inbag`` is not stored (the counts are recomputed from seeds); ``replace`` =
-    ``bootstrap``; ``sampsize`` = ``max_samples``. Equally good splits on different columns
-    are chosen at random (the trees' ``tie_break="random"``), as R and scikit-learn do;
-    always taking the first column would favour it in every tree. Tied votes go to the
-    first class in ``classes_`` (R breaks them at random). scikit-learn's ``RandomForest*``
-    has the same names (its regressor default is ``max_features=1.0``).
-"""
-
-
-def _resolve_max_features(max_features, p: int) -> int:
-    """Columns per split: floor of the rule, at least 1 (R's ``mtry``)."""
-    if max_features is None:
-        return p
-    if max_features == "sqrt":
-        return max(1, math.isqrt(p))
-    if max_features == "log2":
-        return max(1, int(math.log2(p)))
-    if isinstance(max_features, Integral):
-        if max_features > p:
-            raise ValueError(f"max_features={max_features} exceeds the number of features ({p}).")
-        return int(max_features)
-    return max(1, math.floor(max_features * p + 1e-9))
-
 
 class _BaseForest(BaseBagging):
     def _tree_params(self):
         return {"max_depth": self.max_depth, "min_samples_split": self.min_samples_split,
-                "min_samples_leaf": self.min_samples_leaf, "max_leaf_nodes": self.max_leaf_nodes,
+                "min_samples_leaf": self.min_samples_leaf,
+                "min_weight_fraction_leaf": self.min_weight_fraction_leaf,
+                "max_leaf_nodes": self.max_leaf_nodes,
                 "min_impurity_decrease": self.min_impurity_decrease,
                 "criterion": self.criterion}
 
@@ -106,7 +48,7 @@ class _BaseForest(BaseBagging):
         cls = DecisionTreeClassifier if self._is_classifier else DecisionTreeRegressor
         # ties between columns at random, as R and scikit-learn: the first column would
         # otherwise win every tie in every tree
-        est = cls(max_features=_resolve_max_features(self.max_features, n_features),
+        est = cls(max_features=resolve_max_features(self.max_features, n_features),
                   random_state=seed, tie_break="random", **self._tree_params())
         if "use_surrogates" in est.get_params(deep=False):
             est.set_params(use_surrogates=False)  # finite inputs only: no surrogate splits
@@ -119,7 +61,7 @@ class _BaseForest(BaseBagging):
 
     def _fit_forest(self, X, y, sample_weight):
         X, target, w = self._validate_fit(X, y, sample_weight)
-        self.max_features_ = _resolve_max_features(self.max_features, X.shape[1])
+        self.max_features_ = resolve_max_features(self.max_features, X.shape[1])
         per_tree = None
         if self.permutation_importance:
             if not self.bootstrap:
@@ -165,11 +107,16 @@ class RandomForestRegressor(RegressorOutputs, RegressorMixin, _BaseForest):
     criterion : {"squared_error", "absolute_error"}, default="squared_error"
     max_depth : int, default=None
     min_samples_split : int, default=2
-        A node with less total (bootstrap-repeated) weight is not split (R's ``nodesize + 1``).
+        A node with fewer in-bag observations (a row drawn :math:`k` times counts :math:`k`
+        times) is not split (R's ``nodesize + 1``).
     min_samples_leaf : int, default=1
+        Minimum in-bag observations in each child.
+    min_weight_fraction_leaf : float in [0, 0.5], default=0.0
+        Minimum share of the tree's in-bag weight in each child (scikit-learn's).
     max_features : int, float, {"sqrt", "log2"} or None, default=1/3
-        Columns drawn at each split; a float ``f`` gives ``max(1, floor(f * p))``, so the
-        default is R's ``max(floor(p/3), 1)``; ``None`` is bagging.
+        Columns drawn at each split; a float ``f`` gives ``max(1, int(f * p))``
+        (scikit-learn's rule), so the default is R's ``max(floor(p/3), 1)``; ``None`` is
+        bagging.
     max_leaf_nodes : int, default=None
         Best-first growth up to this many leaves (R's ``maxnodes``).
     min_impurity_decrease : float, default=0.0
@@ -179,7 +126,9 @@ class RandomForestRegressor(RegressorOutputs, RegressorMixin, _BaseForest):
     permutation_importance : bool, default=False
         Compute Breiman's OOB permutation importance during the fit (R's ``importance=TRUE``).
     max_samples : int, float or None, default=None
-        Bootstrap sample size (``None``: ``n_samples``; R's ``sampsize``).
+        Bootstrap sample size (``None``: the number of rows, a row of frequency weight
+        :math:`r_i` counting :math:`r_i` times (see Notes); a float is a fraction of it;
+        R's ``sampsize``).
     n_jobs : int, default=None
         joblib threads for fitting and prediction (``None``: 1 unless a
         ``joblib.parallel_config`` context says otherwise; ``-1``: all cores).
@@ -202,7 +151,56 @@ class RandomForestRegressor(RegressorOutputs, RegressorMixin, _BaseForest):
 
     Notes
     -----
-    {notes}
+    A random forest (Breiman 2001; seed 000 §1.6, seed 001 A3, seed 004 §77, ISLR §8.2.2) is
+    bagging of unpruned CART trees in which every split considers only ``max_features``
+    columns drawn afresh at that node. The prediction is
+    :math:`\\hat f(x) = \\frac1B \\sum_b T_b(x)` (regression), the mean of the trees' class
+    proportions (``voting="soft"``, scikit-learn) or the majority vote (``voting="hard"``,
+    the notes' (6.4)/(6.5) and R). With tree predictions of variance :math:`\\sigma^2` and
+    pairwise correlation :math:`\\rho`, the average has variance
+    :math:`\\rho\\sigma^2 + (1-\\rho)\\sigma^2/B`; the random feature subsets lower
+    :math:`\\rho`, more trees the second term. Every tree is grown on its bootstrap sample
+    as repeated rows: a row drawn :math:`k` times has weight :math:`k` and counts as
+    :math:`k` observations in ``min_samples_split`` / ``min_samples_leaf`` (as R's
+    regression forests, grown on the repeated rows; R's classification forests and
+    scikit-learn count distinct in-bag rows, which gives somewhat smaller trees for
+    ``min_samples_split > 2``). ``sample_weight`` enter through their ratios
+    :math:`r_i = w_i / \\min_{w_j > 0} w_j`, so rescaling them changes nothing: when every
+    :math:`r_i` is an integer (frequency weights; unit weights included) the bootstrap draws
+    uniformly from the rows repeated :math:`r_i` times, so the forest is the forest of the
+    repeated rows; otherwise each sample draws ``max_samples`` of the rows of positive
+    weight with probabilities proportional to :math:`w` (R's ``randomForest`` has no case
+    weights). Each tree's bootstrap
+    and feature draws come from seeds drawn up front from ``random_state``: the forest does
+    not depend on ``n_jobs`` (threads; the compiled loops release the GIL) nor on the order
+    of the rows.
+
+    OOB: row :math:`i` is predicted by the trees whose bootstrap left it out; rows never out
+    of bag are excluded. ``oob_error_curve_[b-1]`` is the OOB error of the first :math:`b`
+    trees (misclassification rate or MSE; R's ``err.rate[, "OOB"]`` / ``mse``).
+    ``feature_importances_`` is the mean decrease in impurity (MDI): each tree's normalised
+    MDI averaged over the trees with a split and renormalised (scikit-learn).
+    ``permutation_importance=True`` adds Breiman's OOB permutation importance: for tree
+    :math:`b` and column :math:`j` permuted among the tree's OOB rows,
+    :math:`d_{bj}` is the decrease in the tree's OOB accuracy (classification) or the increase
+    in its OOB MSE (regression); ``permutation_importances_`` :math:`= \\bar d_j` and
+    ``permutation_importances_se_`` :math:`= \\sqrt{(\\overline{d_j^2} - \\bar d_j^2)/B}`,
+    R's ``importance(fit, type = 1, scale = FALSE)`` and ``fit$importanceSD``.
+
+    Mapping to R's ``randomForest``: ``ntree`` = ``n_estimators``; ``mtry`` =
+    ``max_features`` (an integer; R's defaults ``floor(sqrt(p))`` and ``max(floor(p/3), 1)``
+    are ``"sqrt"`` and ``1/3``, both floored, at least 1); ``nodesize`` is a *split* rule
+    in R (a node of at most ``nodesize`` rows is not split; no child-size limit), i.e.
+    ``min_samples_split = nodesize + 1, min_samples_leaf = 1`` (R's defaults 1 for
+    classification and 5 for regression are exactly ``min_samples_split=2`` and ``6``; for
+    classification with ``nodesize > 1`` R counts distinct rows, so the map is approximate);
+    ``maxnodes`` = ``max_leaf_nodes``; ``importance = TRUE`` = ``permutation_importance``;
+    ``keep.inbag`` is not stored (the counts are recomputed from seeds); ``replace`` =
+    ``bootstrap``; ``sampsize`` = ``max_samples``. Equally good splits on different columns
+    are chosen at random (the trees' ``tie_break="random"``), as R and scikit-learn do;
+    always taking the first column would favour it in every tree. Tied votes go to the
+    first class in ``classes_`` (R breaks them at random). scikit-learn's ``RandomForest*``
+    has the same names (its regressor default is ``max_features=1.0``).
 
     Examples
     --------
@@ -218,7 +216,8 @@ class RandomForestRegressor(RegressorOutputs, RegressorMixin, _BaseForest):
                               "criterion": [Options({"squared_error", "absolute_error"})]}
 
     def __init__(self, n_estimators=100, *, criterion="squared_error", max_depth=None,
-                 min_samples_split=2, min_samples_leaf=1, max_features=1 / 3,
+                 min_samples_split=2, min_samples_leaf=1, min_weight_fraction_leaf=0.0,
+                 max_features=1 / 3,
                  max_leaf_nodes=None, min_impurity_decrease=0.0, bootstrap=True,
                  oob_score=False, permutation_importance=False, max_samples=None, n_jobs=None,
                  random_state=None):
@@ -227,6 +226,7 @@ class RandomForestRegressor(RegressorOutputs, RegressorMixin, _BaseForest):
         self.max_depth = max_depth
         self.min_samples_split = min_samples_split
         self.min_samples_leaf = min_samples_leaf
+        self.min_weight_fraction_leaf = min_weight_fraction_leaf
         self.max_features = max_features
         self.max_leaf_nodes = max_leaf_nodes
         self.min_impurity_decrease = min_impurity_decrease
@@ -247,9 +247,9 @@ class RandomForestRegressor(RegressorOutputs, RegressorMixin, _BaseForest):
             Finite numeric features (NaN or infinity raise ``ValueError``).
         y : array-like of shape (n_samples,)
         sample_weight : array-like of shape (n_samples,), default=None
-            Frequency weights: each bootstrap sample is drawn from the rows repeated ``w``
-            times (integer weights are exactly repeated rows; fractional weights are
-            sampling probabilities); the OOB error is weighted.
+            Each bootstrap sample draws rows with probabilities proportional to ``w``;
+            weights proportional to integers are repeated rows, and rescaling ``w`` changes
+            nothing (see Notes); the OOB error is weighted.
 
         Returns
         -------
@@ -265,8 +265,8 @@ class RandomForestClassifier(ClassifierOutputs, ClassifierMixin, _BaseForest):
     ----------
     n_estimators : int, default=100
     criterion : {"gini", "entropy", "misclassification"}, default="gini"
-    max_depth, min_samples_split, min_samples_leaf, max_leaf_nodes, min_impurity_decrease, \
-bootstrap, max_samples, n_jobs, random_state
+    max_depth, min_samples_split, min_samples_leaf, min_weight_fraction_leaf, max_leaf_nodes, \
+min_impurity_decrease, bootstrap, max_samples, n_jobs, random_state
         As in :class:`RandomForestRegressor`.
     max_features : int, float, {"sqrt", "log2"} or None, default="sqrt"
         Columns drawn at each split (R's ``mtry = floor(sqrt(p))``).
@@ -302,7 +302,9 @@ bootstrap, max_samples, n_jobs, random_state
 
     Notes
     -----
-    {notes}
+    As in :class:`RandomForestRegressor` (see its Notes), with the trees' class
+    proportions averaged (``voting="soft"``) or their votes counted (``"hard"``), the
+    OOB error the misclassification rate and R's ``mtry = floor(sqrt(p))`` the default.
 
     Examples
     --------
@@ -322,7 +324,8 @@ bootstrap, max_samples, n_jobs, random_state
     _is_classifier = True
 
     def __init__(self, n_estimators=100, *, criterion="gini", max_depth=None,
-                 min_samples_split=2, min_samples_leaf=1, max_features="sqrt",
+                 min_samples_split=2, min_samples_leaf=1, min_weight_fraction_leaf=0.0,
+                 max_features="sqrt",
                  max_leaf_nodes=None, min_impurity_decrease=0.0, bootstrap=True,
                  oob_score=False, permutation_importance=False, voting="soft",
                  max_samples=None, n_jobs=None, random_state=None):
@@ -331,6 +334,7 @@ bootstrap, max_samples, n_jobs, random_state
         self.max_depth = max_depth
         self.min_samples_split = min_samples_split
         self.min_samples_leaf = min_samples_leaf
+        self.min_weight_fraction_leaf = min_weight_fraction_leaf
         self.max_features = max_features
         self.max_leaf_nodes = max_leaf_nodes
         self.min_impurity_decrease = min_impurity_decrease
@@ -353,16 +357,12 @@ bootstrap, max_samples, n_jobs, random_state
         y : array-like of shape (n_samples,)
             Class labels of any type (at least two classes).
         sample_weight : array-like of shape (n_samples,), default=None
-            Frequency weights: each bootstrap sample is drawn from the rows repeated ``w``
-            times (integer weights are exactly repeated rows; fractional weights are
-            sampling probabilities); the OOB error is weighted.
+            Each bootstrap sample draws rows with probabilities proportional to ``w``;
+            weights proportional to integers are repeated rows, and rescaling ``w`` changes
+            nothing (see Notes); the OOB error is weighted.
 
         Returns
         -------
         self : RandomForestClassifier
         """
         return self._fit_forest(X, y, sample_weight)
-
-
-for _cls in (RandomForestRegressor, RandomForestClassifier):
-    _cls.__doc__ = _cls.__doc__.replace("    {notes}\n", _NOTES)

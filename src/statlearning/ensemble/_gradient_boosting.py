@@ -20,67 +20,15 @@ from .._core.class_labels import encode_class_labels
 from .._validation import Interval, Options, RandomState, check_sample_weight
 from ..base import ClassifierMixin, RegressorMixin, StatBase, fit_context
 from ..tree._apply import apply_packed
-from ..tree._classes import _resolve_max_features
 from ..tree._grow import grow_tree  # the one switch point for the tree grower
+from ..tree._inputs import kernel_array
+from ..tree._params import resolve_max_features
 from ..tree._splitter import SQUARED_ERROR
 from ..tree._structure import TREE_LEAF, apply_tree
 from ._accumulate import accumulate_forest, pack_forest
 from ._gb_losses import make_loss
 
 __all__ = ["GradientBoostingClassifier", "GradientBoostingRegressor"]
-
-_NOTES = r"""
-    Forward stagewise additive modelling. With a differentiable loss :math:`L(y, f)` the model
-    is :math:`f_B(x) = f_0 + \lambda \sum_{b=1}^{B} h_b(x)`. ``init="mean"`` starts from the
-    best constant :math:`f_0 = \arg\min_c \sum_i w_i L(y_i, c)` (scikit-learn's choice: the
-    weighted mean, the weighted median (absolute error and Huber), the log-odds, or the centred
-    log class priors; medians are inverted-CDF weighted medians, the lower median for unit
-    weights); ``init="zero"`` starts from :math:`f_0 = 0`, ISLR's Algorithm 8.2. Stage
-    :math:`b` computes the negative gradient (pseudo-residual)
-    :math:`r_i = -\partial L(y_i, f)/\partial f |_{f = f_{b-1}(x_i)}`, grows a least-squares
-    regression tree on :math:`(x_i, r_i)` (``max_depth``, ``min_samples_split``,
-    ``min_samples_leaf``, ``max_features``), and replaces the value of each leaf :math:`R_j`
-    by the line search :math:`\gamma_j = \arg\min_\gamma \sum_{x_i \in R_j} w_i
-    L(y_i, f_{b-1}(x_i) + \gamma)`:
-
-    - squared error :math:`(y - f)^2`: :math:`r = y - f`, :math:`\gamma_j` the mean residual
-      (the tree's own leaf value);
-    - absolute error :math:`|y - f|`: :math:`r = \mathrm{sign}(y - f)`, :math:`\gamma_j` the
-      weighted median of :math:`y - f` in the leaf;
-    - Huber: :math:`\delta` the ``alpha``-quantile of :math:`|y - f_{b-1}|`, :math:`r` the
-      residual clipped at :math:`\pm\delta`, and Friedman's one-step M-estimate
-      :math:`\gamma_j = \tilde m_j + \mathrm{mean}_j[\mathrm{sign}(y - f - \tilde m_j)
-      \min(\delta, |y - f - \tilde m_j|)]` about the leaf median :math:`\tilde m_j`;
-    - binary log-loss on the logit scale: :math:`r = y - p`, one Newton step
-      :math:`\gamma_j = \sum w r / \sum w p(1 - p)`;
-    - :math:`K`-class log-loss (softmax, :math:`K` trees per stage, all on the stage's starting
-      probabilities): :math:`r_k = 1\{y = k\} - p_k`,
-      :math:`\gamma_{jk} = \frac{K-1}{K} \sum w r_k / \sum w |r_k|(1 - |r_k|)` (Friedman's
-      Algorithm 6, as scikit-learn).
-
-    Shrinkage: :math:`f_b = f_{b-1} + \lambda \sum_j \gamma_j 1\{x \in R_j\}` with
-    :math:`\lambda` = ``learning_rate``. With ``subsample`` :math:`< 1` (stochastic boosting)
-    each stage grows and line-searches on a random ``int(subsample · n)`` rows drawn without
-    replacement; ``oob_improvement_[b]`` is the decrease of the loss on the other rows from
-    stage :math:`b-1` to :math:`b` and ``oob_scores_[b]`` that loss. ``train_score_`` is the
-    in-bag loss after each stage on scikit-learn's scale (the MSE, the mean absolute error, the
-    Huber loss, the binomial deviance :math:`2\,\mathrm{mean}(\log(1 + e^f) - yf)`, the
-    multinomial negative log-likelihood). ``feature_importances_`` is the mean decrease in
-    squared error of the split nodes, averaged over every tree with a split and normalised.
-
-    Mapping. ISLR (seed notes item 78): :math:`\lambda` = ``learning_rate``, :math:`B` =
-    ``n_estimators``, :math:`d` splits = ``max_depth=1`` (stumps, :math:`d = 1`; a depth
-    :math:`D` tree has up to :math:`2^D - 1` splits), and ``init="zero"`` with
-    ``loss="squared_error"`` is exactly the algorithm f̂ = 0, r = y, f̂ += λ f̂ᵇ, r −= λ f̂ᵇ(x).
-    R's gbm: ``shrinkage`` = ``learning_rate``, ``n.trees`` = ``n_estimators``,
-    ``interaction.depth`` = ``max_depth`` (gbm grows ``interaction.depth`` splits; equal for
-    stumps), ``bag.fraction`` = ``subsample`` (gbm's default 0.5, ours 1), ``n.minobsinnode`` =
-    ``min_samples_leaf`` (gbm's default 10, ours 1), ``distribution = "gaussian" | "laplace" |
-    "bernoulli" | "multinomial"`` = ``loss``. scikit-learn's ``GradientBoosting*`` has the same
-    parameters and algorithm; our default ``max_depth=1`` (ISLR's stumps) differs from its 3,
-    our trees send ``x < threshold`` left (the same training partition) and our ``init`` is
-    ``"mean"`` or ``"zero"`` only.
-"""
 
 
 class _BaseGradientBoosting(StatBase):
@@ -93,6 +41,7 @@ class _BaseGradientBoosting(StatBase):
         "max_depth": [None, Interval(Integral, 1, None, closed="left")],
         "min_samples_split": [Interval(Integral, 2, None, closed="left")],
         "min_samples_leaf": [Interval(Integral, 1, None, closed="left")],
+        "min_weight_fraction_leaf": [Interval(Real, 0.0, 0.5, closed="both")],
         "min_impurity_decrease": [Interval(Real, 0, None, closed="left")],
         "max_leaf_nodes": [None, Interval(Integral, 2, None, closed="left")],
         "max_features": [
@@ -110,7 +59,7 @@ class _BaseGradientBoosting(StatBase):
         n, p = X.shape
         K = loss.n_trees
         rng = check_random_state(self.random_state)
-        max_features = _resolve_max_features(self.max_features, p)
+        max_features = resolve_max_features(self.max_features, p)
         init = loss.init_raw(y, w, weighted) if self.init == "mean" else np.zeros(K)
         raw = np.tile(init, (n, 1)).astype(np.float64)
         do_oob = self.subsample < 1.0
@@ -136,6 +85,7 @@ class _BaseGradientBoosting(StatBase):
                     n_classes=1, max_depth=self.max_depth,
                     min_samples_split=self.min_samples_split,
                     min_samples_leaf=self.min_samples_leaf,
+                    min_weight_leaf=self.min_weight_fraction_leaf * float(w_in.sum()),
                     min_impurity_decrease=self.min_impurity_decrease,
                     max_leaf_nodes=self.max_leaf_nodes, max_features=max_features, rng=rng,
                 )
@@ -175,7 +125,7 @@ class _BaseGradientBoosting(StatBase):
 
     def _staged_raw(self, X):
         """Raw predictions after each stage (a generator of ``(n, K)`` arrays, copies)."""
-        return self._stages(np.ascontiguousarray(self._validate_X(X)))
+        return self._stages(kernel_array(self._validate_X(X), np.float64))
 
     def _stages(self, X):
         raw = np.tile(self.init_raw_prediction_, (X.shape[0], 1)).astype(np.float64)
@@ -188,7 +138,7 @@ class _BaseGradientBoosting(StatBase):
 
     def _raw_predict(self, X):
         """:math:`f_0 + \\lambda \\sum_b h_b(x)` for every score, rows in cache-sized blocks."""
-        X = np.ascontiguousarray(self._validate_X(X))
+        X = kernel_array(self._validate_X(X), np.float64)
         raw = np.empty((X.shape[0], len(self._packed)))
         total = np.empty((X.shape[0], 1))
         for k, packed in enumerate(self._packed):
@@ -237,8 +187,11 @@ class GradientBoostingRegressor(RegressorMixin, _BaseGradientBoosting):
         Huber's quantile of ``|residual|`` that sets δ (``loss="huber"`` only).
     init : {"mean", "zero"}, default="mean"
         Start from the loss's best constant or from 0 (ISLR).
-    min_samples_split, min_samples_leaf, min_impurity_decrease, max_leaf_nodes, max_features
-        Tree growth rules, as :class:`statlearning.tree.DecisionTreeRegressor`.
+    min_samples_split, min_samples_leaf, min_weight_fraction_leaf, min_impurity_decrease, \
+max_leaf_nodes, max_features
+        Tree growth rules, as :class:`statlearning.tree.DecisionTreeRegressor`
+        (``min_samples_*`` count the in-bag rows of positive weight, whatever the weights;
+        ``min_weight_fraction_leaf`` is a share of the in-bag weight).
     random_state : int, RandomState or None, default=None
         Seeds the row subsamples and the feature draws.
 
@@ -259,7 +212,56 @@ class GradientBoostingRegressor(RegressorMixin, _BaseGradientBoosting):
 
     Notes
     -----
-    {notes}
+    Forward stagewise additive modelling. With a differentiable loss :math:`L(y, f)` the model
+    is :math:`f_B(x) = f_0 + \\lambda \\sum_{b=1}^{B} h_b(x)`. ``init="mean"`` starts from the
+    best constant :math:`f_0 = \\arg\\min_c \\sum_i w_i L(y_i, c)` (scikit-learn's choice: the
+    weighted mean, the weighted median (absolute error and Huber), the log-odds, or the centred
+    log class priors; medians are inverted-CDF weighted medians, the lower median for unit
+    weights); ``init="zero"`` starts from :math:`f_0 = 0`, ISLR's Algorithm 8.2. Stage
+    :math:`b` computes the negative gradient (pseudo-residual)
+    :math:`r_i = -\\partial L(y_i, f)/\\partial f |_{f = f_{b-1}(x_i)}`, grows a least-squares
+    regression tree on :math:`(x_i, r_i)` (``max_depth``, ``min_samples_split``,
+    ``min_samples_leaf``, ``max_features``), and replaces the value of each leaf :math:`R_j`
+    by the line search :math:`\\gamma_j = \\arg\\min_\\gamma \\sum_{x_i \\in R_j} w_i
+    L(y_i, f_{b-1}(x_i) + \\gamma)`:
+
+    - squared error :math:`(y - f)^2`: :math:`r = y - f`, :math:`\\gamma_j` the mean residual
+      (the tree's own leaf value);
+    - absolute error :math:`|y - f|`: :math:`r = \\mathrm{sign}(y - f)`, :math:`\\gamma_j` the
+      weighted median of :math:`y - f` in the leaf;
+    - Huber: :math:`\\delta` the ``alpha``-quantile of :math:`|y - f_{b-1}|`, :math:`r` the
+      residual clipped at :math:`\\pm\\delta`, and Friedman's one-step M-estimate
+      :math:`\\gamma_j = \\tilde m_j + \\mathrm{mean}_j[\\mathrm{sign}(y - f - \\tilde m_j)
+      \\min(\\delta, |y - f - \\tilde m_j|)]` about the leaf median :math:`\\tilde m_j`;
+    - binary log-loss on the logit scale: :math:`r = y - p`, one Newton step
+      :math:`\\gamma_j = \\sum w r / \\sum w p(1 - p)`;
+    - :math:`K`-class log-loss (softmax, :math:`K` trees per stage, all on the stage's starting
+      probabilities): :math:`r_k = 1\\{y = k\\} - p_k`,
+      :math:`\\gamma_{jk} = \\frac{K-1}{K} \\sum w r_k / \\sum w |r_k|(1 - |r_k|)` (Friedman's
+      Algorithm 6, as scikit-learn).
+
+    Shrinkage: :math:`f_b = f_{b-1} + \\lambda \\sum_j \\gamma_j 1\\{x \\in R_j\\}` with
+    :math:`\\lambda` = ``learning_rate``. With ``subsample`` :math:`< 1` (stochastic boosting)
+    each stage grows and line-searches on a random ``int(subsample · n)`` rows drawn without
+    replacement; ``oob_improvement_[b]`` is the decrease of the loss on the other rows from
+    stage :math:`b-1` to :math:`b` and ``oob_scores_[b]`` that loss. ``train_score_`` is the
+    in-bag loss after each stage on scikit-learn's scale (the MSE, the mean absolute error, the
+    Huber loss, the binomial deviance :math:`2\\,\\mathrm{mean}(\\log(1 + e^f) - yf)`, the
+    multinomial negative log-likelihood). ``feature_importances_`` is the mean decrease in
+    squared error of the split nodes, averaged over every tree with a split and normalised.
+
+    Mapping. ISLR (seed notes item 78): :math:`\\lambda` = ``learning_rate``, :math:`B` =
+    ``n_estimators``, :math:`d` splits = ``max_depth=1`` (stumps, :math:`d = 1`; a depth
+    :math:`D` tree has up to :math:`2^D - 1` splits), and ``init="zero"`` with
+    ``loss="squared_error"`` is exactly the algorithm f̂ = 0, r = y, f̂ += λ f̂ᵇ, r −= λ f̂ᵇ(x).
+    R's gbm: ``shrinkage`` = ``learning_rate``, ``n.trees`` = ``n_estimators``,
+    ``interaction.depth`` = ``max_depth`` (gbm grows ``interaction.depth`` splits; equal for
+    stumps), ``bag.fraction`` = ``subsample`` (gbm's default 0.5, ours 1), ``n.minobsinnode`` =
+    ``min_samples_leaf`` (gbm's default 10, ours 1), ``distribution = "gaussian" | "laplace" |
+    "bernoulli" | "multinomial"`` = ``loss``. scikit-learn's ``GradientBoosting*`` has the same
+    parameters and algorithm; our default ``max_depth=1`` (ISLR's stumps) differs from its 3,
+    our trees send ``x < threshold`` left (the same training partition) and our ``init`` is
+    ``"mean"`` or ``"zero"`` only.
 
     Examples
     --------
@@ -280,8 +282,8 @@ class GradientBoostingRegressor(RegressorMixin, _BaseGradientBoosting):
 
     def __init__(self, loss="squared_error", learning_rate=0.1, n_estimators=100, *,
                  max_depth=1, subsample=1.0, alpha=0.9, init="mean", min_samples_split=2,
-                 min_samples_leaf=1, min_impurity_decrease=0.0, max_leaf_nodes=None,
-                 max_features=None, random_state=None):
+                 min_samples_leaf=1, min_weight_fraction_leaf=0.0, min_impurity_decrease=0.0,
+                 max_leaf_nodes=None, max_features=None, random_state=None):
         self.loss = loss
         self.learning_rate = learning_rate
         self.n_estimators = n_estimators
@@ -291,6 +293,7 @@ class GradientBoostingRegressor(RegressorMixin, _BaseGradientBoosting):
         self.init = init
         self.min_samples_split = min_samples_split
         self.min_samples_leaf = min_samples_leaf
+        self.min_weight_fraction_leaf = min_weight_fraction_leaf
         self.min_impurity_decrease = min_impurity_decrease
         self.max_leaf_nodes = max_leaf_nodes
         self.max_features = max_features
@@ -306,14 +309,14 @@ class GradientBoostingRegressor(RegressorMixin, _BaseGradientBoosting):
             Numeric features; ``NaN`` or infinite values raise ``ValueError``.
         y : array-like of shape (n_samples,)
         sample_weight : array-like of shape (n_samples,), default=None
-            Non-negative frequency weights.
+            Non-negative case weights (rescaling them changes nothing).
 
         Returns
         -------
         self : GradientBoostingRegressor
         """
         X, y = validate_data(self, X, y, dtype=np.float64, y_numeric=True)
-        X = np.ascontiguousarray(X)
+        X = kernel_array(X, np.float64)
         w = check_sample_weight(sample_weight, X.shape[0], estimator_name=type(self).__name__)
         loss = make_loss(self.loss, alpha=self.alpha)
         self._fit_boosting(X, y.astype(np.float64), w, True, loss)
@@ -339,7 +342,8 @@ class GradientBoostingClassifier(ClassifierMixin, _BaseGradientBoosting):
     ----------
     loss : {"log_loss"}, default="log_loss"
     learning_rate, n_estimators, max_depth, subsample, init, min_samples_split, \
-min_samples_leaf, min_impurity_decrease, max_leaf_nodes, max_features, random_state
+min_samples_leaf, min_weight_fraction_leaf, min_impurity_decrease, max_leaf_nodes, \
+max_features, random_state
         As :class:`GradientBoostingRegressor`.
 
     Attributes
@@ -355,7 +359,8 @@ min_samples_leaf, min_impurity_decrease, max_leaf_nodes, max_features, random_st
 
     Notes
     -----
-    {notes}
+    As in :class:`GradientBoostingRegressor` (see its Notes), with the binary or
+    :math:`K`-class log-loss.
     """
 
     _parameter_constraints = {
@@ -365,6 +370,7 @@ min_samples_leaf, min_impurity_decrease, max_leaf_nodes, max_features, random_st
 
     def __init__(self, loss="log_loss", learning_rate=0.1, n_estimators=100, *, max_depth=1,
                  subsample=1.0, init="mean", min_samples_split=2, min_samples_leaf=1,
+                 min_weight_fraction_leaf=0.0,
                  min_impurity_decrease=0.0, max_leaf_nodes=None, max_features=None,
                  random_state=None):
         self.loss = loss
@@ -375,6 +381,7 @@ min_samples_leaf, min_impurity_decrease, max_leaf_nodes, max_features, random_st
         self.init = init
         self.min_samples_split = min_samples_split
         self.min_samples_leaf = min_samples_leaf
+        self.min_weight_fraction_leaf = min_weight_fraction_leaf
         self.min_impurity_decrease = min_impurity_decrease
         self.max_leaf_nodes = max_leaf_nodes
         self.max_features = max_features
@@ -391,7 +398,7 @@ min_samples_leaf, min_impurity_decrease, max_leaf_nodes, max_features, random_st
         y : array-like of shape (n_samples,)
             Class labels of any type (at least two classes).
         sample_weight : array-like of shape (n_samples,), default=None
-            Non-negative frequency weights.
+            Non-negative case weights (rescaling them changes nothing).
 
         Returns
         -------
@@ -399,7 +406,7 @@ min_samples_leaf, min_impurity_decrease, max_leaf_nodes, max_features, random_st
         """
         name = type(self).__name__
         X, y = validate_data(self, X, y, dtype=np.float64)
-        X = np.ascontiguousarray(X)
+        X = kernel_array(X, np.float64)
         self.classes_, codes = encode_class_labels(y, name, min_classes=2)
         self.n_classes_ = int(self.classes_.size)
         w = check_sample_weight(sample_weight, X.shape[0], estimator_name=name)
@@ -451,7 +458,3 @@ min_samples_leaf, min_impurity_decrease, max_leaf_nodes, max_features, random_st
         """Yield :meth:`predict` after each stage."""
         for proba in self.staged_predict_proba(X):
             yield self.classes_[np.argmax(proba, axis=1)]
-
-
-for _cls in (GradientBoostingRegressor, GradientBoostingClassifier):
-    _cls.__doc__ = _cls.__doc__.replace("    {notes}\n", _NOTES)

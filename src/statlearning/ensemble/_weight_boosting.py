@@ -31,7 +31,8 @@ class AdaBoostClassifier(ClassifierMixin, StatBase):
     ----------
     estimator : classifier or None, default=None
         The base learner; it must accept ``sample_weight``. ``None`` is a stump,
-        ``DecisionTreeClassifier(max_depth=1)`` (Gini).
+        ``DecisionTreeClassifier(max_depth=1, use_surrogates="missing")`` (Gini; AdaBoost
+        accepts no ``NaN``, so no surrogate splits are searched).
     n_estimators : int, default=50
         Maximum number of rounds :math:`M`; boosting stops earlier on a perfect fit or when a
         learner is no better than chance.
@@ -78,10 +79,8 @@ class AdaBoostClassifier(ClassifierMixin, StatBase):
     is SAMME (its default ``"Breiman"`` uses :math:`\frac12\log` and bootstrap resampling).
     scikit-learn's ``AdaBoostClassifier`` (SAMME, ``estimator``, ``n_estimators``,
     ``learning_rate``) gives the same learners, weights and predictions on data without
-    tied splits. The base learner is fitted with the boosting weights rescaled so that the
-    lightest row weighs one, because our trees read weights as frequencies (weights summing
-    to one would stop every split); with a base tree's ``min_samples_leaf > 1`` a heavily
-    weighted row therefore counts as several rows, where scikit-learn counts rows.
+    tied splits: the base learner gets the boosting weights (summing to one) as case
+    weights, and a base tree's ``min_samples_leaf`` counts rows, as scikit-learn's.
 
     Examples
     --------
@@ -133,8 +132,8 @@ class AdaBoostClassifier(ClassifierMixin, StatBase):
         if w.sum() <= 0:
             raise ValueError(f"{name}: sample_weight sums to zero.")
         w /= w.sum()
-        self.estimator_ = (DecisionTreeClassifier(max_depth=1) if self.estimator is None
-                           else self.estimator)
+        self.estimator_ = (DecisionTreeClassifier(max_depth=1, use_surrogates="missing")
+                           if self.estimator is None else self.estimator)
         if not has_fit_parameter(self.estimator_, "sample_weight"):
             raise ValueError(
                 f"{name}: estimator {type(self.estimator_).__name__} does not accept "
@@ -153,9 +152,7 @@ class AdaBoostClassifier(ClassifierMixin, StatBase):
             est = clone(self.estimator_)
             if "random_state" in est.get_params():
                 est.set_params(random_state=int(rng.randint(np.iinfo(np.int32).max)))
-            # rescaled so that the lightest row weighs one: our trees read weights as
-            # frequencies, so weights summing to one would allow no split at all
-            est.fit(X, codes, sample_weight=w / w[w > 0].min())
+            est.fit(X, codes, sample_weight=w)
             incorrect = np.asarray(est.predict(X)) != codes
             err = float(np.average(incorrect, weights=w))
             if err <= 0:

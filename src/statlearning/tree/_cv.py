@@ -5,37 +5,7 @@ from __future__ import annotations
 from .._core.selection import select_index
 from .._validation import CV, DEPRECATED, Options, renamed_parameter
 from ._classes import DecisionTreeClassifier, DecisionTreeRegressor
-from ._structure import prune_weakest_link
-
-_CV_NOTES = """
-    Notes
-    -----
-    The tree is grown as by the base estimator (with ``cp``), and its cp table is
-    cross-validated as rpart's ``xval`` (``cv`` folds drawn from ``random_state``, or the fold
-    id of every row); see the base estimator's Notes for ``CP``, ``xerror`` and ``xstd``.
-    ``rule="min"`` keeps the subtree of smallest ``xerror`` (the smaller tree on ties);
-    ``rule="1se"`` is Breiman's one-standard-error rule (seed 004 §1.8, ISLR §8.1): the
-    smallest subtree with :math:`xerror \\le \\min_k xerror_k + xstd_{k^*}`, :math:`k^*` the
-    minimising row (the package's one rule, as
-    :func:`statlearning.model_selection.one_standard_error_rule`, with rpart's ``xstd`` as the
-    standard error). The chosen subtree is ``rpart::prune(fit, cp = cptable[k, "CP"])``.
-    In R: ``fit <- rpart(..., control = rpart.control(xval = cv, cp = cp))`` then
-    ``prune(fit, cp = fit$cptable[which.min(fit$cptable[, "xerror"]), "CP"])``.
-"""
-
-_CV_ATTRIBUTES = """
-    Attributes
-    ----------
-    cptable_ : dict of ndarray
-        rpart's cross-validated cp table of the grown tree (keys ``"CP"``, ``"nsplit"``,
-        ``"rel_error"``, ``"xerror"``, ``"xstd"``).
-    best_index_ : int
-        Row of ``cptable_`` chosen.
-    cp_ : float
-        Its ``CP``, at which the grown tree was pruned.
-    tree_, feature_importances_, max_features_, n_features_in_, feature_names_in_
-        As in the base estimator (of the pruned tree).
-"""
+from ._pruning import snip
 
 
 class _CVMixin:
@@ -53,7 +23,7 @@ class _CVMixin:
         best = select_index(tab["xerror"], tab["xstd"], tab["nsplit"], rule=rule)
         self.best_index_ = best
         self.cp_ = float(tab["CP"][best])
-        return prune_weakest_link(tree, self.cp_ * tree.risk[0])
+        return snip(tree, self.cp_ * tree.risk[0])
 
 
 def _cv_constraints(base):
@@ -69,19 +39,47 @@ class DecisionTreeRegressorCV(_CVMixin, DecisionTreeRegressor):
 
     Parameters
     ----------
+    criterion : str
+        As in the base estimator.
     cv : int, array-like of shape (n_samples,), splitter or list of (train, test), default=10
         Number of folds or the fold id of every row (rpart's ``xval``), or a scikit-learn
         splitter / ``(train, test)`` index pairs whose test sets partition the rows (each
         fold's tree is grown on the rows outside its test set).
     rule : {"min", "1se"}, default="min"
         Minimum cross-validated error or the one-standard-error rule.
+    max_depth, min_samples_split, min_samples_leaf, min_weight_fraction_leaf, \
+min_impurity_decrease, max_leaf_nodes, cp, max_features, random_state, use_surrogates, \
+max_surrogates, categorical_features, tie_break
+        As in :class:`DecisionTreeRegressor`; ``random_state`` also draws the folds.
     selection : {"min", "1se"}
         Deprecated name of ``rule`` (a ``FutureWarning``).
-    criterion, max_depth, min_samples_split, min_samples_leaf, min_impurity_decrease, \
-max_leaf_nodes, cp, max_features, random_state, use_surrogates, max_surrogates, \
-categorical_features, tie_break
-        As in :class:`DecisionTreeRegressor`; ``random_state`` also draws the folds.
-    {attributes}{notes}
+
+    Attributes
+    ----------
+    cptable_ : dict of ndarray
+        rpart's cross-validated cp table of the grown tree (keys ``"CP"``, ``"nsplit"``,
+        ``"rel_error"``, ``"xerror"``, ``"xstd"``).
+    best_index_ : int
+        Row of ``cptable_`` chosen.
+    cp_ : float
+        Its ``CP``, at which the grown tree was pruned.
+    tree_, feature_importances_, max_features_, n_features_in_, feature_names_in_
+        As in the base estimator (of the pruned tree).
+
+    Notes
+    -----
+    The tree is grown as by the base estimator (with ``cp``), and its cp table is
+    cross-validated as rpart's ``xval`` (``cv`` folds drawn from ``random_state``, or the fold
+    id of every row); see the base estimator's Notes for ``CP``, ``xerror`` and ``xstd``.
+    ``rule="min"`` keeps the subtree of smallest ``xerror`` (the smaller tree on ties);
+    ``rule="1se"`` is Breiman's one-standard-error rule (seed 004 §1.8, ISLR §8.1): the
+    smallest subtree with :math:`xerror \\le \\min_k xerror_k + xstd_{k^*}`, :math:`k^*` the
+    minimising row (the package's one rule, as
+    :func:`statlearning.model_selection.one_standard_error_rule`, with rpart's ``xstd`` as the
+    standard error). The chosen subtree is ``rpart::prune(fit, cp = cptable[k, "CP"])``.
+    In R: ``fit <- rpart(..., control = rpart.control(xval = cv, cp = cp))`` then
+    ``prune(fit, cp = fit$cptable[which.min(fit$cptable[, "xerror"]), "CP"])``.
+
     Examples
     --------
     >>> import numpy as np
@@ -96,7 +94,8 @@ categorical_features, tie_break
     _parameter_constraints = _cv_constraints(DecisionTreeRegressor)
 
     def __init__(self, criterion="squared_error", *, cv=10, rule="min", max_depth=None,
-                 min_samples_split=2, min_samples_leaf=1, min_impurity_decrease=0.0,
+                 min_samples_split=2, min_samples_leaf=1, min_weight_fraction_leaf=0.0,
+                 min_impurity_decrease=0.0,
                  max_leaf_nodes=None, cp=0.0, max_features=None, random_state=None,
                  use_surrogates=True, max_surrogates=5, categorical_features=None,
                  tie_break="first", selection=DEPRECATED):
@@ -107,6 +106,7 @@ categorical_features, tie_break
         self.max_depth = max_depth
         self.min_samples_split = min_samples_split
         self.min_samples_leaf = min_samples_leaf
+        self.min_weight_fraction_leaf = min_weight_fraction_leaf
         self.min_impurity_decrease = min_impurity_decrease
         self.max_leaf_nodes = max_leaf_nodes
         self.cp = cp
@@ -123,21 +123,40 @@ class DecisionTreeClassifierCV(_CVMixin, DecisionTreeClassifier):
 
     Parameters
     ----------
+    criterion : str
+        As in the base estimator.
     cv : int, array-like of shape (n_samples,), splitter or list of (train, test), default=10
         Number of folds or the fold id of every row (rpart's ``xval``), or a scikit-learn
         splitter / ``(train, test)`` index pairs whose test sets partition the rows (each
         fold's tree is grown on the rows outside its test set).
     rule : {"min", "1se"}, default="min"
         Minimum cross-validated error or the one-standard-error rule.
+    max_depth, min_samples_split, min_samples_leaf, min_weight_fraction_leaf, \
+min_impurity_decrease, max_leaf_nodes, cp, max_features, random_state, use_surrogates, \
+max_surrogates, categorical_features, tie_break
+        As in :class:`DecisionTreeClassifier`; ``random_state`` also draws the folds.
     selection : {"min", "1se"}
         Deprecated name of ``rule`` (a ``FutureWarning``).
-    criterion, max_depth, min_samples_split, min_samples_leaf, min_impurity_decrease, \
-max_leaf_nodes, cp, max_features, random_state, use_surrogates, max_surrogates, \
-categorical_features, tie_break
-        As in :class:`DecisionTreeClassifier`; ``random_state`` also draws the folds.
-    {attributes}    classes_ : ndarray of shape (n_classes,)
+
+    Attributes
+    ----------
+    cptable_ : dict of ndarray
+        rpart's cross-validated cp table of the grown tree (keys ``"CP"``, ``"nsplit"``,
+        ``"rel_error"``, ``"xerror"``, ``"xstd"``).
+    best_index_ : int
+        Row of ``cptable_`` chosen.
+    cp_ : float
+        Its ``CP``, at which the grown tree was pruned.
+    tree_, feature_importances_, max_features_, n_features_in_, feature_names_in_
+        As in the base estimator (of the pruned tree).
+    classes_ : ndarray of shape (n_classes,)
     n_classes_ : int
-    {notes}
+
+    Notes
+    -----
+    As in :class:`DecisionTreeRegressorCV` (see its Notes), with the 0/1 loss in
+    ``xerror``.
+
     Examples
     --------
     >>> import numpy as np
@@ -152,7 +171,8 @@ categorical_features, tie_break
     _parameter_constraints = _cv_constraints(DecisionTreeClassifier)
 
     def __init__(self, criterion="gini", *, cv=10, rule="min", max_depth=None,
-                 min_samples_split=2, min_samples_leaf=1, min_impurity_decrease=0.0,
+                 min_samples_split=2, min_samples_leaf=1, min_weight_fraction_leaf=0.0,
+                 min_impurity_decrease=0.0,
                  max_leaf_nodes=None, cp=0.0, max_features=None, random_state=None,
                  use_surrogates=True, max_surrogates=5, categorical_features=None,
                  tie_break="first", selection=DEPRECATED):
@@ -163,6 +183,7 @@ categorical_features, tie_break
         self.max_depth = max_depth
         self.min_samples_split = min_samples_split
         self.min_samples_leaf = min_samples_leaf
+        self.min_weight_fraction_leaf = min_weight_fraction_leaf
         self.min_impurity_decrease = min_impurity_decrease
         self.max_leaf_nodes = max_leaf_nodes
         self.cp = cp
@@ -172,8 +193,3 @@ categorical_features, tie_break
         self.max_surrogates = max_surrogates
         self.categorical_features = categorical_features
         self.tie_break = tie_break
-
-
-for _cls in (DecisionTreeRegressorCV, DecisionTreeClassifierCV):
-    _cls.__doc__ = (_cls.__doc__.replace("    {attributes}", _CV_ATTRIBUTES)
-                    .replace("    {notes}\n", _CV_NOTES))

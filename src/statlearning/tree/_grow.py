@@ -1,51 +1,68 @@
-"""Depth-first tree growth compiled end to end with numba (the fit hot loop).
+"""Tree growth compiled end to end with numba: the package's one tree engine.
 
-:func:`grow_tree` grows the same tree as :func:`._builder.build_tree` (same stopping rules,
-node statistics, tie-breaking and pre-order node ids) without a Python step per node:
+:func:`grow_tree` grows every tree of the package (single trees, forests, boosting) without a
+Python step per node: depth-first (pre-order ids) or best-first (``max_leaf_nodes``), every
+criterion, case weights with observation counts for the stopping rules, rpart's surrogate
+splits (:mod:`._surrogates`), missing values and categorical columns
+(:mod:`._categorical`). The tests compare it with a slow Python reference implementation
+(``tests/tree/reference_builder.py``) on random data: same nodes, values and surrogates.
 
 * the rows of the current node are ``samples[start:end]``, kept in increasing row order by a
-  stable in-place partition after each split (so node sums are accumulated in the same order
-  as the Python builder and the node statistics agree to the last bit);
-* with every feature a candidate (``max_features`` ``None``) and a depth limit of at least
-  ``_PRESORT_MIN_DEPTH`` (or none), the rows are sorted once per feature at the root by the
-  key ``(x, row)`` (the order of a stable sort) and each split partitions these lists
-  stably as well, so every node reads its rows in sorted order in
-  O(rows) per feature instead of sorting them (features constant in a node are skipped and
-  their lists left alone; the lists take 4 bytes per row and feature). Above
-  ``_PRESORT_CAP`` list entries, or with random feature subsets, the drawn feature's node
-  values are copied into a preallocated buffer and sorted with their row ids on the same key
-  (a stable byte-wise radix sort of an order-preserving integer image of the values for long
-  arrays, introsort on ``(x, row)`` for short ones);
+  stable in-place partition after each split (so node sums are accumulated in a fixed order
+  and the node statistics agree with the reference to the last bit);
+* with every feature a candidate (``max_features`` ``None``), complete numeric data and a
+  depth limit of at least ``_PRESORT_MIN_DEPTH`` (or none), the rows are sorted once per
+  feature at the root by the key ``(x, row)`` (the order of a stable sort) and each split
+  partitions these lists stably as well, so every node reads its rows in sorted order in
+  O(rows) per feature instead of sorting them, in the split search and in the surrogate
+  search (features constant in a node are skipped and their lists left alone; the lists take
+  4 bytes per row and feature). Otherwise the feature's node values are copied into a
+  preallocated buffer and sorted with their row ids on the same key (:mod:`._sort`);
 * ``X`` is read in place in row-major order (no copy: a column-major copy costs 8 bytes per
   entry and measured no faster, since rows are visited in sorted, not memory, order);
-* nodes are stored in arrays grown by doubling, the pending nodes in an explicit stack;
+* nodes are stored in arrays grown by doubling, the pending nodes in an explicit stack
+  (depth-first) or a heap keyed by the weighted impurity decrease (best-first);
 * the compiled entry point releases the GIL, so several trees can grow in threads.
 
 Random feature subsets (``max_features < n_features``) follow scikit-learn's rule: features
 are drawn without replacement by a partial Fisher-Yates shuffle and the node keeps drawing
 until ``max_features`` features that are not constant in the node were evaluated (or every
-feature was drawn). The Python builder instead draws exactly ``max_features`` features and
-skips the constant ones, so the two agree only when ``max_features`` is ``None`` (all
-features, scanned in column order).
+feature was drawn), whatever the growth order.
 
-Two cases stay on the Python builder, which :func:`grow_tree` calls: best-first growth
-(``max_leaf_nodes``), and the absolute-error criterion, whose split search re-sorts both
-children at every candidate threshold (its cost is that search, not the per-node Python
-step; leaving it out also halves the one-time compilation of this module).
+With missing values or categorical columns (the "general" mode) each column is scored on
+the node's rows where it is present, against their own totals (rpart), and the column of
+largest impurity decrease wins; on complete numeric data the columns compare their child
+gains directly (the same ranking).
 """
 
 from __future__ import annotations
 
+import heapq
+from dataclasses import replace
+
 import numpy as np
 from numba import njit
 
-from ._builder import build_tree
-from ._splitter import ABSOLUTE_ERROR, GINI, _class_gain, node_summary
+from ._categorical import categorical_split, has_bit, set_bits
+from ._inputs import kernel_array
+from ._route import LEFT, RIGHT
+from ._sort import sort_node
+from ._splitter import (
+    ABSOLUTE_ERROR,
+    GINI,
+    PURE_TOL,
+    REL_TIE,
+    abs_gain,
+    class_gain,
+    node_summary,
+    obs,
+)
 from ._structure import Tree
+from ._surrogates import node_surrogates, route_missing
 
-_REL_TIE = 1e-10
-_SMALL = 16
-_RADIX_MIN = 1024
+#: rpart's ``bsplit.c``: a split must improve by more than this fraction of the largest
+#: improvement seen so far.
+RPART_MIN_IMPROVEMENT = 1e-10
 _PRESORT_CAP = 2**26  # entries of the presorted row lists (int32): 256 MB
 #: Shallower trees sort per node: a few levels of per-node sorts cost less memory (boosting's
 #: depth-3 trees: 5.5 instead of 9.3 MiB on 50,000 × 20) for a modest time (8.4 s instead of
@@ -54,247 +71,138 @@ _PRESORT_MIN_DEPTH = 5
 
 
 @njit(cache=True, nogil=True)
-def _lt(x1, i1, x2, i2):
-    return x1 < x2 or (x1 == x2 and i1 < i2)
+def _next_feature(features, visited, use_rng):
+    """The ``visited``-th candidate column: drawn at random among those not yet drawn (a step of
+    a Fisher-Yates shuffle of ``features``, in place) or, without ``use_rng``, in order."""
+    if use_rng:
+        k = visited + np.random.randint(0, features.size - visited)  # noqa: NPY002
+        features[visited], features[k] = features[k], features[visited]
+    return features[visited]
 
 
 @njit(cache=True, nogil=True)
-def _swap(xs, ids, a, b):
-    xs[a], xs[b] = xs[b], xs[a]
-    ids[a], ids[b] = ids[b], ids[a]
+def _scan(xs, ids, m, j, y, codes, w, cnt, crit, n_classes, min_leaf, min_wleaf, wtot, ntot,
+          tot, ymean, lc, rc, yo, wo, best_f, best_t, best_g):
+    """Scan the thresholds of column ``j`` (rows ``ids[:m]`` sorted by their values ``xs``)
+    and return the updated best ``(feature, threshold, gain)``.
 
-
-@njit(cache=True, nogil=True)
-def _insertion(xs, ids, lo, hi):
-    for i in range(lo + 1, hi):
-        x = xs[i]
-        d = ids[i]
-        j = i - 1
-        while j >= lo and _lt(x, d, xs[j], ids[j]):
-            xs[j + 1] = xs[j]
-            ids[j + 1] = ids[j]
-            j -= 1
-        xs[j + 1] = x
-        ids[j + 1] = d
-
-
-@njit(cache=True, nogil=True)
-def _sift(xs, ids, lo, root, end):
-    while True:
-        child = 2 * root + 1
-        if child >= end:
-            return
-        a = lo + child
-        if child + 1 < end and _lt(xs[a], ids[a], xs[a + 1], ids[a + 1]):
-            child += 1
-            a += 1
-        b = lo + root
-        if _lt(xs[b], ids[b], xs[a], ids[a]):
-            _swap(xs, ids, a, b)
-            root = child
+    ``wtot``, ``ntot``, ``tot`` and ``ymean`` are the totals of these rows; a candidate
+    replaces the best when its gain exceeds it by more than the relative tie tolerance, so
+    ties keep the earlier column, then the smaller threshold.
+    """
+    classification = crit >= GINI
+    if crit == ABSOLUTE_ERROR:
+        for i in range(m):
+            yo[i] = y[ids[i]] - ymean
+            wo[i] = w[ids[i]]
+    lw = 0.0
+    ln = 0.0
+    ls = 0.0
+    for k in range(n_classes):
+        lc[k] = 0.0
+    for i in range(m - 1):
+        r = ids[i]
+        wi = w[r]
+        lw += wi
+        ln += obs(cnt, r)
+        if classification:
+            lc[codes[r]] += wi
         else:
-            return
-
-
-@njit(cache=True, nogil=True)
-def _heapsort(xs, ids, lo, hi):
-    n = hi - lo
-    for s in range(n // 2 - 1, -1, -1):
-        _sift(xs, ids, lo, s, n)
-    for end in range(n - 1, 0, -1):
-        _swap(xs, ids, lo, lo + end)
-        _sift(xs, ids, lo, 0, end)
-
-
-@njit(cache=True, nogil=True)
-def sort_pairs(xs, ids, n):
-    """Sort ``xs[:n]`` in place by the key ``(xs, ids)``, permuting ``ids`` alongside.
-
-    Introsort: median-of-three quicksort, heapsort past ``2 log2 n`` levels, insertion sort
-    on short ranges. With distinct ``ids`` the result equals a stable sort of ``xs`` when
-    ``ids`` was increasing.
-    """
-    if n < 2:
-        return
-    st_lo = np.empty(128, dtype=np.int64)
-    st_hi = np.empty(128, dtype=np.int64)
-    st_d = np.empty(128, dtype=np.int64)
-    sp = 1
-    st_lo[0] = 0
-    st_hi[0] = n
-    st_d[0] = 2 * int(np.log2(n)) + 2
-    while sp > 0:
-        sp -= 1
-        lo = st_lo[sp]
-        hi = st_hi[sp]
-        d = st_d[sp]
-        while hi - lo > _SMALL:
-            if d == 0:
-                _heapsort(xs, ids, lo, hi)
-                lo = hi
-                break
-            d -= 1
-            mid = (lo + hi) // 2
-            last = hi - 1
-            if _lt(xs[mid], ids[mid], xs[lo], ids[lo]):
-                _swap(xs, ids, mid, lo)
-            if _lt(xs[last], ids[last], xs[mid], ids[mid]):
-                _swap(xs, ids, last, mid)
-                if _lt(xs[mid], ids[mid], xs[lo], ids[lo]):
-                    _swap(xs, ids, mid, lo)
-            piv = hi - 2
-            _swap(xs, ids, mid, piv)
-            px = xs[piv]
-            pi = ids[piv]
-            i = lo
-            j = piv
-            while True:
-                i += 1
-                while _lt(xs[i], ids[i], px, pi):
-                    i += 1
-                j -= 1
-                while _lt(px, pi, xs[j], ids[j]):
-                    j -= 1
-                if i >= j:
-                    break
-                _swap(xs, ids, i, j)
-            _swap(xs, ids, i, piv)
-            # left part [lo, i), right part [i + 1, hi): push the larger, loop on the smaller
-            if i - lo > hi - i - 1:
-                st_lo[sp] = lo
-                st_hi[sp] = i
-                st_d[sp] = d
-                sp += 1
-                lo = i + 1
-            else:
-                st_lo[sp] = i + 1
-                st_hi[sp] = hi
-                st_d[sp] = d
-                sp += 1
-                hi = i
-        if hi - lo > 1:
-            _insertion(xs, ids, lo, hi)
-
-
-@njit(cache=True, nogil=True)
-def _key(u):
-    """Order-preserving unsigned key of the float64 with bits ``u`` (``-0.0`` as ``+0.0``)."""
-    if u == np.uint64(0x8000000000000000):
-        u = np.uint64(0)
-    if u >> np.uint64(63):
-        return ~u
-    return u | np.uint64(0x8000000000000000)
-
-
-@njit(cache=True, nogil=True)
-def radix_pairs(xs, ids, n, xs2, ids2, counts):
-    """Stable LSD radix sort of ``xs[:n]`` by bytes of :func:`_key`, ``ids`` alongside.
-
-    ``xs2``/``ids2`` (length >= ``n``) and ``counts`` (8, 256) are work buffers; byte
-    positions where all keys agree are skipped. Faster than :func:`sort_pairs` from about a
-    thousand values, and the same result when ``ids`` was increasing.
-    """
-    bits = xs.view(np.uint64)
-    counts[:, :] = 0
-    for i in range(n):
-        k = _key(bits[i])
-        for d in range(8):
-            counts[d, (k >> np.uint64(8 * d)) & np.uint64(255)] += 1
-    src_x, src_i, dst_x, dst_i = xs, ids, xs2, ids2
-    swapped = False
-    for d in range(8):
-        c = counts[d]
-        trivial = False
-        for b in range(256):
-            if c[b] != 0:
-                trivial = c[b] == n
-                break
-        if trivial:
+            ls += wi * (y[r] - ymean)
+        a = xs[i]
+        b = xs[i + 1]
+        if a == b:
             continue
-        tot = 0
-        for b in range(256):
-            t = c[b]
-            c[b] = tot
-            tot += t
-        sb = src_x.view(np.uint64)
-        shift = np.uint64(8 * d)
-        for i in range(n):
-            b = (_key(sb[i]) >> shift) & np.uint64(255)
-            pos = c[b]
-            c[b] = pos + 1
-            dst_x[pos] = src_x[i]
-            dst_i[pos] = src_i[i]
-        src_x, dst_x = dst_x, src_x
-        src_i, dst_i = dst_i, src_i
-        swapped = not swapped
-    if swapped:
-        for i in range(n):
-            xs[i] = src_x[i]
-            ids[i] = src_i[i]
+        rw = wtot - lw
+        if ln < min_leaf or lw < min_wleaf or lw <= 0.0:
+            continue
+        if ntot - ln < min_leaf or rw < min_wleaf or rw <= 0.0:
+            break
+        if classification:
+            for k in range(n_classes):
+                rc[k] = tot[k] - lc[k]
+            g = class_gain(lc, lw, crit) + class_gain(rc, rw, crit)
+        elif crit == ABSOLUTE_ERROR:
+            g = abs_gain(yo, wo, m, i + 1)
+        else:
+            rs = -ls
+            g = ls * ls / lw + rs * rs / rw
+        if best_f < 0 or g > best_g + REL_TIE * abs(best_g):
+            best_g = g
+            best_f = j
+            t = 0.5 * (a + b)
+            if t <= a or t > b:
+                t = b
+            best_t = t
+    return best_f, best_t, best_g
 
 
 @njit(cache=True, nogil=True)
-def sort_node(xs, ids, n, xs2, ids2, counts):
-    """Sort ``xs[:n]`` by ``(xs, ids)``: radix sort for long, introsort for short arrays."""
-    if n >= _RADIX_MIN:
-        radix_pairs(xs, ids, n, xs2, ids2, counts)
-    else:
-        sort_pairs(xs, ids, n)
-
-
-@njit(cache=True, nogil=True)
-def _node_split(X, y, codes, w, samples, start, end, features, max_features, use_rng, crit,
-                n_classes, min_leaf, xs, ids, xs2, ids2, counts, lc, rc, tot, presorted, use_pre,
-                is_const):
-    """Best split of ``samples[start:end]``: ``(feature, threshold, gain, parent gain)``.
-
-    The arithmetic (sums in row order, then in sorted order) is the one of
-    :func:`._splitter.best_split`; ``features`` is permuted in place when ``use_rng``. With
-    ``use_pre`` the node's rows sorted by feature ``j`` are read from ``presorted[j]`` instead
-    of being sorted; ``is_const[j]`` records whether feature ``j`` is constant in the node.
-    """
-    m = end - start
-    n_features = features.size
+def _totals(rows, m, y, codes, w, cnt, crit, n_classes, tot, yo, wo):
+    """``(wtot, ntot, ymean, parent gain)`` of ``rows[:m]`` (sums in that order); ``tot``
+    receives the class weights."""
     classification = crit >= GINI
     wtot = 0.0
+    ntot = 0.0
     ysum = 0.0
     for k in range(n_classes):
         tot[k] = 0.0
-    for i in range(start, end):
-        r = samples[i]
+    for i in range(m):
+        r = rows[i]
         wtot += w[r]
+        ntot += obs(cnt, r)
         if classification:
             tot[codes[r]] += w[r]
         else:
             ysum += w[r] * y[r]
     ymean = ysum / wtot if wtot > 0 else 0.0
     if classification:
-        parent_g = _class_gain(tot, wtot, crit)
+        parent_g = class_gain(tot, wtot, crit)
+    elif crit == ABSOLUTE_ERROR:
+        for i in range(m):
+            yo[i] = y[rows[i]]
+            wo[i] = w[rows[i]]
+        parent_g = abs_gain(yo, wo, m, m)
     else:
         s = 0.0
-        for i in range(start, end):
-            r = samples[i]
+        for i in range(m):
+            r = rows[i]
             s += w[r] * (y[r] - ymean)
         parent_g = s * s / wtot
+    return wtot, ntot, ymean, parent_g
+
+
+@njit(cache=True, nogil=True)
+def _node_split(X, y, codes, w, cnt, samples, start, end, features, max_features, use_rng, crit,
+                n_classes, min_leaf, min_wleaf, xs, ids, xs2, ids2, counts, lc, rc, tot, presorted,
+                use_pre, yo, wo):
+    """Best split of ``samples[start:end]``: ``(feature, threshold, gain, parent gain)``.
+
+    Sums in row order, then in sorted order; ``features`` is permuted in place when
+    ``use_rng``. With
+    ``use_pre`` the node's rows sorted by feature ``j`` are read from ``presorted[j]`` instead
+    of being sorted. A child needs ``min_leaf`` observations (the sum of ``cnt``) and
+    ``min_wleaf`` weight. ``yo``/``wo`` are work buffers of the absolute-error search, which
+    re-sorts both children's responses at every candidate threshold.
+    """
+    m = end - start
+    n_features = features.size
+    wtot, ntot, ymean, parent_g = _totals(samples[start:end], m, y, codes, w, cnt, crit,
+                                          n_classes, tot, yo, wo)
     best_f = -1
     best_t = 0.0
     best_g = -np.inf
-    if wtot < 2 * min_leaf:
+    if ntot < 2 * min_leaf or wtot < 2 * min_wleaf:
         return best_f, best_t, best_g, parent_g
     visited = 0
     found = 0
     while visited < n_features and found < max_features:
-        if use_rng:
-            k = visited + np.random.randint(0, n_features - visited)  # noqa: NPY002
-            features[visited], features[k] = features[k], features[visited]
-        j = features[visited]
+        j = _next_feature(features, visited, use_rng)
         visited += 1
         if use_pre:
             col = presorted[j]
             if X[col[start], j] == X[col[end - 1], j]:
-                is_const[j] = True
                 continue
-            is_const[j] = False
             found += 1
             for i in range(m):
                 r = col[start + i]
@@ -317,61 +225,308 @@ def _node_split(X, y, codes, w, samples, start, end, features, max_features, use
                 continue
             found += 1
             sort_node(xs, ids, m, xs2, ids2, counts)
-        lw = 0.0
-        ls = 0.0
-        for k in range(n_classes):
-            lc[k] = 0.0
-        for i in range(m - 1):
-            r = ids[i]
-            wi = w[r]
-            lw += wi
-            if classification:
-                lc[codes[r]] += wi
-            else:
-                ls += wi * (y[r] - ymean)
-            a = xs[i]
-            b = xs[i + 1]
-            if a == b:
-                continue
-            rw = wtot - lw
-            if lw < min_leaf or lw <= 0.0:
-                continue
-            if rw < min_leaf or rw <= 0.0:
-                break
-            if classification:
-                for k in range(n_classes):
-                    rc[k] = tot[k] - lc[k]
-                g = _class_gain(lc, lw, crit) + _class_gain(rc, rw, crit)
-            else:
-                rs = -ls
-                g = ls * ls / lw + rs * rs / rw
-            if best_f < 0 or g > best_g + _REL_TIE * abs(best_g):
-                best_g = g
-                best_f = j
-                t = 0.5 * (a + b)
-                if t <= a or t > b:
-                    t = b
-                best_t = t
+        best_f, best_t, best_g = _scan(xs, ids, m, j, y, codes, w, cnt, crit, n_classes,
+                                       min_leaf, min_wleaf, wtot, ntot, tot, ymean, lc, rc,
+                                       yo, wo, best_f, best_t, best_g)
     return best_f, best_t, best_g, parent_g
 
 
 @njit(cache=True, nogil=True)
-def _grow_kernel(X, y, codes, w, samples, w_total, crit, n_classes, max_depth, min_split,
-                 min_leaf, min_decrease, max_features, seed, use_pre):
-    """Node arrays ``(ints, floats, values, count)`` of the depth-first tree.
+def _node_split_general(X, y, codes, w, cnt, samples, start, end, features, max_features,
+                        use_rng, crit, n_classes, min_leaf, min_wleaf, xs, ids, xs2, ids2,
+                        counts, lc, rc, tot, yo, wo, n_cat, levels, mask, best_mask):
+    """Best split of ``samples[start:end]`` when ``X`` has missing values or categorical
+    columns (rpart's rule): ``(feature, threshold, decrease, 0.0)``.
 
-    ``ints[:, k]``: left, right, feature, n, depth; ``floats[:, k]``: threshold, wn,
-    impurity, risk; ``values``: node values. Rows ``[0, count)`` are used.
+    Each column is scored on the node's rows where it is present, against their own totals:
+    its best weighted impurity decrease on that subset (a partition of its levels for a
+    categorical column, :func:`._categorical.categorical_split`, the threshold then ``NaN``
+    and ``best_mask`` the levels sent left); the column of largest decrease wins (ties to the
+    earlier column). A column counts towards ``max_features`` when it has two distinct
+    present values.
+    """
+    n_features = features.size
+    best_f = -1
+    best_t = 0.0
+    best_dec = -np.inf
+    visited = 0
+    found = 0
+    while visited < n_features and found < max_features:
+        j = _next_feature(features, visited, use_rng)
+        visited += 1
+        mj = 0
+        for i in range(start, end):
+            r = samples[i]
+            v = X[r, j]
+            if not np.isnan(v):
+                xs[mj] = v
+                ids[mj] = r
+                mj += 1
+        if mj < 2:
+            continue
+        constant = True
+        for i in range(1, mj):
+            if xs[i] != xs[0]:
+                constant = False
+                break
+        if constant:
+            continue
+        found += 1
+        q = n_cat[j]
+        if q > 0:
+            for i in range(mj):
+                levels[i] = np.int64(xs[i])
+            ok, dec = categorical_split(ids, levels, mj, q, y, codes, w, cnt, crit, n_classes,
+                                        min_leaf, min_wleaf, mask)
+            if not ok:
+                continue
+            t = np.nan
+        else:
+            wtot, ntot, ymean, parent_g = _totals(ids, mj, y, codes, w, cnt, crit, n_classes,
+                                                  tot, yo, wo)
+            if ntot < 2 * min_leaf or wtot < 2 * min_wleaf:
+                continue
+            sort_node(xs, ids, mj, xs2, ids2, counts)
+            f, t, g = _scan(xs, ids, mj, j, y, codes, w, cnt, crit, n_classes, min_leaf,
+                            min_wleaf, wtot, ntot, tot, ymean, lc, rc, yo, wo, -1, 0.0, -np.inf)
+            if f < 0:
+                continue
+            dec = g - parent_g
+        if best_f < 0 or dec > best_dec + REL_TIE * abs(best_dec):
+            best_f = j
+            best_t = t
+            best_dec = dec
+            if q > 0:
+                for c in range(q):
+                    best_mask[c] = mask[c]
+    return best_f, best_t, best_dec, 0.0
+
+
+# node table columns: integers and floats
+_LEFT, _RIGHT, _FEATURE, _N, _DEPTH, _START, _END, _PENDING = range(8)
+_THRESHOLD, _WN, _IMPURITY, _RISK, _PENDING_T, _DECREASE = range(6)
+
+
+@njit(cache=True, nogil=True)
+def _add_node(ints, floats, values, count, start, end, depth, parent, is_left, ws, cat_l):
+    """Append the node of rows ``samples[start:end]``, search its split (kept pending in the
+    ``_PENDING`` columns, ``-1`` when the node stays a leaf) and link it to ``parent``.
+
+    ``ws`` bundles the grower's data, rules and work buffers (see :func:`_grow_kernel`);
+    the arrays have room for the node. Returns the new node count.
+    """
+    (X, y, codes, w, cnt, samples, w_total, crit, n_classes, max_depth, min_split, min_leaf,
+     min_wleaf, min_decrease, max_features, use_rng, use_pre, features, presorted, xs, ids,
+     xs2, ids2, counts, lc, rc, tot, yo, wo, general, _, cat) = ws
+    n_cat, levels, mask, best_mask, scale = cat
+    node = count
+    idx = samples[start:end]
+    value, wn, imp, risk = node_summary(y, codes, w, idx, crit, n_classes)
+    ints[node, _LEFT] = -1
+    ints[node, _RIGHT] = -1
+    ints[node, _FEATURE] = -2
+    ints[node, _N] = end - start
+    ints[node, _DEPTH] = depth
+    ints[node, _START] = start
+    ints[node, _END] = end
+    ints[node, _PENDING] = -1
+    floats[node, _THRESHOLD] = -2.0
+    floats[node, _WN] = wn
+    floats[node, _IMPURITY] = imp
+    floats[node, _RISK] = risk
+    floats[node, _DECREASE] = 0.0
+    for k in range(values.shape[1]):
+        values[node, k] = value[k]
+    if parent >= 0:
+        ints[parent, _LEFT if is_left else _RIGHT] = node
+    if cnt.size == 0:
+        nobs = float(end - start)
+    else:
+        nobs = 0.0
+        for i in range(start, end):
+            nobs += cnt[samples[i]]
+    if (depth >= max_depth or nobs < min_split or nobs < 2 * min_leaf
+            or wn < 2 * min_wleaf or imp <= PURE_TOL):
+        return count + 1
+    if general:
+        f, t, g, parent_g = _node_split_general(
+            X, y, codes, w, cnt, samples, start, end, features, max_features, use_rng, crit,
+            n_classes, min_leaf, min_wleaf, xs, ids, xs2, ids2, counts, lc, rc, tot, yo, wo,
+            n_cat, levels, mask, best_mask)
+    else:
+        f, t, g, parent_g = _node_split(
+            X, y, codes, w, cnt, samples, start, end, features, max_features, use_rng, crit,
+            n_classes, min_leaf, min_wleaf, xs, ids, xs2, ids2, counts, lc, rc, tot, presorted,
+            use_pre, yo, wo,
+        )
+    if f >= 0:
+        decrease = max(g - parent_g, 0.0)
+        rel_min = scale[0]
+        if rel_min > 0.0:
+            # rpart's bsplit: a split must improve by more than rel_min times the largest
+            # improvement seen so far (a useless split is no split)
+            scale[1] = max(scale[1], decrease)
+            useful = decrease > rel_min * scale[1]
+        else:
+            useful = True
+        if useful and not decrease / w_total + PURE_TOL < min_decrease:
+            ints[node, _PENDING] = f
+            floats[node, _PENDING_T] = t
+            floats[node, _DECREASE] = decrease
+            if general and n_cat[f] > 0:
+                set_bits(cat_l[node], best_mask, n_cat[f])  # pending until the node is split
+    return count + 1
+
+
+@njit(cache=True, nogil=True)
+def _split_node(ints, floats, node, X, samples, presorted, use_pre, row_dir, tmp, sur, ws):
+    """Apply the pending split of ``node``; returns the children's ranges ``(mid, right_end)``.
+
+    The primary sends ``x < threshold`` left; with ``extras`` (surrogates wanted, or missing
+    values) the node's surrogates, majority side and rpart child order are recorded and rows
+    missing the primary column are routed by them (:func:`._surrogates.route_missing`; a row
+    routed to neither side leaves the tree). The partition is stable (and so is that of every
+    presorted list that is not constant in the node).
+    """
+    (_, y, codes, w, _, _, _, crit, n_classes, _, _, _, _, _, _, _, _, _, _, xs, ids, xs2,
+     ids2, counts, lc, rc, _, _, _, general, extras, cat) = ws
+    n_cat, levels, mask, _, _ = cat
+    f = ints[node, _PENDING]
+    t = floats[node, _PENDING_T]
+    start = ints[node, _START]
+    end = ints[node, _END]
+    ints[node, _FEATURE] = f
+    floats[node, _THRESHOLD] = t
+    (sur_f, sur_t, sur_l, sur_a, sur_j, majority, rpart_left, dirs, wbuf, cat_l, cat_r, scl,
+     scr) = sur
+    q = n_cat[f]
+    if q > 0:
+        for c in range(q):
+            mask[c] = False  # the levels present in the node
+    for i in range(start, end):
+        r = samples[i]
+        v = X[r, f]
+        if np.isnan(v):
+            row_dir[r] = 0
+        elif q > 0:
+            c = np.int64(v)
+            mask[c] = True
+            row_dir[r] = LEFT if has_bit(cat_l[node], c) else RIGHT
+        else:
+            row_dir[r] = LEFT if v < t else RIGHT
+    if q > 0:
+        for c in range(q):
+            mask[c] = mask[c] and not has_bit(cat_l[node], c)
+        set_bits(cat_r[node], mask, q)
+    if extras:
+        majority[node], rpart_left[node] = node_surrogates(
+            X, y, codes, w, samples, start, end, f, row_dir, presorted, use_pre, xs, ids, xs2,
+            ids2, counts, dirs, wbuf, crit, n_classes, lc, rc, sur_f, sur_t, sur_l, sur_a,
+            sur_j, node, n_cat, levels, mask, scl, scr)
+        if general:
+            route_missing(X, samples, start, end, row_dir, sur_f, sur_t, sur_l, node,
+                          majority[node], n_cat, scl, scr)
+    nl = 0
+    nr = 0
+    for i in range(start, end):
+        r = samples[i]
+        if row_dir[r] == LEFT:
+            samples[start + nl] = r
+            nl += 1
+        elif row_dir[r] == RIGHT:
+            tmp[nr] = r
+            nr += 1
+    for i in range(nr):
+        samples[start + nl + i] = tmp[i]
+    if use_pre:
+        for j in range(X.shape[1]):
+            col = presorted[j]
+            if X[col[start], j] == X[col[end - 1], j]:
+                continue  # constant in the node, and so in its children: never read again
+            kl = start
+            kr = 0
+            for i in range(start, end):
+                r = col[i]
+                if row_dir[r] == LEFT:
+                    col[kl] = r
+                    kl += 1
+                else:
+                    tmp[kr] = r
+                    kr += 1
+            for i in range(kr):
+                col[kl + i] = tmp[i]
+    return start + nl, start + nl + nr
+
+
+@njit(cache=True, nogil=True)
+def _no_surrogates(cap, n_sur, words):
+    """Surrogate arrays of ``cap`` nodes without surrogates (``-1`` / ``NaN`` pads), no
+    majority side, rpart's left son the left child, empty level sets."""
+    return (np.full((cap, n_sur), -1, dtype=np.int64), np.full((cap, n_sur), np.nan),
+            np.ones((cap, n_sur), dtype=np.bool_), np.full((cap, n_sur), np.nan),
+            np.full((cap, n_sur), np.nan), np.full(cap, -1, dtype=np.int8),
+            np.ones(cap, dtype=np.bool_), np.zeros((cap, words), dtype=np.uint64),
+            np.zeros((cap, words), dtype=np.uint64),
+            np.zeros((cap, n_sur, words), dtype=np.uint64),
+            np.zeros((cap, n_sur, words), dtype=np.uint64))
+
+
+@njit(cache=True, nogil=True)
+def _double(ints, floats, values, sur):
+    """The node arrays with twice the rows (the first ``len`` rows copied)."""
+    cap = ints.shape[0]
+    ints2 = np.empty((2 * cap, ints.shape[1]), dtype=np.int64)
+    floats2 = np.empty((2 * cap, floats.shape[1]))
+    values2 = np.empty((2 * cap, values.shape[1]))
+    ints2[:cap] = ints
+    floats2[:cap] = floats
+    values2[:cap] = values
+    (sur_f, sur_t, sur_l, sur_a, sur_j, majority, rpart_left, dirs, wbuf, cat_l, cat_r, scl,
+     scr) = sur
+    (sur_f2, sur_t2, sur_l2, sur_a2, sur_j2, majority2, rpart_left2, cat_l2, cat_r2, scl2,
+     scr2) = _no_surrogates(2 * cap, sur_f.shape[1], cat_l.shape[1])
+    cat_l2[:cap] = cat_l
+    cat_r2[:cap] = cat_r
+    scl2[:cap] = scl
+    scr2[:cap] = scr
+    sur_f2[:cap] = sur_f
+    sur_t2[:cap] = sur_t
+    sur_l2[:cap] = sur_l
+    sur_a2[:cap] = sur_a
+    sur_j2[:cap] = sur_j
+    majority2[:cap] = majority
+    rpart_left2[:cap] = rpart_left
+    return ints2, floats2, values2, (sur_f2, sur_t2, sur_l2, sur_a2, sur_j2, majority2,
+                                     rpart_left2, dirs, wbuf, cat_l2, cat_r2, scl2, scr2)
+
+
+@njit(cache=True, nogil=True)
+def _grow_kernel(X, y, codes, w, cnt, samples, w_total, crit, n_classes, max_depth, min_split,
+                 min_leaf, min_wleaf, min_decrease, max_features, seed, use_pre, max_leaves,
+                 n_sur, general, n_cat, rel_min):
+    """Node arrays ``(ints, floats, values, sur, count)`` of the tree.
+
+    Depth-first (pre-order ids) when ``max_leaves <= 0``; otherwise best-first: the leaf whose
+    split decreases the weighted impurity most is split next (ties to the older node), until
+    ``max_leaves`` leaves, children numbered as they are made. With ``n_sur > 0`` every
+    split gets up to ``n_sur`` surrogate splits (``sur``: their arrays, the majority side and
+    rpart's child order; see :func:`._surrogates.node_surrogates`). ``general``: ``X`` has
+    missing values or categorical columns (``n_cat[j] > 0`` levels), so every column is
+    scored on its present rows and rows missing the primary column follow the surrogates (the
+    majority side, the arrays are then recorded even without surrogates); ``sur`` then also
+    holds the level sets of categorical splits and surrogates. Rows ``[0, count)`` are used.
     """
     n_features = X.shape[1]
     m0 = samples.size
     n_values = n_classes if crit >= GINI else 1
+    q_max = max(n_cat.max(), 1)
+    words = (q_max + 63) // 64
     use_rng = seed >= 0
     if use_rng:
         np.random.seed(seed)  # noqa: NPY002 (numba's per-thread generator)
     cap = 64
-    ints = np.empty((cap, 5), dtype=np.int64)
-    floats = np.empty((cap, 4))
+    ints = np.empty((cap, 8), dtype=np.int64)
+    floats = np.empty((cap, 6))
     values = np.empty((cap, n_values))
     xs = np.empty(m0)
     ids = np.empty(m0, dtype=np.int64)
@@ -379,11 +534,13 @@ def _grow_kernel(X, y, codes, w, samples, w_total, crit, n_classes, max_depth, m
     ids2 = np.empty(m0, dtype=np.int64)
     counts = np.zeros((8, 256), dtype=np.int64)
     tmp = np.empty(m0, dtype=np.int64)
+    n_work = m0 if crit == ABSOLUTE_ERROR else 0
+    yo = np.empty(n_work)
+    wo = np.empty(n_work)
     lc = np.zeros(n_classes)
     rc = np.zeros(n_classes)
     tot = np.zeros(n_classes)
     features = np.arange(n_features)
-    is_const = np.zeros(n_features, dtype=np.bool_)
     if use_pre:
         # rows of the root sorted by (x_j, row), feature by feature
         presorted = np.empty((n_features, m0), dtype=np.int32)
@@ -396,10 +553,45 @@ def _grow_kernel(X, y, codes, w, samples, w_total, crit, n_classes, max_depth, m
         # the radix buffers serve only per-node sorts, which the presorted lists replace
         xs2 = np.empty(0)
         ids2 = np.empty(0, dtype=np.int64)
-        goes_left = np.zeros(X.shape[0], dtype=np.bool_)
     else:
         presorted = np.empty((0, 0), dtype=np.int32)
-        goes_left = np.zeros(0, dtype=np.bool_)
+    row_dir = np.zeros(X.shape[0], dtype=np.int8)
+    extras = general or n_sur > 0
+    scale = np.zeros(2)  # rel_min and the largest decrease so far
+    scale[0] = rel_min
+    cat = (n_cat, np.empty(m0 if general else 0, dtype=np.int64),
+           np.zeros(q_max, dtype=np.bool_), np.zeros(q_max, dtype=np.bool_), scale)
+    ws = (X, y, codes, w, cnt, samples, w_total, crit, n_classes, max_depth, min_split,
+          min_leaf, min_wleaf, min_decrease, max_features, use_rng, use_pre, features,
+          presorted, xs, ids, xs2, ids2, counts, lc, rc, tot, yo, wo, general, extras, cat)
+    n_buf = m0 if n_sur > 0 else 0
+    (sur_f, sur_t, sur_l, sur_a, sur_j, majority, rpart_left, cat_l, cat_r, scl,
+     scr) = _no_surrogates(cap, n_sur, words)
+    sur = (sur_f, sur_t, sur_l, sur_a, sur_j, majority, rpart_left,
+           np.empty(n_buf, dtype=np.int8), np.empty(n_buf), cat_l, cat_r, scl, scr)
+    if max_leaves > 0:
+        count = _add_node(ints, floats, values, 0, 0, m0, 0, -1, True, ws, sur[9])
+        heap = [(-floats[0, _DECREASE], np.int64(0))]
+        if ints[0, _PENDING] < 0:
+            heap.pop()
+        n_leaves = 1
+        while len(heap) > 0 and n_leaves < max_leaves:
+            node = heapq.heappop(heap)[1]
+            mid, right_end = _split_node(ints, floats, node, X, samples, presorted, use_pre,
+                                         row_dir, tmp, sur, ws)
+            depth = ints[node, _DEPTH] + 1
+            for is_left in (True, False):
+                lo = ints[node, _START] if is_left else mid
+                hi = mid if is_left else right_end
+                if count == ints.shape[0]:
+                    ints, floats, values, sur = _double(ints, floats, values, sur)
+                count = _add_node(ints, floats, values, count, lo, hi, depth, node, is_left, ws,
+                                  sur[9])
+                child = count - 1
+                if ints[child, _PENDING] >= 0:
+                    heapq.heappush(heap, (-floats[child, _DECREASE], child))
+            n_leaves += 1
+        return ints, floats, values, sur, count
     st_cap = min(max_depth, m0) + 3
     st_start = np.empty(st_cap, dtype=np.int64)
     st_end = np.empty(st_cap, dtype=np.int64)
@@ -418,87 +610,17 @@ def _grow_kernel(X, y, codes, w, samples, w_total, crit, n_classes, max_depth, m
         start = st_start[sp]
         end = st_end[sp]
         depth = st_depth[sp]
-        parent = st_parent[sp]
-        is_left = st_left[sp]
-        idx = samples[start:end]
-        value, wn, imp, risk = node_summary(y, codes, w, idx, crit, n_classes)
-        if count == cap:
-            ints2 = np.empty((2 * cap, 5), dtype=np.int64)
-            floats2 = np.empty((2 * cap, 4))
-            values2 = np.empty((2 * cap, n_values))
-            ints2[:cap] = ints
-            floats2[:cap] = floats
-            values2[:cap] = values
-            ints, floats, values = ints2, floats2, values2
-            cap *= 2
-        node = count
-        count += 1
-        ints[node, 0] = -1
-        ints[node, 1] = -1
-        ints[node, 2] = -2
-        ints[node, 3] = end - start
-        ints[node, 4] = depth
-        floats[node, 0] = -2.0
-        floats[node, 1] = wn
-        floats[node, 2] = imp
-        floats[node, 3] = risk
-        for k in range(n_values):
-            values[node, k] = value[k]
-        if parent >= 0:
-            ints[parent, 0 if is_left else 1] = node
-        if depth >= max_depth or wn < min_split or wn < 2 * min_leaf or imp <= 1e-14:
+        if count == ints.shape[0]:
+            ints, floats, values, sur = _double(ints, floats, values, sur)
+        count = _add_node(ints, floats, values, count, start, end, depth, st_parent[sp],
+                          st_left[sp], ws, sur[9])
+        node = count - 1
+        if ints[node, _PENDING] < 0:
             continue
-        f, t, g, parent_g = _node_split(
-            X, y, codes, w, samples, start, end, features, max_features, use_rng, crit,
-            n_classes, min_leaf, xs, ids, xs2, ids2, counts, lc, rc, tot, presorted, use_pre,
-            is_const,
-        )
-        if f < 0:
-            continue
-        decrease = max(g - parent_g, 0.0)
-        if decrease / w_total + 1e-14 < min_decrease:
-            continue
-        ints[node, 2] = f
-        floats[node, 0] = t
-        # stable partition: rows with x < t first, both sides in increasing row order
-        nl = 0
-        nr = 0
-        for i in range(start, end):
-            r = samples[i]
-            if X[r, f] < t:
-                samples[start + nl] = r
-                nl += 1
-            else:
-                tmp[nr] = r
-                nr += 1
-        for i in range(nr):
-            samples[start + nl + i] = tmp[i]
-        if use_pre:
-            # the same stable partition of every presorted list (constant features in the
-            # node stay constant below: their lists need no update)
-            for i in range(start, start + nl):
-                goes_left[samples[i]] = True
-            for i in range(start + nl, end):
-                goes_left[samples[i]] = False
-            for j in range(n_features):
-                if is_const[j]:
-                    continue
-                col = presorted[j]
-                kl = start
-                kr = 0
-                for i in range(start, end):
-                    r = col[i]
-                    if goes_left[r]:
-                        col[kl] = r
-                        kl += 1
-                    else:
-                        tmp[kr] = r
-                        kr += 1
-                for i in range(kr):
-                    col[kl + i] = tmp[i]
-        mid = start + nl
+        mid, right_end = _split_node(ints, floats, node, X, samples, presorted, use_pre,
+                                     row_dir, tmp, sur, ws)
         st_start[sp] = mid
-        st_end[sp] = end
+        st_end[sp] = right_end
         st_depth[sp] = depth + 1
         st_parent[sp] = node
         st_left[sp] = False
@@ -509,7 +631,7 @@ def _grow_kernel(X, y, codes, w, samples, w_total, crit, n_classes, max_depth, m
         st_parent[sp] = node
         st_left[sp] = True
         sp += 1
-    return ints, floats, values, count
+    return ints, floats, values, sur, count
 
 
 def _draw_seed(rng) -> int:
@@ -520,45 +642,76 @@ def _draw_seed(rng) -> int:
 
 def grow_tree(X, y, codes, w, *, crit, n_classes, max_depth, min_samples_split,
               min_samples_leaf, min_impurity_decrease, max_leaf_nodes, max_features, rng,
-              tie_break="first"):
+              tie_break="first", n_obs=None, min_weight_leaf=0.0, max_surrogates=0,
+              n_categories=None, min_relative_improvement=0.0):
     """Grow the tree on the rows with positive weight and return its :class:`Tree`.
 
-    Parameters are those of :func:`._builder.build_tree`: ``X`` float (n, p) without NaN,
-    ``y`` float (n,), ``codes`` int (n,) class codes, ``w`` float (n,) weights, ``crit`` a
-    criterion code, ``max_features`` an int (or ``None`` for all features) and ``rng`` a
+    ``X`` float (n, p), ``y`` float (n,), ``codes`` int (n,) class codes, ``w`` float (n,)
+    case weights (the split criterion and the node values), ``n_obs`` float (n,) the
+    observations each row stands for in ``min_samples_split``/``min_samples_leaf`` (default:
+    one per row of positive weight), ``min_weight_leaf`` the least weight of a child, ``crit``
+    a criterion code, ``max_features`` an int (or ``None`` for all features) and ``rng`` a
     ``numpy`` random state or generator, from which one seed is drawn when
     ``max_features < n_features`` or ``tie_break="random"`` (the candidate columns are then
     scanned in a random order at every node, so ties between columns are broken at random).
-    With ``max_leaf_nodes`` set (best-first growth) or the absolute-error criterion, the
-    Python builder grows the tree.
+    ``max_leaf_nodes`` grows best-first up to that many leaves. With ``max_surrogates > 0``
+    every split
+    gets rpart's surrogate splits (see :mod:`._surrogates`) and the tree its ``surrogate_*``,
+    ``majority_left`` and ``rpart_left`` arrays. ``X`` may hold ``NaN``, and level codes
+    ``0 … q-1`` in the columns with ``n_categories[j] = q > 0``: each column is then scored
+    on its present rows (a categorical one by a partition of its levels) and rows missing a
+    split column follow the surrogates, then the heavier side (rpart; the tree then always
+    carries these arrays, and the level sets of categorical splits).
+    ``min_relative_improvement > 0`` (rpart's rule, ``1e-10`` in ``bsplit.c``) refuses a
+    split whose impurity decrease does not exceed that fraction of the largest decrease seen
+    so far in the growth order, so that a split improving nothing is not made (scikit-learn,
+    and the default ``0``, make it when no other split is admissible).
     """
     n_features = X.shape[1]
     max_features = n_features if max_features is None else min(int(max_features), n_features)
-    if max_leaf_nodes is not None or crit == ABSOLUTE_ERROR:
-        return build_tree(
-            X, y, codes, w, crit=crit, n_classes=n_classes, max_depth=max_depth,
-            min_samples_split=min_samples_split, min_samples_leaf=min_samples_leaf,
-            min_impurity_decrease=min_impurity_decrease, max_leaf_nodes=max_leaf_nodes,
-            max_features=max_features, rng=rng, tie_break=tie_break,
-        )
-    X = np.ascontiguousarray(X, dtype=np.float64)
-    y = np.ascontiguousarray(y, dtype=np.float64)
-    codes = np.ascontiguousarray(codes, dtype=np.int64)
-    w = np.ascontiguousarray(w, dtype=np.float64)
+    w = kernel_array(w, np.float64)
+    # no array: every row of positive weight is one observation
+    n_obs = np.empty(0) if n_obs is None else kernel_array(n_obs, np.float64)
+    X = kernel_array(X, np.float64)
+    y = kernel_array(y, np.float64)
+    codes = kernel_array(codes, np.int64)
     shuffle = max_features < n_features or tie_break == "random"
     seed = _draw_seed(rng) if shuffle else -1
     samples = np.flatnonzero(w > 0).astype(np.int64)
     w_total = float(w[samples].sum())
     max_depth = np.iinfo(np.int64).max if max_depth is None else int(max_depth)
-    presort = (max_features == n_features and n_features * samples.size <= _PRESORT_CAP
-               and X.shape[0] < 2**31 and max_depth >= _PRESORT_MIN_DEPTH)
-    ints, floats, values, k = _grow_kernel(
-        X, y, codes, w, samples, w_total, int(crit), int(n_classes), max_depth,
-        float(min_samples_split), float(min_samples_leaf), float(min_impurity_decrease),
-        int(max_features), seed, presort,
+    n_cat = (np.zeros(n_features, dtype=np.int64) if n_categories is None
+             else kernel_array(n_categories, np.int64))
+    has_cat = bool(np.any(n_cat > 0))
+    general = has_cat or bool(np.isnan(X).any())
+    n_sur = int(max_surrogates)
+    # the presorted lists pay when every column is read at every split: all columns are
+    # candidates, or the surrogate search scans them all anyway
+    presort = (not general and (max_features == n_features or n_sur > 0)
+               and n_features * samples.size <= _PRESORT_CAP and X.shape[0] < 2**31
+               and max_depth >= _PRESORT_MIN_DEPTH)
+    ints, floats, values, sur, k = _grow_kernel(
+        X, y, codes, w, n_obs, samples, w_total, int(crit), int(n_classes), max_depth,
+        float(min_samples_split), float(min_samples_leaf), float(min_weight_leaf),
+        float(min_impurity_decrease), int(max_features), seed, presort,
+        0 if max_leaf_nodes is None else int(max_leaf_nodes), n_sur, general, n_cat,
+        float(min_relative_improvement),
     )
-    return Tree(
-        ints[:k, 0].copy(), ints[:k, 1].copy(), ints[:k, 2].copy(), floats[:k, 0].copy(),
-        values[:k].copy(), ints[:k, 3].copy(), floats[:k, 1].copy(), floats[:k, 2].copy(),
-        floats[:k, 3].copy(), ints[:k, 4].copy(),
+    tree = Tree(
+        ints[:k, _LEFT].copy(), ints[:k, _RIGHT].copy(), ints[:k, _FEATURE].copy(),
+        floats[:k, _THRESHOLD].copy(), values[:k].copy(), ints[:k, _N].copy(),
+        floats[:k, _WN].copy(), floats[:k, _IMPURITY].copy(), floats[:k, _RISK].copy(),
+        ints[:k, _DEPTH].copy(),
     )
+    if n_sur == 0 and not general:
+        return tree
+    (sur_f, sur_t, sur_l, sur_a, sur_j, majority, rpart_left, _, _, cat_l, cat_r, scl,
+     scr) = (a[:k].copy() for a in sur)
+    leaves = tree.children_left == -1
+    cat_l[leaves] = 0  # a pending categorical split that best-first growth never made
+    return replace(tree, n_categories=n_cat.copy() if has_cat else None,
+                   cat_left=cat_l if has_cat else None, cat_right=cat_r if has_cat else None,
+                   surrogate_feature=sur_f, surrogate_threshold=sur_t,
+                   surrogate_left=sur_l, surrogate_agreement=sur_a, surrogate_adj=sur_j,
+                   surrogate_cat_left=scl, surrogate_cat_right=scr,
+                   majority_left=majority, rpart_left=rpart_left)

@@ -6,8 +6,12 @@ scikit-learn's ``W_t i(t) / W`` (``ccp_alpha``) or rpart's risk ``R(t)`` (``cp``
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 
+from ._inputs import kernel_array
+from ._rpart_cp import alpha_limit, rpart_complexity
 from ._structure import TREE_LEAF, Tree, collapse, route_tree
 from ._weakest_link import weakest_link_kernel
 from ._xval import xval_loss_sums
@@ -46,33 +50,53 @@ def sklearn_cost(tree: Tree) -> np.ndarray:
     return w * tree.impurity / w[0]
 
 
-def collapse_alphas(tree: Tree, cost: np.ndarray) -> np.ndarray:
-    """For every node, the alpha at which it becomes a leaf (``inf`` for leaves)."""
-    alphas, _, steps, _ = weakest_link_sequence(tree, cost)
-    out = np.full(tree.node_count, np.inf)
-    internal = tree.children_left != TREE_LEAF
-    for a, s in zip(alphas, steps, strict=True):
-        for t in s:
-            # every internal node below a collapsed node is removed at the same alpha
-            stack = [int(t)]
-            while stack:
-                u = stack.pop()
-                if internal[u] and out[u] == np.inf:
-                    out[u] = a
-                    stack.extend([tree.children_left[u], tree.children_right[u]])
-    return out
+def rpart_prune(tree: Tree, alpha: float, *, remove: bool = True) -> Tree:
+    """rpart's tree at ``alpha = cp * R(root)``: every node gets rpart's complexity
+    (:func:`._rpart_cp.rpart_complexity`, stored in ``tree.complexity``) and, with
+    ``remove``, the splits rpart would not make are removed."""
+    limit = alpha_limit(alpha, tree.risk[0])
+    cx, keep = rpart_complexity(tree.children_left, tree.children_right,
+                                tree.risk.astype(np.float64), float(alpha), limit)
+    tree = replace(tree, complexity=cx)
+    drop = np.flatnonzero((tree.children_left != TREE_LEAF) & ~keep) if remove else []
+    return collapse(tree, drop) if len(drop) else tree
+
+
+def snip(tree: Tree, alpha: float) -> Tree:
+    """``prune.rpart``: the splits whose stored complexity does not exceed ``alpha`` removed."""
+    drop = np.flatnonzero((tree.children_left != TREE_LEAF)
+                          & (tree.complexity <= alpha_limit(alpha, tree.risk[0])))
+    return collapse(tree, drop) if drop.size else tree
 
 
 def cp_table_rows(tree: Tree, cp: float):
-    """rpart's CP, nsplit and rel error rows (root first) of a tree already pruned at ``cp``."""
-    alphas, risks, _, n_leaves = weakest_link_sequence(tree, tree.risk)
+    """rpart's CP, nsplit and rel error rows (root first) of a tree grown at ``cp``.
+
+    The CP column holds the distinct node complexities (at least ``cp``), largest first, over
+    the root risk (rpart's ``make_cp_list``); row ``k`` is the subtree of the splits whose
+    complexity exceeds its CP, with their number and the risk of its leaves over the root
+    risk (``make_cp_table``).
+    """
     root = tree.risk[0]
-    if root <= 0:
+    if root <= 0 or tree.children_left[0] == TREE_LEAF:
         return np.array([cp]), np.zeros(1), np.ones(1)
-    # row k (root first) is optimal for cp in [CP_k, CP_{k-1})
-    cps = np.append(alphas[1:][::-1] / root, cp)
-    nsplit = (n_leaves[::-1] - 1).astype(np.float64)
-    return cps, nsplit, risks[::-1] / root
+    internal = tree.children_left != TREE_LEAF
+    cx = tree.complexity
+    me_cp = np.maximum(cx, cp * root)
+    me_cp[0] = cx[0]
+    values = np.unique(me_cp)[::-1]
+    parent = np.full(tree.node_count, -1, dtype=np.int64)
+    parent[tree.children_left[internal]] = np.flatnonzero(internal)
+    parent[tree.children_right[internal]] = np.flatnonzero(internal)
+    parent_cx = np.where(parent >= 0, cx[np.maximum(parent, 0)], np.inf)
+    nsplit = np.empty(values.size)
+    rel = np.empty(values.size)
+    for k, c in enumerate(values):
+        split = internal & (cx > c)
+        nsplit[k] = np.count_nonzero(split)
+        # the leaves of that subtree: reached (parent split) and not split themselves
+        rel[k] = tree.risk[(parent_cx > c) & ~split].sum() / root
+    return values / root, nsplit, rel
 
 
 def xval_errors(grow, X, y, codes, w, folds, cps, root_risk, classification):
@@ -81,13 +105,16 @@ def xval_errors(grow, X, y, codes, w, folds, cps, root_risk, classification):
     ``grow(X, y, codes, w, scale)`` returns the fold's tree pruned at rpart's ``cp`` times
     ``scale``; as rpart, ``scale`` is the full data's root risk times the fold's share of the
     weight, ``R(root) W_train / W``. Each held-out row is scored by the fold's tree pruned at
-    ``sqrt(CP_k CP_{k-1}) * scale`` (``CP_{-1} = inf``); the errors are the squared error or
-    the 0/1 loss, weighted.
+    ``sqrt(CP_k CP_{k-1}) * scale`` (``10 CP_0`` for the first row), by rpart's node
+    complexities of the fold's tree; the errors are the squared error or the 0/1 loss,
+    weighted.
     """
     cps = np.asarray(cps, dtype=np.float64)
     if root_risk <= 0:
         return np.zeros(cps.size), np.zeros(cps.size)
-    mids = np.sqrt(cps * np.concatenate([[np.inf], cps[:-1]]))
+    # rpart's xval.c: ten times the largest CP ("close enough to infinity"), then the
+    # geometric means of consecutive CPs
+    mids = np.concatenate([[10 * cps[0]], np.sqrt(cps[1:] * cps[:-1])])
     xrisk = np.zeros(mids.size)  # Σ w·loss over the held-out rows of every fold
     xrisk_sq = np.zeros(mids.size)  # Σ w·loss²
     for f in np.unique(folds):
@@ -95,15 +122,17 @@ def xval_errors(grow, X, y, codes, w, folds, cps, root_risk, classification):
         train = ~test & (w > 0)
         scale = root_risk * w[train].sum() / w.sum()
         tree = grow(X[train], y[train], codes[train], w[train], scale)
-        node_alpha = (collapse_alphas(tree, tree.risk) / scale if scale > 0
+        # a node splits a held-out row at complexities below its own (rpart's rundown.c)
+        internal = tree.children_left != TREE_LEAF
+        node_alpha = (np.where(internal, tree.complexity, np.inf) / scale if scale > 0
                       else np.full(tree.node_count, np.inf))
-        Xt = np.ascontiguousarray(X[test])
-        if tree.needs_router or np.isnan(Xt).any():
+        Xt = kernel_array(X[test], np.float64)
+        if tree.cat_left is not None or np.isnan(Xt).any():
             # surrogates or categorical splits: route the rows once per complexity
             for k, m in enumerate(mids):
                 left = np.where(node_alpha > m, tree.children_left, TREE_LEAF)
                 right = np.where(node_alpha > m, tree.children_right, TREE_LEAF)
-                leaf = route_tree(tree, Xt, left, right)
+                leaf = route_tree(tree, Xt, left, right, fit_rule=True)
                 if classification:
                     err = (np.argmax(tree.value[leaf], axis=1) != codes[test]).astype(float)
                 else:

@@ -4,9 +4,11 @@ Array in, array out. At an internal node the primary split decides when it can: 
 column sends ``x < threshold`` to the left child, a categorical column sends the levels of the
 node's left set left and those of its right set right. A row whose primary value is missing
 (or whose level did not reach the node at fit time) follows the first surrogate that decides
-for it, then the child holding more training rows (rpart's ``usesurrogate = 2`` at prediction
-time); when both children hold as many rows the row stops at the internal node, whose value
-is then its prediction (as rpart).
+for it, then the node's default direction: at prediction time the child holding more training
+rows (rpart's ``usesurrogate = 2`` in ``predict``; when both children hold as many rows the
+row stops at the internal node, whose value is then its prediction, as rpart), in rpart's
+cross-validation the side the primary sent more weight to (``lastsurrogate``; right on a
+tie).
 
 Categorical level sets are bitsets: level ``c`` is bit ``c & 63`` of word ``c >> 6``.
 """
@@ -45,10 +47,11 @@ def _direction(v, is_cat, threshold, lt_left, left_bits, right_bits):
 
 
 @njit(cache=True)
-def route_kernel(children_left, children_right, feature, threshold, n_node_samples, n_levels,
+def route_kernel(children_left, children_right, feature, threshold, default_dir, n_levels,
                  cat_left, cat_right, sur_feature, sur_threshold, sur_left, sur_cat_left,
                  sur_cat_right, use_surrogates, X):
-    """Final node of every row of ``X`` (a leaf, or an internal node on a 50-50 fallback)."""
+    """Final node of every row of ``X`` (a leaf, or an internal node whose ``default_dir``,
+    the direction of a row no split decides, is 0)."""
     n = X.shape[0]
     n_sur = sur_feature.shape[1]
     out = np.empty(n, dtype=np.int64)
@@ -69,13 +72,8 @@ def route_kernel(children_left, children_right, feature, threshold, n_node_sampl
                     if d != 0:
                         break
             if d == 0:
-                nl = n_node_samples[children_left[node]]
-                nr = n_node_samples[children_right[node]]
-                if nl > nr:
-                    d = LEFT
-                elif nr > nl:
-                    d = RIGHT
-                else:
+                d = default_dir[node]
+                if d == 0:
                     break
             node = children_left[node] if d == LEFT else children_right[node]
         out[i] = node

@@ -16,7 +16,8 @@ import numpy as np
 from scipy import sparse
 
 from ._apply import apply_kernel
-from ._route import route_kernel
+from ._inputs import kernel_array
+from ._route import LEFT, RIGHT, route_kernel
 
 TREE_LEAF = -1
 
@@ -68,6 +69,10 @@ class Tree:
         left, ``0`` right, ``-1`` none (the primary sent equal weight both ways; such rows stay
         in the node), as rpart's ``lastsurrogate``. At prediction time the child with more
         training rows is followed, as rpart's ``predict``.
+    complexity : ndarray of float64, shape (n_nodes,) or None
+        rpart's node complexity on the risk scale (``fit$frame$complexity`` times the root
+        risk): the split of node ``t`` is kept by ``cp`` values below
+        ``complexity[t] / risk[0]`` (see :mod:`._rpart_cp`).
     rpart_left : ndarray of bool, shape (n_nodes,) or None
         ``True`` when ``children_left`` is rpart's left son (printed first): the side with the
         smaller mean response or mean class index on the rows the split column routes
@@ -96,6 +101,7 @@ class Tree:
     surrogate_cat_right: np.ndarray | None = None
     majority_left: np.ndarray | None = None
     rpart_left: np.ndarray | None = None
+    complexity: np.ndarray | None = None
 
     @property
     def needs_router(self) -> bool:
@@ -115,16 +121,20 @@ class Tree:
         return int(self.depth.max())
 
 
-_NODE_FIELDS = ("cat_left", "cat_right", "surrogate_feature", "surrogate_threshold",
+_NODE_FIELDS = ("complexity", "cat_left", "cat_right", "surrogate_feature", "surrogate_threshold",
                 "surrogate_left", "surrogate_agreement", "surrogate_adj", "surrogate_cat_left",
                 "surrogate_cat_right", "majority_left", "rpart_left")
 
 
-def route_tree(tree: Tree, X, children_left=None, children_right=None) -> np.ndarray:
+def route_tree(tree: Tree, X, children_left=None, children_right=None, *,
+               fit_rule=False) -> np.ndarray:
     """Final node of every row of ``X`` with surrogates and categorical splits (compiled loop).
 
     ``children_left``/``children_right`` override the tree's (a pruned view of the same
-    nodes). ``X`` holds level codes in categorical columns and may hold ``NaN``.
+    nodes). ``X`` holds level codes in categorical columns and may hold ``NaN``. A row no
+    split decides follows the child with more training rows (``predict.rpart``), or with
+    ``fit_rule`` the side the primary sent more weight to, right on a tie (rpart's
+    cross-validation, ``branch.c``).
     """
     n_nodes = tree.node_count
     n_features = X.shape[1]
@@ -144,9 +154,17 @@ def route_tree(tree: Tree, X, children_left=None, children_right=None) -> np.nda
         sf, st, sl = tree.surrogate_feature, tree.surrogate_threshold, tree.surrogate_left
         scl, scr = tree.surrogate_cat_left, tree.surrogate_cat_right
         use = True
-    return route_kernel(left, right, tree.feature, tree.threshold, tree.n_node_samples,
-                        n_levels, cat_left, cat_right, sf, st, sl, scl, scr, use,
-                        np.ascontiguousarray(X, dtype=np.float64))
+    internal = tree.children_left != TREE_LEAF
+    if fit_rule and tree.majority_left is not None:
+        default = np.where(tree.majority_left == 1, LEFT, RIGHT).astype(np.int8)
+    else:
+        n = tree.n_node_samples
+        nl = np.where(internal, n[np.where(internal, tree.children_left, 0)], 0)
+        nr = np.where(internal, n[np.where(internal, tree.children_right, 0)], 0)
+        default = np.where(nl > nr, LEFT, np.where(nr > nl, RIGHT, 0)).astype(np.int8)
+    return route_kernel(left, right, tree.feature, tree.threshold, default, n_levels,
+                        cat_left, cat_right, sf, st, sl, scl, scr, use,
+                        kernel_array(X, np.float64))
 
 
 def decision_path_from_nodes(children_left, children_right, final, n_samples):
@@ -174,7 +192,7 @@ def decision_path_from_nodes(children_left, children_right, final, n_samples):
 def apply_tree(children_left, children_right, feature, threshold, X) -> np.ndarray:
     """Leaf id of every row of ``X`` (array in, array out; compiled loop)."""
     return apply_kernel(children_left, children_right, feature, threshold,
-                        np.ascontiguousarray(X, dtype=np.float64))
+                        kernel_array(X, np.float64))
 
 
 def decision_path_tree(children_left, children_right, feature, threshold, X):
@@ -198,23 +216,6 @@ def decision_path_tree(children_left, children_right, feature, threshold, X):
     return sparse.csr_matrix(
         (data, (r[order], c[order])), shape=(n, children_left.size)
     )
-
-
-def subtree_leaves_and_risk(tree: Tree):
-    """Number of leaves and summed leaf risk of the subtree rooted at each node."""
-    n = tree.node_count
-    leaves = np.zeros(n, dtype=np.int64)
-    risk = np.zeros(n)
-    # children always have larger ids than their parent: sweep ids downwards
-    for t in range(n - 1, -1, -1):
-        left, right = tree.children_left[t], tree.children_right[t]
-        if left == TREE_LEAF:
-            leaves[t] = 1
-            risk[t] = tree.risk[t]
-        else:
-            leaves[t] = leaves[left] + leaves[right]
-            risk[t] = risk[left] + risk[right]
-    return leaves, risk
 
 
 def collapse(tree: Tree, nodes) -> Tree:
@@ -254,34 +255,3 @@ def collapse(tree: Tree, nodes) -> Tree:
         weighted_n_node_samples=tree.weighted_n_node_samples[keep],
         impurity=tree.impurity[keep], risk=tree.risk[keep], depth=tree.depth[keep], **extra,
     )
-
-
-def prune_weakest_link(tree: Tree, alpha: float) -> Tree:
-    """The weakest-link (cost-complexity) subtree at complexity ``alpha`` on the risk scale.
-
-    The subtree that repeatedly collapsing the internal node(s) with the smallest
-    ``g(t) = (R(t) - R(T_t)) / (|T_t| - 1)`` while ``g(t) <= alpha`` ends with (rpart's rule: a
-    split whose complexity does not exceed ``alpha`` is removed). That is the smallest subtree
-    minimising :math:`R(T) + \\alpha |T|` (Breiman et al. 1984, §10.2), found here in one
-    bottom-up pass: a node is collapsed when its ``g``, computed on its already-pruned
-    subtree, does not exceed ``alpha`` (linear in the number of nodes, where the repeated
-    weakest-link search is quadratic).
-    """
-    left, right = tree.children_left, tree.children_right
-    n = tree.node_count
-    limit = alpha * (1 + 1e-12) + 1e-12 * abs(tree.risk[0])
-    leaves = np.ones(n, dtype=np.int64)
-    sub_risk = tree.risk.astype(np.float64).copy()
-    pruned = []
-    # children always have larger ids than their parent: sweep ids downwards
-    for t in range(n - 1, -1, -1):
-        if left[t] == TREE_LEAF:
-            continue
-        n_leaves = leaves[left[t]] + leaves[right[t]]
-        risk = sub_risk[left[t]] + sub_risk[right[t]]
-        if (tree.risk[t] - risk) / (n_leaves - 1) <= limit:
-            pruned.append(t)  # leaves[t] = 1 and sub_risk[t] = R(t) already
-        else:
-            leaves[t] = n_leaves
-            sub_risk[t] = risk
-    return collapse(tree, pruned) if pruned else tree
