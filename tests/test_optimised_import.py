@@ -21,9 +21,6 @@ import statlearning
 
 SUBPACKAGES = sorted(m.name for m in pkgutil.iter_modules(statlearning.__path__) if m.ispkg)
 
-#: Subpackages whose docstrings are still templated with ``__doc__.replace`` (to be removed).
-TEMPLATED = {"tree", "ensemble"}
-
 _SCRIPT = """
 import importlib, json, pkgutil, sys, traceback
 import statlearning
@@ -63,20 +60,7 @@ def test_subpackages_are_found():
     assert {"neighbors", "linear_model", "cli", "_core"} <= set(SUBPACKAGES)
 
 
-@pytest.mark.parametrize(
-    "name",
-    [
-        pytest.param(
-            n,
-            marks=pytest.mark.xfail(
-                reason="docstrings still templated with __doc__.replace", strict=False
-            ),
-        )
-        if n in TEMPLATED
-        else n
-        for n in SUBPACKAGES
-    ],
-)
+@pytest.mark.parametrize("name", SUBPACKAGES)
 def test_imports_with_docstrings_stripped(report, name):
     error = report[name]
     if error and error.startswith("skip: "):

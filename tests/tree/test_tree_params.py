@@ -1,9 +1,7 @@
-"""Rules shared by every tree-based estimator: max_features, feature sampling, -OO import."""
+"""Rules shared by every tree-based estimator: max_features and feature sampling (the -OO
+import of every subpackage is tests/test_optimised_import.py)."""
 
 from __future__ import annotations
-
-import subprocess
-import sys
 
 import numpy as np
 import pytest
@@ -15,14 +13,6 @@ from statlearning.ensemble import (
 )
 from statlearning.tree import DecisionTreeClassifier, DecisionTreeRegressor
 from statlearning.tree._params import resolve_max_features
-
-
-def test_import_under_python_OO():
-    """Docstrings are stripped by -OO: nothing may template them at import time."""
-    code = "import statlearning.tree, statlearning.ensemble"
-    out = subprocess.run([sys.executable, "-OO", "-c", code], capture_output=True, text=True,
-                         check=False)
-    assert out.returncode == 0, out.stderr
 
 
 @pytest.mark.parametrize(("mf", "p", "expected"), [
