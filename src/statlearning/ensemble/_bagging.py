@@ -55,6 +55,8 @@ class BaggingRegressor(RegressorOutputs, RegressorMixin, BaseBagging):
         joblib threads for fitting and prediction (``None``: 1 unless a
         ``joblib.parallel_config`` context says otherwise; ``-1``: all cores).
     random_state : int, RandomState instance or None, default=None
+        Source of the members' seeds (bootstrap sample and the member's own
+        ``random_state``); an int makes the ensemble reproducible.
 
     Attributes
     ----------
@@ -156,8 +158,13 @@ class BaggingClassifier(ClassifierOutputs, ClassifierMixin, BaseBagging):
         Base estimator; ``None`` is an unpruned
         :class:`~statlearning.tree.DecisionTreeClassifier` with ``tie_break="random"`` and
         ``use_surrogates="missing"``.
-    n_estimators, max_samples, bootstrap, n_jobs, random_state
-        As in :class:`BaggingRegressor`.
+    n_estimators : int, default=10
+        Number of bootstrap samples :math:`B`.
+    max_samples : int or float, default=1.0
+        Rows drawn per sample (a float is a fraction of ``n_samples``, a row of frequency
+        weight counting as that many rows).
+    bootstrap : bool, default=True
+        Draw with replacement (else without: pasting).
     oob_score : bool, default=False
         Compute ``oob_decision_function_``, ``oob_score_`` (accuracy) and ``oob_error_curve_``.
     voting : {"soft", "hard"}, default="soft"
@@ -165,6 +172,12 @@ class BaggingClassifier(ClassifierOutputs, ClassifierMixin, BaseBagging):
         the majority vote :math:`\\arg\\max_c \\sum_b 1\\{\\hat f_b(x) = c\\}` with
         ``predict_proba`` the vote fractions (the notes' rule, R's ``randomForest``). A base
         estimator without ``predict_proba`` always votes.
+    n_jobs : int, default=None
+        joblib threads for fitting and prediction (``None``: 1 unless a
+        ``joblib.parallel_config`` context says otherwise; ``-1``: all cores).
+    random_state : int, RandomState instance or None, default=None
+        Source of the members' seeds (bootstrap sample and the member's own
+        ``random_state``); an int makes the ensemble reproducible.
 
     Attributes
     ----------

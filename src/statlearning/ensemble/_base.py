@@ -301,18 +301,56 @@ class ClassifierOutputs:
     def predict_proba(self, X) -> np.ndarray:
         """Mean of the members' class probabilities (``voting="soft"``) or vote fractions.
 
-        Columns follow ``classes_``.
+        With ``voting="soft"`` each member contributes its class probabilities (a tree: the
+        class proportions in the leaf reached by ``x``); with ``voting="hard"`` a one-hot vote
+        for its predicted class. The ensemble's probabilities are the mean over the
+        ``n_estimators`` members.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Samples to score; must be finite (no NaN or infinity).
+
+        Returns
+        -------
+        ndarray of shape (n_samples, n_classes)
+            Class probabilities (soft voting) or fractions of the members' votes (hard
+            voting), columns in ``classes_`` order; each row sums to one.
         """
         X = self._validate_predict(X)
         return self._sum_outputs(X, self._hard()) / len(self.estimators_)
 
     def predict_log_proba(self, X) -> np.ndarray:
-        """Logarithm of :meth:`predict_proba` (``-inf`` for a zero probability)."""
+        """Logarithm of :meth:`predict_proba` (``-inf`` for a zero probability).
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Samples to score; must be finite (no NaN or infinity).
+
+        Returns
+        -------
+        ndarray of shape (n_samples, n_classes)
+            Natural logarithm of the class probabilities or vote fractions, columns in
+            ``classes_`` order; ``-inf`` where no member gives the class any probability.
+        """
         with np.errstate(divide="ignore"):
             return np.log(self.predict_proba(X))
 
     def predict(self, X) -> np.ndarray:
-        """Class with the largest mean probability or vote count (ties: first in ``classes_``)."""
+        """Class with the largest mean probability or vote count (ties: first in ``classes_``).
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Samples to classify; must be finite (no NaN or infinity).
+
+        Returns
+        -------
+        ndarray of shape (n_samples,)
+            Predicted class labels, taken from ``classes_`` (so of the same type as the ``y``
+            given to ``fit``).
+        """
         proba = self.predict_proba(X)
         return self.classes_[np.argmax(proba, axis=1)]
 
@@ -321,7 +359,19 @@ class RegressorOutputs:
     """``predict`` of bagged regressors: the mean of the members' predictions."""
 
     def predict(self, X) -> np.ndarray:
-        """Mean of the members' predictions."""
+        """Mean of the members' predictions.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Samples to predict; must be finite (no NaN or infinity).
+
+        Returns
+        -------
+        ndarray of shape (n_samples,)
+            The unweighted mean over the ``n_estimators`` members of their predictions (a
+            tree's prediction is the weighted mean response of the leaf reached by ``x``).
+        """
         X = self._validate_predict(X)
         return self._sum_outputs(X, False)[:, 0] / len(self.estimators_)
 

@@ -264,12 +264,30 @@ class RandomForestClassifier(ClassifierOutputs, ClassifierMixin, _BaseForest):
     Parameters
     ----------
     n_estimators : int, default=100
+        Number of trees (R's ``ntree``).
     criterion : {"gini", "entropy", "misclassification"}, default="gini"
-    max_depth, min_samples_split, min_samples_leaf, min_weight_fraction_leaf, max_leaf_nodes, \
-min_impurity_decrease, bootstrap, max_samples, n_jobs, random_state
-        As in :class:`RandomForestRegressor`.
+        Impurity minimised by each split: the Gini index (R's ``randomForest``), the
+        entropy (deviance) or the misclassification rate of the in-bag class weights.
+    max_depth : int, default=None
+        Maximum depth of each tree (``None``: unlimited, as R).
+    min_samples_split : int, default=2
+        A node with fewer in-bag observations (a row drawn :math:`k` times counts :math:`k`
+        times) is not split (R's ``nodesize + 1``; R's classification default
+        ``nodesize = 1`` is ``min_samples_split=2``).
+    min_samples_leaf : int, default=1
+        Minimum in-bag observations in each child.
+    min_weight_fraction_leaf : float in [0, 0.5], default=0.0
+        Minimum share of the tree's in-bag weight in each child (scikit-learn's).
     max_features : int, float, {"sqrt", "log2"} or None, default="sqrt"
-        Columns drawn at each split (R's ``mtry = floor(sqrt(p))``).
+        Columns drawn at each split (R's ``mtry = floor(sqrt(p))``); a float ``f`` gives
+        ``max(1, int(f * p))`` (scikit-learn's rule); ``None`` is bagging.
+    max_leaf_nodes : int, default=None
+        Best-first growth up to this many leaves (R's ``maxnodes``).
+    min_impurity_decrease : float, default=0.0
+        A split must decrease the weighted impurity, divided by the tree's total in-bag
+        weight, by at least this much (scikit-learn's).
+    bootstrap : bool, default=True
+        Draw each tree's sample with replacement (R's ``replace``; else without).
     oob_score : bool, default=False
         Compute ``oob_decision_function_``, ``oob_score_`` (accuracy), ``oob_error_curve_``.
     permutation_importance : bool, default=False
@@ -278,6 +296,16 @@ min_impurity_decrease, bootstrap, max_samples, n_jobs, random_state
     voting : {"soft", "hard"}, default="soft"
         Mean of the trees' class proportions (scikit-learn) or majority vote with vote
         fractions as probabilities (the notes, R).
+    max_samples : int, float or None, default=None
+        Bootstrap sample size (``None``: the number of rows, a row of frequency weight
+        :math:`r_i` counting :math:`r_i` times (see the Notes of
+        :class:`RandomForestRegressor`); a float is a fraction of it; R's ``sampsize``).
+    n_jobs : int, default=None
+        joblib threads for fitting and prediction (``None``: 1 unless a
+        ``joblib.parallel_config`` context says otherwise; ``-1``: all cores).
+    random_state : int, RandomState instance or None, default=None
+        Source of each tree's bootstrap, feature-draw and permutation seeds; an int makes
+        the forest reproducible.
 
     Attributes
     ----------

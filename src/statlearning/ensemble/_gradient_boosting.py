@@ -323,11 +323,38 @@ max_leaf_nodes, max_features
         return self
 
     def predict(self, X) -> np.ndarray:
-        """:math:`f_B(x)`."""
+        """Predict the response: the boosted model after all stages, :math:`f_B(x)`.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Numeric features; ``NaN`` or infinite values raise ``ValueError``.
+
+        Returns
+        -------
+        ndarray of shape (n_samples,)
+            :math:`f_B(x) = f_0 + \\lambda \\sum_{b=1}^{B} h_b(x)`, the initial constant
+            plus the shrunken leaf values of every stage's tree.
+        """
         return self._raw_predict(X)[:, 0]
 
     def staged_predict(self, X):
-        """Yield the prediction after each stage (``f_1(x), …, f_B(x)``)."""
+        """Yield the prediction after each stage (``f_1(x), …, f_B(x)``).
+
+        Used to follow the test error as a function of the number of stages :math:`B`
+        without refitting.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Numeric features; ``NaN`` or infinite values raise ``ValueError``.
+
+        Yields
+        ------
+        ndarray of shape (n_samples,)
+            :math:`f_b(x)` for :math:`b = 1, \\dots,` ``n_estimators``, in order; each a
+            fresh array. The last equals :meth:`predict` up to rounding.
+        """
         for raw in self._staged_raw(X):
             yield raw[:, 0]
 
@@ -426,35 +453,121 @@ max_features, random_state
         return softmax(raw, axis=1)
 
     def decision_function(self, X) -> np.ndarray:
-        """Log-odds of ``classes_[1]`` (two classes, shape (n,)) or the K scores (n, K)."""
+        """Log-odds of ``classes_[1]`` (two classes, shape (n,)) or the K scores (n, K).
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Numeric features; ``NaN`` or infinite values raise ``ValueError``.
+
+        Returns
+        -------
+        ndarray of shape (n_samples,) or (n_samples, n_classes)
+            Two classes: the raw score :math:`f_B(x) = \\log\\{P(y = c_1)/P(y = c_0)\\}`
+            with :math:`c_k` = ``classes_[k]``. :math:`K > 2` classes: the :math:`K` raw
+            scores :math:`f_{Bk}(x)`, columns in ``classes_`` order, whose softmax is
+            :meth:`predict_proba` (adding a constant to a row leaves the probabilities
+            unchanged).
+        """
         raw = self._raw_predict(X)
         return raw[:, 0] if self.n_classes_ == 2 else raw
 
     def staged_decision_function(self, X):
-        """Yield :meth:`decision_function` after each stage."""
+        """Yield :meth:`decision_function` after each stage.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Numeric features; ``NaN`` or infinite values raise ``ValueError``.
+
+        Yields
+        ------
+        ndarray of shape (n_samples,) or (n_samples, n_classes)
+            The raw scores after stages :math:`1, \\dots,` ``n_estimators``, in order, shaped
+            as :meth:`decision_function`'s; each a fresh array.
+        """
         for raw in self._staged_raw(X):
             yield raw[:, 0] if self.n_classes_ == 2 else raw
 
     def predict_proba(self, X) -> np.ndarray:
-        """Class probabilities (columns in ``classes_`` order)."""
+        """Class probabilities (columns in ``classes_`` order).
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Numeric features; ``NaN`` or infinite values raise ``ValueError``.
+
+        Returns
+        -------
+        ndarray of shape (n_samples, n_classes)
+            :math:`P(y = c_1) = 1/(1 + e^{-f_B(x)})` and its complement (two classes) or the
+            softmax of the :math:`K` scores; each row sums to one.
+        """
         return self._raw_to_proba(self._raw_predict(X))
 
     def predict_log_proba(self, X) -> np.ndarray:
-        """Logarithm of :meth:`predict_proba`."""
+        """Logarithm of :meth:`predict_proba`.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Numeric features; ``NaN`` or infinite values raise ``ValueError``.
+
+        Returns
+        -------
+        ndarray of shape (n_samples, n_classes)
+            Natural logarithm of the class probabilities, columns in ``classes_`` order
+            (``-inf`` where a probability underflows to zero).
+        """
         with np.errstate(divide="ignore"):
             return np.log(self.predict_proba(X))
 
     def staged_predict_proba(self, X):
-        """Yield :meth:`predict_proba` after each stage."""
+        """Yield :meth:`predict_proba` after each stage.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Numeric features; ``NaN`` or infinite values raise ``ValueError``.
+
+        Yields
+        ------
+        ndarray of shape (n_samples, n_classes)
+            Class probabilities after stages :math:`1, \\dots,` ``n_estimators``, in order,
+            columns in ``classes_`` order.
+        """
         for raw in self._staged_raw(X):
             yield self._raw_to_proba(raw)
 
     def predict(self, X) -> np.ndarray:
-        """The most probable class (ties to the first in ``classes_``)."""
+        """The most probable class (ties to the first in ``classes_``).
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Numeric features; ``NaN`` or infinite values raise ``ValueError``.
+
+        Returns
+        -------
+        ndarray of shape (n_samples,)
+            Predicted class labels, taken from ``classes_``.
+        """
         proba = self.predict_proba(X)
         return self.classes_[np.argmax(proba, axis=1)]
 
     def staged_predict(self, X):
-        """Yield :meth:`predict` after each stage."""
+        """Yield :meth:`predict` after each stage.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Numeric features; ``NaN`` or infinite values raise ``ValueError``.
+
+        Yields
+        ------
+        ndarray of shape (n_samples,)
+            Predicted class labels (from ``classes_``) after stages :math:`1, \\dots,`
+            ``n_estimators``, in order.
+        """
         for proba in self.staged_predict_proba(X):
             yield self.classes_[np.argmax(proba, axis=1)]

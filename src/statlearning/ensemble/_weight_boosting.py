@@ -202,7 +202,21 @@ class AdaBoostClassifier(ClassifierMixin, StatBase):
         return pred
 
     def staged_decision_function(self, X):
-        """Yield :meth:`decision_function` after each round."""
+        """Yield :meth:`decision_function` after each round.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Numeric features; ``NaN`` or infinite values raise ``ValueError``.
+
+        Yields
+        ------
+        ndarray of shape (n_samples,) or (n_samples, n_classes)
+            The score of the first :math:`m` learners, :math:`m = 1, \\dots,`
+            ``len(estimators_)`` (fewer than ``n_estimators`` arrays when boosting stopped
+            early), shaped as :meth:`decision_function`'s; the last is
+            :meth:`decision_function`.
+        """
         pred, norm = None, 0.0
         for vote, a in self._votes(X):
             norm += a
@@ -210,7 +224,21 @@ class AdaBoostClassifier(ClassifierMixin, StatBase):
             yield self._finish(pred, norm)
 
     def decision_function(self, X) -> np.ndarray:
-        """scikit-learn's SAMME score: (n,) for two classes (> 0: ``classes_[1]``), else (n, K)."""
+        """SAMME score as scikit-learn's: (n,) for two classes (> 0: ``classes_[1]``), else (n, K).
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Numeric features; ``NaN`` or infinite values raise ``ValueError``.
+
+        Returns
+        -------
+        ndarray of shape (n_samples,) or (n_samples, n_classes)
+            :math:`s_k(x) = \\sum_m \\alpha_m h_{mk}(x) / \\sum_m \\alpha_m` with
+            :math:`h_{mk} = 1` if learner :math:`m` predicts class :math:`k` and
+            :math:`-1/(K-1)` otherwise, columns in ``classes_`` order. Two classes: the single
+            column :math:`s_1 - s_0`, in :math:`[-2, 2]`, positive for ``classes_[1]``.
+        """
         out = None
         for stage_out in self.staged_decision_function(X):
             out = stage_out
@@ -224,11 +252,36 @@ class AdaBoostClassifier(ClassifierMixin, StatBase):
         return softmax(decision, axis=1)
 
     def predict_proba(self, X) -> np.ndarray:
-        """SAMME class probabilities: the softmax of the scaled decision function."""
+        """SAMME class probabilities: the softmax of the scaled decision function.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Numeric features; ``NaN`` or infinite values raise ``ValueError``.
+
+        Returns
+        -------
+        ndarray of shape (n_samples, n_classes)
+            :math:`\\mathrm{softmax}(s/(K-1))` of the :meth:`decision_function` score
+            :math:`s` (two classes: the softmax of :math:`(-s/2, s/2)`), columns in
+            ``classes_`` order; each row sums to one.
+        """
         return self._proba(self.decision_function(X))
 
     def staged_predict_proba(self, X):
-        """Yield :meth:`predict_proba` after each round."""
+        """Yield :meth:`predict_proba` after each round.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Numeric features; ``NaN`` or infinite values raise ``ValueError``.
+
+        Yields
+        ------
+        ndarray of shape (n_samples, n_classes)
+            Class probabilities of the first :math:`m` learners,
+            :math:`m = 1, \\dots,` ``len(estimators_)``, columns in ``classes_`` order.
+        """
         for d in self.staged_decision_function(X):
             yield self._proba(d)
 
@@ -238,11 +291,36 @@ class AdaBoostClassifier(ClassifierMixin, StatBase):
         return self.classes_[np.argmax(decision, axis=1)]
 
     def predict(self, X) -> np.ndarray:
-        """The weighted-vote winner (for two classes ``classes_[1]`` when the score is > 0)."""
+        """The weighted-vote winner (for two classes ``classes_[1]`` when the score is > 0).
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Numeric features; ``NaN`` or infinite values raise ``ValueError``.
+
+        Returns
+        -------
+        ndarray of shape (n_samples,)
+            :math:`\\arg\\max_k \\sum_m \\alpha_m 1\\{T_m(x) = k\\}` as a label of
+            ``classes_``; ties go to the first class in ``classes_`` (two classes: a zero
+            score gives ``classes_[0]``).
+        """
         return self._label(self.decision_function(X))
 
     def staged_predict(self, X):
-        """Yield :meth:`predict` after each round."""
+        """Yield :meth:`predict` after each round.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Numeric features; ``NaN`` or infinite values raise ``ValueError``.
+
+        Yields
+        ------
+        ndarray of shape (n_samples,)
+            Predicted class labels (from ``classes_``) of the first :math:`m` learners,
+            :math:`m = 1, \\dots,` ``len(estimators_)``.
+        """
         for d in self.staged_decision_function(X):
             yield self._label(d)
 
