@@ -490,13 +490,13 @@ def _surrogate_rows(rows, n_sur, words):
 
 
 @njit(cache=True, nogil=True)
-def _double_surrogates(sur):
-    """The surrogate arrays with twice the rows (the first ``len`` rows copied); the work
-    buffers are kept."""
+def _double_surrogates(sur, max_rows):
+    """The surrogate arrays with twice the rows, at most ``max_rows`` (the first rows
+    copied); the work buffers are kept."""
     sur_f, sur_t, sur_l, sur_a, sur_j, scl, scr, dirs, wbuf = sur
     rows = sur_f.shape[0]
-    f2, t2, l2, a2, j2, scl2, scr2 = _surrogate_rows(max(2 * rows, 64), sur_f.shape[1],
-                                                     scl.shape[2])
+    f2, t2, l2, a2, j2, scl2, scr2 = _surrogate_rows(min(max(2 * rows, 64), max_rows),
+                                                     sur_f.shape[1], scl.shape[2])
     f2[:rows] = sur_f
     t2[:rows] = sur_t
     l2[:rows] = sur_l
@@ -508,22 +508,24 @@ def _double_surrogates(sur):
 
 
 @njit(cache=True, nogil=True)
-def _double(ints, floats, values, nodex):
-    """The node arrays with twice the rows (the first ``len`` rows copied; the rest is
-    written when its node is added)."""
+def _double(ints, floats, values, nodex, cap_max):
+    """The node arrays with twice the rows, at most ``cap_max`` (the first rows copied; the
+    rest is written when its node is added)."""
     cap = ints.shape[0]
-    ints2 = np.empty((2 * cap, ints.shape[1]), dtype=np.int64)
-    floats2 = np.empty((2 * cap, floats.shape[1]))
-    values2 = np.empty((2 * cap, values.shape[1]))
+    new = min(2 * cap, cap_max)
+    ints2 = np.empty((new, ints.shape[1]), dtype=np.int64)
+    floats2 = np.empty((new, floats.shape[1]))
+    values2 = np.empty((new, values.shape[1]))
     ints2[:cap] = ints
     floats2[:cap] = floats
     values2[:cap] = values
     majority, rpart_left, cat_l, cat_r = nodex
     rows = majority.shape[0]
-    majority2 = np.empty(2 * rows, dtype=np.int8)
-    rpart_left2 = np.empty(2 * rows, dtype=np.bool_)
-    cat_l2 = np.empty((2 * rows, cat_l.shape[1]), dtype=np.uint64)
-    cat_r2 = np.empty((2 * rows, cat_l.shape[1]), dtype=np.uint64)
+    new_rows = new if rows > 0 else 0  # none when they are not recorded
+    majority2 = np.empty(new_rows, dtype=np.int8)
+    rpart_left2 = np.empty(new_rows, dtype=np.bool_)
+    cat_l2 = np.empty((new_rows, cat_l.shape[1]), dtype=np.uint64)
+    cat_r2 = np.empty((new_rows, cat_l.shape[1]), dtype=np.uint64)
     majority2[:rows] = majority
     rpart_left2[:rows] = rpart_left
     cat_l2[:rows] = cat_l
@@ -559,7 +561,10 @@ def _grow_kernel(X, y, codes, w, cnt, samples, w_total, crit, n_classes, max_dep
     use_rng = seed >= 0
     if use_rng:
         np.random.seed(seed)  # noqa: NPY002 (numba's per-thread generator)
-    cap = 64
+    # every leaf holds a row: at most 2 m0 - 1 nodes and m0 - 1 splits
+    cap_max = max(2 * m0 - 1, 1)
+    max_splits = max(m0 - 1, 1)
+    cap = min(64, cap_max)
     ints = np.empty((cap, 9), dtype=np.int64)
     floats = np.empty((cap, 6))
     values = np.empty((cap, n_values))
@@ -616,7 +621,7 @@ def _grow_kernel(X, y, codes, w, cnt, samples, w_total, crit, n_classes, max_dep
         while len(heap) > 0 and n_leaves < max_leaves:
             node = heapq.heappop(heap)[1]
             if extras and n_rows == sur[0].shape[0]:
-                sur = _double_surrogates(sur)
+                sur = _double_surrogates(sur, max_splits)
             mid, right_end = _split_node(ints, floats, node, n_rows, X, samples, presorted,
                                          use_pre, row_dir, tmp, nodex, sur, ws)
             if ints[node, _SUR] >= 0:
@@ -626,7 +631,7 @@ def _grow_kernel(X, y, codes, w, cnt, samples, w_total, crit, n_classes, max_dep
                 lo = ints[node, _START] if is_left else mid
                 hi = mid if is_left else right_end
                 if count == ints.shape[0]:
-                    ints, floats, values, nodex = _double(ints, floats, values, nodex)
+                    ints, floats, values, nodex = _double(ints, floats, values, nodex, cap_max)
                 count = _add_node(ints, floats, values, count, lo, hi, depth, node, is_left, ws,
                                   nodex)
                 child = count - 1
@@ -653,14 +658,14 @@ def _grow_kernel(X, y, codes, w, cnt, samples, w_total, crit, n_classes, max_dep
         end = st_end[sp]
         depth = st_depth[sp]
         if count == ints.shape[0]:
-            ints, floats, values, nodex = _double(ints, floats, values, nodex)
+            ints, floats, values, nodex = _double(ints, floats, values, nodex, cap_max)
         count = _add_node(ints, floats, values, count, start, end, depth, st_parent[sp],
                           st_left[sp], ws, nodex)
         node = count - 1
         if ints[node, _PENDING] < 0:
             continue
         if extras and n_rows == sur[0].shape[0]:
-            sur = _double_surrogates(sur)
+            sur = _double_surrogates(sur, max_splits)
         mid, right_end = _split_node(ints, floats, node, n_rows, X, samples, presorted,
                                      use_pre, row_dir, tmp, nodex, sur, ws)
         if ints[node, _SUR] >= 0:
@@ -745,16 +750,18 @@ def grow_tree(X, y, codes, w, *, crit, n_classes, max_depth, min_samples_split,
     ))
     ints, floats, values, nodex, sur, k, n_rows = grown
     del grown
-    tree = Tree(
-        ints[:k, _LEFT].copy(), ints[:k, _RIGHT].copy(), ints[:k, _FEATURE].copy(),
-        floats[:k, _THRESHOLD].copy(), values[:k].copy(), ints[:k, _N].copy(),
-        floats[:k, _WN].copy(), floats[:k, _IMPURITY].copy(), floats[:k, _RISK].copy(),
-        ints[:k, _DEPTH].copy(),
-    )
-    if n_sur == 0 and not general:
+    # each growth table is released as soon as its columns are copied out
+    left, right, feature, n_node, depth = (ints[:k, c].copy()
+                                           for c in (_LEFT, _RIGHT, _FEATURE, _N, _DEPTH))
+    index = ints[:k, _SUR].astype(np.int32) if n_sur > 0 or general else None
+    del ints
+    threshold, wn, impurity, risk = (floats[:k, c].copy()
+                                     for c in (_THRESHOLD, _WN, _IMPURITY, _RISK))
+    del floats
+    values = values if values.shape[0] == k else values[:k].copy()
+    tree = Tree(left, right, feature, threshold, values, n_node, wn, impurity, risk, depth)
+    if index is None:
         return tree
-    index = ints[:k, _SUR].astype(np.int32)
-    del floats, values, ints  # the growth capacity goes before the trimmed copies are made
     # trimmed copies one array at a time, each capacity array released before the next copy
     nodex = list(nodex)
     for i in range(len(nodex)):
