@@ -534,6 +534,21 @@ def _double(ints, floats, values, nodex, cap_max):
 
 
 @njit(cache=True, nogil=True)
+def _split_in_row(ints, floats, node, n_rows, max_splits, X, samples, presorted, use_pre,
+                  row_dir, tmp, nodex, sur, ws):
+    """:func:`_split_node` with its surrogates in row ``n_rows`` of ``sur`` (grown when
+    full); returns ``(mid, right_end, sur, n_rows)``, the row kept when it holds a
+    surrogate."""
+    if ws[30] and n_rows == sur[0].shape[0]:  # extras: surrogates or missing values
+        sur = _double_surrogates(sur, max_splits)
+    mid, right_end = _split_node(ints, floats, node, n_rows, X, samples, presorted, use_pre,
+                                 row_dir, tmp, nodex, sur, ws)
+    if ints[node, _SUR] >= 0:
+        n_rows += 1
+    return mid, right_end, sur, n_rows
+
+
+@njit(cache=True, nogil=True)
 def _grow_kernel(X, y, codes, w, cnt, samples, w_total, crit, n_classes, max_depth, min_split,
                  min_leaf, min_wleaf, min_decrease, max_features, seed, use_pre, max_leaves,
                  n_sur, general, n_cat, rel_min):
@@ -620,12 +635,9 @@ def _grow_kernel(X, y, codes, w, cnt, samples, w_total, crit, n_classes, max_dep
         n_leaves = 1
         while len(heap) > 0 and n_leaves < max_leaves:
             node = heapq.heappop(heap)[1]
-            if extras and n_rows == sur[0].shape[0]:
-                sur = _double_surrogates(sur, max_splits)
-            mid, right_end = _split_node(ints, floats, node, n_rows, X, samples, presorted,
-                                         use_pre, row_dir, tmp, nodex, sur, ws)
-            if ints[node, _SUR] >= 0:
-                n_rows += 1
+            mid, right_end, sur, n_rows = _split_in_row(
+                ints, floats, node, n_rows, max_splits, X, samples, presorted, use_pre,
+                row_dir, tmp, nodex, sur, ws)
             depth = ints[node, _DEPTH] + 1
             for is_left in (True, False):
                 lo = ints[node, _START] if is_left else mid
@@ -664,12 +676,9 @@ def _grow_kernel(X, y, codes, w, cnt, samples, w_total, crit, n_classes, max_dep
         node = count - 1
         if ints[node, _PENDING] < 0:
             continue
-        if extras and n_rows == sur[0].shape[0]:
-            sur = _double_surrogates(sur, max_splits)
-        mid, right_end = _split_node(ints, floats, node, n_rows, X, samples, presorted,
-                                     use_pre, row_dir, tmp, nodex, sur, ws)
-        if ints[node, _SUR] >= 0:
-            n_rows += 1
+        mid, right_end, sur, n_rows = _split_in_row(
+            ints, floats, node, n_rows, max_splits, X, samples, presorted, use_pre, row_dir,
+            tmp, nodex, sur, ws)
         st_start[sp] = mid
         st_end[sp] = right_end
         st_depth[sp] = depth + 1
