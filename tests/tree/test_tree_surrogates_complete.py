@@ -190,3 +190,28 @@ def test_surrogate_rows_only_for_splits_that_have_surrogates(params):
     goes_left = (Q[:, 1] < t.surrogate_threshold[root, 0]) == t.surrogate_left[root, 0]
     child = np.where(goes_left, t.children_left[0], t.children_right[0])
     assert np.all(np.asarray(path[np.arange(Q.shape[0]), child]).ravel() == 1)
+
+
+def test_routing_compiles_one_specialisation():
+    """Trees with and without surrogates or categorical columns hand the router arrays of the
+    same types (empty level sets and surrogate rows when absent): one compiled routing."""
+    from statlearning.tree._route import route_kernel
+
+    X, y, Q = _complete(n=300, p=4)
+    Xn = X.copy()
+    Xn[::7, 2] = np.nan
+    Xc = X.copy()
+    Xc[:, 3] = np.arange(300) % 4
+    fits = [
+        DecisionTreeRegressor(max_depth=4).fit(X, y),
+        DecisionTreeRegressor(max_depth=4, max_surrogates=0).fit(Xn, y),
+        DecisionTreeRegressor(max_depth=4).fit(Xn, y),
+        DecisionTreeRegressor(max_depth=4, categorical_features=[3]).fit(Xc, y),
+        DecisionTreeClassifier(max_depth=4, use_surrogates="always", max_features=2,
+                               random_state=0).fit(X, y > 0),
+    ]
+    for est in fits:
+        assert est.tree_.needs_router
+        est.predict(Q if est.n_features_in_ == 4 and not est.is_categorical_.any()
+                    else np.column_stack([Q[:, :3], np.zeros(len(Q))]))
+    assert len(route_kernel.signatures) == 1

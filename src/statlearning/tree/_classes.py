@@ -550,8 +550,10 @@ class DecisionTreeRegressor(RegressorMixin, _BaseTree):
     :math:`adj_j = (a_j - m) / (1 - m)`, :math:`m` the majority side's share; columns with
     :math:`adj_j > 0` are kept, best first (ties to the earlier column, then the smaller
     threshold), at most ``max_surrogates`` (rpart's ``maxsurrogate``) and stored in
-    ``tree_.surrogate_*``. A row missing the primary column (also when predicting) follows its
-    first surrogate whose column it has; when all are missing it takes the side the primary
+    ``tree_.surrogate_*`` (a row per split that has surrogates, ``tree_.surrogate_index``
+    maps a node to it; ``tree_.surrogates(name)`` gives one row per node). A row missing
+    the primary column (also when predicting) follows its first surrogate whose column it
+    has; when all are missing it takes the side the primary
     sent more weight to (fitting) or the child with more training rows (predicting), as
     rpart's ``usesurrogate = 2``; such rows count in their child's ``n``, weight, value and
     risk. Rows missing every column are dropped from the fit (rpart's ``na.rpart``; counted in
