@@ -116,12 +116,22 @@ class Tree:
         return self.cat_left is not None or self.surrogate_feature is not None
 
     def surrogates(self, name: str) -> np.ndarray | None:
-        """The surrogate array ``surrogate_<name>`` with one row per node (leaves padded).
+        """Return the surrogate array ``surrogate_<name>`` with one row per node.
 
-        ``name`` is ``"feature"`` (``-1`` pads), ``"threshold"``, ``"agreement"``, ``"adj"``
-        (``NaN`` pads), ``"left"`` (``True`` pads), ``"cat_left"`` or ``"cat_right"`` (empty
-        level sets); ``None`` when the tree has no such array. A convenience for inspection:
-        the tree stores rows only for the splits that have surrogates.
+        A convenience for inspection: the tree stores rows only for the splits that have
+        surrogates (``surrogate_index``); here leaves and splits without surrogates get
+        padding rows.
+
+        Parameters
+        ----------
+        name : {"feature", "threshold", "left", "agreement", "adj", "cat_left", "cat_right"}
+            The array: ``"feature"`` pads with ``-1``, ``"threshold"``, ``"agreement"`` and
+            ``"adj"`` with ``NaN``, ``"left"`` with ``True``, the level sets with empty sets.
+
+        Returns
+        -------
+        ndarray of shape (n_nodes, max_surrogates) or (n_nodes, max_surrogates, n_words), or None
+            ``None`` when the tree has no such array.
         """
         arr = getattr(self, "surrogate_" + name)
         if arr is None:
