@@ -424,14 +424,20 @@ def _attach_extras(tree, extras, n_categories, max_surrogates):
                 scl[node, i] = to_bitset(sur["levels_left"], words)
                 scr[node, i] = to_bitset(sur["levels_right"], words)
     has_cat = bool(np.any(n_categories > 0))
+    # one row of surrogates per split that has surrogates, in node order
+    split = (tree.children_left != TREE_LEAF) & (sf[:, 0] >= 0 if s else False)
+    index = np.full(k, -1, np.int32)
+    index[split] = np.arange(int(split.sum()), dtype=np.int32)
     return replace(
         tree,
         n_categories=n_categories.copy() if has_cat else None,
         cat_left=cat_left if has_cat else None,
         cat_right=cat_right if has_cat else None,
-        surrogate_feature=sf, surrogate_threshold=st, surrogate_left=sl,
-        surrogate_agreement=sa, surrogate_adj=sj, surrogate_cat_left=scl,
-        surrogate_cat_right=scr, majority_left=majority, rpart_left=rpart_left,
+        surrogate_index=index, surrogate_feature=sf[split], surrogate_threshold=st[split],
+        surrogate_left=sl[split], surrogate_agreement=sa[split], surrogate_adj=sj[split],
+        surrogate_cat_left=scl[split] if has_cat else None,
+        surrogate_cat_right=scr[split] if has_cat else None,
+        majority_left=majority, rpart_left=rpart_left,
     )
 
 

@@ -41,13 +41,15 @@ def test_surrogate_routes_missing_rows_like_the_correlated_column():
     est = DecisionTreeRegressor(max_depth=1).fit(X, y)
     t = est.tree_
     assert t.feature[0] == 0
-    assert t.surrogate_feature[0, 0] == 2  # the column built from column 0
-    assert t.surrogate_adj[0, 0] > 0.3
-    assert np.all(np.diff(t.surrogate_agreement[0][t.surrogate_feature[0] >= 0]) <= 0)
+    root = t.surrogate_index[0]  # the root split's row of surrogates
+    assert t.surrogate_feature[root, 0] == 2  # the column built from column 0
+    assert t.surrogate_adj[root, 0] > 0.3
+    assert np.all(np.diff(t.surrogate_agreement[root][t.surrogate_feature[root] >= 0]) <= 0)
     # a row missing column 0 follows column 2's surrogate split
     row = np.array([[np.nan, 0.0, 5.0, 0.0], [np.nan, 0.0, -5.0, 0.0]])
-    go_left = 5.0 < t.surrogate_threshold[0, 0]
-    expect_first = t.children_left[0] if go_left == t.surrogate_left[0, 0] else t.children_right[0]
+    go_left = 5.0 < t.surrogate_threshold[root, 0]
+    expect_first = (t.children_left[0] if go_left == t.surrogate_left[root, 0]
+                    else t.children_right[0])
     assert est.apply(row)[0] == expect_first
     assert est.apply(row)[1] != expect_first
     # every training row is counted in exactly one child

@@ -95,18 +95,19 @@ def _check_against_rpart(est, X, ref):
             assert tree.threshold[t] == pytest.approx(ref["split_index"][row], rel=1e-12)
             assert (ref["split_ncat"][row] == -1) == first_is_left
         row += 1
-        ours_n = int(np.sum(tree.surrogate_feature[t] >= 0))
+        s = tree.surrogate_index[t]  # the split's row of surrogates
+        ours_n = int(np.sum(tree.surrogate_feature[s] >= 0)) if s >= 0 else 0
         assert ours_n == nsur
         for k in range(nsur):
-            assert ref["split_var"][row] == names[tree.surrogate_feature[t, k]]
-            assert tree.surrogate_agreement[t, k] == pytest.approx(ref["split_improve"][row],
+            assert ref["split_var"][row] == names[tree.surrogate_feature[s, k]]
+            assert tree.surrogate_agreement[s, k] == pytest.approx(ref["split_improve"][row],
                                                                    rel=1e-12)
-            assert tree.surrogate_adj[t, k] == pytest.approx(ref["split_adj"][row], rel=1e-10)
-            if not est.is_categorical_[tree.surrogate_feature[t, k]]:
-                assert tree.surrogate_threshold[t, k] == pytest.approx(
+            assert tree.surrogate_adj[s, k] == pytest.approx(ref["split_adj"][row], rel=1e-10)
+            if not est.is_categorical_[tree.surrogate_feature[s, k]]:
+                assert tree.surrogate_threshold[s, k] == pytest.approx(
                     ref["split_index"][row], rel=1e-12)
                 assert (ref["split_ncat"][row] == -1) == (
-                    bool(tree.surrogate_left[t, k]) == first_is_left)
+                    bool(tree.surrogate_left[s, k]) == first_is_left)
             row += 1
     assert row == len(ref.get("split_var", []))
 

@@ -78,10 +78,15 @@ class _BaseTree(StatBase):
         will route no missing value).
         """
         n_categories = getattr(self, "_n_categories", None)
-        # rpart searches surrogates whenever it grows a tree; "missing" only when the data
-        # hold a NaN or a categorical column
-        search = ((surrogates and self.use_surrogates in (True, "always"))
-                  or (self.use_surrogates and (n_categories is not None or np.isnan(X).any())))
+        max_features = resolve_max_features(self.max_features, X.shape[1])
+        mode = self.use_surrogates
+        # rpart searches surrogates whenever it grows a tree ("always"; True too when every
+        # column is a split candidate, as in rpart); with NaN or a categorical column every
+        # mode but False searches them
+        on_complete = (mode == "always" if isinstance(mode, str)
+                       else bool(mode) and max_features == X.shape[1])
+        search = ((surrogates and on_complete)
+                  or (bool(mode) and (n_categories is not None or np.isnan(X).any())))
         tree = grow_tree(
             X, y, codes, w, crit=self._criteria[self.criterion], n_classes=n_classes,
             max_depth=self.max_depth, min_samples_split=self.min_samples_split,
@@ -89,7 +94,7 @@ class _BaseTree(StatBase):
             min_weight_leaf=self.min_weight_fraction_leaf * float(w.sum()), n_obs=n_obs,
             min_impurity_decrease=self.min_impurity_decrease,
             max_leaf_nodes=self.max_leaf_nodes,
-            max_features=resolve_max_features(self.max_features, X.shape[1]),
+            max_features=max_features,
             rng=check_random_state(self.random_state), tie_break=self.tie_break,
             max_surrogates=self.max_surrogates if search else 0, n_categories=n_categories,
             # with rpart's cp, rpart's refusal of useless splits too
@@ -422,12 +427,17 @@ class DecisionTreeRegressor(RegressorMixin, _BaseTree):
         favour it in every tree, biasing the forest's predictions and importances.
     use_surrogates : bool, "always" or "missing", default=True
         Route rows with missing values by rpart's surrogate splits (``usesurrogate = 2``).
-        ``True`` (rpart's rule; ``"always"`` is the same) searches surrogates whenever a tree
-        is grown, also on complete data, so that a ``NaN`` met at prediction time is routed
-        exactly as ``predict.rpart``; ``"missing"`` searches them only when the training
-        data hold a ``NaN`` or a categorical column (cheaper: a tree grown on complete data
-        then sends a ``NaN`` to the child with more training rows); ``False`` rejects
-        ``NaN``.
+        ``True`` (rpart's rule) searches surrogates whenever a tree is grown, also on
+        complete data, so that a ``NaN`` met at prediction time is routed exactly as
+        ``predict.rpart``; on complete numeric data only when every column is a split
+        candidate (``max_features`` resolves to ``n_features``, as in rpart, which has no
+        column subsampling), since a split reading a few random columns would otherwise pay
+        for a search through all of them at every node. ``"always"`` searches them in every
+        case, also with random column subsets. ``"missing"`` searches them only when the
+        training data hold a ``NaN`` or a categorical column (cheaper: a tree grown on
+        complete data then sends a ``NaN`` to the child with more training rows); ``False``
+        rejects ``NaN``. With a ``NaN`` or a categorical column in the training data
+        ``True``, ``"always"`` and ``"missing"`` all search surrogates.
     max_surrogates : int, default=5
         Surrogate splits kept per node (rpart's ``maxsurrogate``); ``0`` routes every row
         missing the split column to the majority side.
@@ -540,8 +550,10 @@ class DecisionTreeRegressor(RegressorMixin, _BaseTree):
     :math:`adj_j = (a_j - m) / (1 - m)`, :math:`m` the majority side's share; columns with
     :math:`adj_j > 0` are kept, best first (ties to the earlier column, then the smaller
     threshold), at most ``max_surrogates`` (rpart's ``maxsurrogate``) and stored in
-    ``tree_.surrogate_*``. A row missing the primary column (also when predicting) follows its
-    first surrogate whose column it has; when all are missing it takes the side the primary
+    ``tree_.surrogate_*`` (a row per split that has surrogates, ``tree_.surrogate_index``
+    maps a node to it; ``tree_.surrogates(name)`` gives one row per node). A row missing
+    the primary column (also when predicting) follows its first surrogate whose column it
+    has; when all are missing it takes the side the primary
     sent more weight to (fitting) or the child with more training rows (predicting), as
     rpart's ``usesurrogate = 2``; such rows count in their child's ``n``, weight, value and
     risk. Rows missing every column are dropped from the fit (rpart's ``na.rpart``; counted in
@@ -549,12 +561,19 @@ class DecisionTreeRegressor(RegressorMixin, _BaseTree):
     searched; a categorical level that did not reach a node then takes the majority side).
     With ``use_surrogates=True`` surrogates are searched whenever the tree is grown, on
     complete data too, as rpart does (on complete data the search reads every column's rows
-    in sorted order once per split: about 1.5 to 2 times the fit time of the splits alone).
-    ``use_surrogates="missing"`` searches them only when the training ``X`` holds a ``NaN``
-    or a categorical column; a tree grown on complete numeric data then has none, and a
-    ``NaN`` met at prediction time follows the child with more training rows
-    (scikit-learn's rule). The ensembles' trees use ``"missing"`` or ``False`` (they
-    accept no ``NaN``).
+    in sorted order once per split: about 1.5 to 2 times the fit time of the splits alone),
+    provided every column is a split candidate (``max_features`` resolving to
+    ``n_features``, always the case in rpart). With random column subsets a split reads
+    ``max_features`` columns while the surrogate search reads all of them, at every node
+    (``max_features="log2"`` on 100 columns: about four times the fit time), so ``True``
+    then searches no surrogates on complete numeric data and a ``NaN`` met at prediction
+    time follows the child with more training rows; ``"always"`` searches them in every
+    case. ``use_surrogates="missing"`` searches them only when the training ``X`` holds a
+    ``NaN`` or a categorical column; a tree grown on complete numeric data then has none,
+    and a ``NaN`` met at prediction time follows the child with more training rows
+    (scikit-learn's rule). With a ``NaN`` or a categorical column in the training data
+    every mode but ``False`` searches surrogates, whatever ``max_features``. The ensembles'
+    trees use ``"missing"`` or ``False`` (they accept no ``NaN``).
 
     Categorical columns (``categorical_features``, or a DataFrame's ``category`` columns) are
     split into two sets of levels. Regression and two-class classification order the levels

@@ -48,10 +48,14 @@ def _direction(v, is_cat, threshold, lt_left, left_bits, right_bits):
 
 @njit(cache=True)
 def route_kernel(children_left, children_right, feature, threshold, default_dir, n_levels,
-                 cat_left, cat_right, sur_feature, sur_threshold, sur_left, sur_cat_left,
-                 sur_cat_right, use_surrogates, X):
+                 cat_left, cat_right, sur_index, sur_feature, sur_threshold, sur_left,
+                 sur_cat_left, sur_cat_right, X):
     """Final node of every row of ``X`` (a leaf, or an internal node whose ``default_dir``,
-    the direction of a row no split decides, is 0)."""
+    the direction of a row no split decides, is 0).
+
+    The surrogates of node ``t`` are row ``sur_index[t]`` of the ``sur_*`` arrays (none when
+    ``-1``); the level sets are read only for categorical columns (``n_levels > 0``).
+    """
     n = X.shape[0]
     n_sur = sur_feature.shape[1]
     out = np.empty(n, dtype=np.int64)
@@ -61,14 +65,15 @@ def route_kernel(children_left, children_right, feature, threshold, default_dir,
             f = feature[node]
             d = _direction(X[i, f], n_levels[f] > 0, threshold[node], True,
                            cat_left[node], cat_right[node])
-            if d == 0 and use_surrogates:
+            row = sur_index[node]
+            if d == 0 and row >= 0:
                 for k in range(n_sur):
-                    sf = sur_feature[node, k]
+                    sf = sur_feature[row, k]
                     if sf < 0:
                         break
-                    d = _direction(X[i, sf], n_levels[sf] > 0, sur_threshold[node, k],
-                                   sur_left[node, k], sur_cat_left[node, k],
-                                   sur_cat_right[node, k])
+                    d = _direction(X[i, sf], n_levels[sf] > 0, sur_threshold[row, k],
+                                   sur_left[row, k], sur_cat_left[row, k],
+                                   sur_cat_right[row, k])
                     if d != 0:
                         break
             if d == 0:

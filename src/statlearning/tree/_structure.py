@@ -53,17 +53,23 @@ class Tree:
         At a categorical split, the bitsets of the levels sent left and right (level ``c`` is
         bit ``c & 63`` of word ``c >> 6``); a level in neither set did not reach the node at
         fit time and is routed as a missing value. ``threshold`` is ``NaN`` at such nodes.
-    surrogate_feature : ndarray of int64, shape (n_nodes, max_surrogates) or None
+    surrogate_index : ndarray of int32, shape (n_nodes,) or None
+        Row of node ``t``'s surrogate splits in the ``surrogate_*`` arrays below, ``-1`` at
+        leaves and at splits without surrogates: the surrogates of split ``t`` are
+        ``surrogate_feature[surrogate_index[t]]`` and so on (rows only for the splits that
+        have surrogates; :meth:`surrogates` expands an array to one row per node).
+    surrogate_feature : ndarray of int32, shape (n_rows, max_surrogates) or None
         Surrogate columns of each split, best first (``-1`` pads).
-    surrogate_threshold : ndarray of float64, shape (n_nodes, max_surrogates) or None
+    surrogate_threshold : ndarray of float64, shape (n_rows, max_surrogates) or None
         Their thresholds (``NaN`` for categorical surrogates).
-    surrogate_left : ndarray of bool, shape (n_nodes, max_surrogates) or None
+    surrogate_left : ndarray of bool, shape (n_rows, max_surrogates) or None
         ``True`` when ``x < threshold`` goes to ``children_left`` (else it goes right).
     surrogate_agreement, surrogate_adj : ndarray of float64 or None
         rpart's ``agree`` (weight routed as the primary routes it, over the weight the primary
         routes) and ``adj`` (the agreement's gain over the majority rule, relative to it).
     surrogate_cat_left, surrogate_cat_right : ndarray of uint64 or None
-        Shape (n_nodes, max_surrogates, n_words): level bitsets of categorical surrogates.
+        Shape (n_rows, max_surrogates, n_words): level bitsets of categorical surrogates
+        (``None`` when the tree has no categorical column).
     majority_left : ndarray of int8, shape (n_nodes,) or None
         Fit-time default direction of a row whose primary and surrogates are all missing: ``1``
         left, ``0`` right, ``-1`` none (the primary sent equal weight both ways; such rows stay
@@ -92,6 +98,7 @@ class Tree:
     n_categories: np.ndarray | None = None
     cat_left: np.ndarray | None = None
     cat_right: np.ndarray | None = None
+    surrogate_index: np.ndarray | None = None
     surrogate_feature: np.ndarray | None = None
     surrogate_threshold: np.ndarray | None = None
     surrogate_left: np.ndarray | None = None
@@ -108,6 +115,33 @@ class Tree:
         """Whether routing needs :func:`route_tree` (categorical splits or surrogates)."""
         return self.cat_left is not None or self.surrogate_feature is not None
 
+    def surrogates(self, name: str) -> np.ndarray | None:
+        """Return the surrogate array ``surrogate_<name>`` with one row per node.
+
+        A convenience for inspection: the tree stores rows only for the splits that have
+        surrogates (``surrogate_index``); here leaves and splits without surrogates get
+        padding rows.
+
+        Parameters
+        ----------
+        name : {"feature", "threshold", "left", "agreement", "adj", "cat_left", "cat_right"}
+            The array: ``"feature"`` pads with ``-1``, ``"threshold"``, ``"agreement"`` and
+            ``"adj"`` with ``NaN``, ``"left"`` with ``True``, the level sets with empty sets.
+
+        Returns
+        -------
+        ndarray of shape (n_nodes, max_surrogates) or (n_nodes, max_surrogates, n_words), or None
+            ``None`` when the tree has no such array.
+        """
+        arr = getattr(self, "surrogate_" + name)
+        if arr is None:
+            return None
+        pad = {"feature": -1, "left": True, "cat_left": 0, "cat_right": 0}.get(name, np.nan)
+        out = np.full((self.node_count, *arr.shape[1:]), pad, dtype=arr.dtype)
+        split = self.surrogate_index >= 0
+        out[split] = arr[self.surrogate_index[split]]
+        return out
+
     @property
     def node_count(self) -> int:
         return int(self.children_left.size)
@@ -121,9 +155,11 @@ class Tree:
         return int(self.depth.max())
 
 
-_NODE_FIELDS = ("complexity", "cat_left", "cat_right", "surrogate_feature", "surrogate_threshold",
-                "surrogate_left", "surrogate_agreement", "surrogate_adj", "surrogate_cat_left",
-                "surrogate_cat_right", "majority_left", "rpart_left")
+_NODE_FIELDS = ("complexity", "cat_left", "cat_right", "majority_left", "rpart_left")
+#: arrays with one row per split that has surrogates (``Tree.surrogate_index``)
+_SPLIT_FIELDS = ("surrogate_feature", "surrogate_threshold", "surrogate_left",
+                 "surrogate_agreement", "surrogate_adj", "surrogate_cat_left",
+                 "surrogate_cat_right")
 
 
 def route_tree(tree: Tree, X, children_left=None, children_right=None, *,
@@ -142,18 +178,21 @@ def route_tree(tree: Tree, X, children_left=None, children_right=None, *,
     right = tree.children_right if children_right is None else children_right
     n_levels = (np.zeros(n_features, np.int64) if tree.n_categories is None
                 else tree.n_categories)
-    words = np.zeros((n_nodes, 1), np.uint64)
+    # without categorical columns the level sets have no words (never read)
+    words = np.zeros((n_nodes, 0), np.uint64)
     cat_left = words if tree.cat_left is None else tree.cat_left
     cat_right = words if tree.cat_right is None else tree.cat_right
     if tree.surrogate_feature is None:
-        sf = np.full((n_nodes, 0), -1, np.int64)
-        st, sl = np.zeros((n_nodes, 0)), np.zeros((n_nodes, 0), np.bool_)
-        scl = scr = np.zeros((n_nodes, 0, 1), np.uint64)
-        use = False
+        index = np.full(n_nodes, -1, np.int32)
+        sf = np.full((0, 0), -1, np.int32)
+        st, sl = np.zeros((0, 0)), np.zeros((0, 0), np.bool_)
     else:
+        index = tree.surrogate_index
         sf, st, sl = tree.surrogate_feature, tree.surrogate_threshold, tree.surrogate_left
+    if tree.surrogate_cat_left is None:
+        scl = scr = np.zeros((*sf.shape, 0), np.uint64)
+    else:
         scl, scr = tree.surrogate_cat_left, tree.surrogate_cat_right
-        use = True
     internal = tree.children_left != TREE_LEAF
     if fit_rule and tree.majority_left is not None:
         default = np.where(tree.majority_left == 1, LEFT, RIGHT).astype(np.int8)
@@ -163,7 +202,7 @@ def route_tree(tree: Tree, X, children_left=None, children_right=None, *,
         nr = np.where(internal, n[np.where(internal, tree.children_right, 0)], 0)
         default = np.where(nl > nr, LEFT, np.where(nr > nl, RIGHT, 0)).astype(np.int8)
     return route_kernel(left, right, tree.feature, tree.threshold, default, n_levels,
-                        cat_left, cat_right, sf, st, sl, scl, scr, use,
+                        cat_left, cat_right, index, sf, st, sl, scl, scr,
                         kernel_array(X, np.float64))
 
 
@@ -245,10 +284,18 @@ def collapse(tree: Tree, nodes) -> Tree:
     for name in _NODE_FIELDS:
         arr = getattr(tree, name)
         if arr is not None:
-            arr = arr[keep].copy()
-            if name == "surrogate_feature":
-                arr[is_leaf] = -1
-            extra[name] = arr
+            extra[name] = arr[keep].copy()
+    if tree.surrogate_index is not None:
+        index = np.where(is_leaf, -1, tree.surrogate_index[keep])
+        has = index >= 0
+        rows = index[has]
+        new_index = np.full(keep.size, -1, np.int32)
+        new_index[has] = np.arange(rows.size, dtype=np.int32)
+        extra["surrogate_index"] = new_index
+        for name in _SPLIT_FIELDS:
+            arr = getattr(tree, name)
+            if arr is not None:
+                extra[name] = arr[rows]
     return replace(
         tree, children_left=new_left, children_right=new_right, feature=feature,
         threshold=threshold, value=tree.value[keep], n_node_samples=tree.n_node_samples[keep],

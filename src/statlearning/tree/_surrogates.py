@@ -28,7 +28,8 @@ _ADJ_MIN = REL_TIE
 def node_surrogates(X, y, codes, w, samples, start, end, f, row_dir, presorted, use_pre,
                     xs, ids, xs2, ids2, counts, dirs, wbuf, crit, n_classes, lc, rc,
                     sur_f, sur_t, sur_l, sur_a, sur_j, node, n_cat, levels, mask, scl, scr):
-    """Fill row ``node`` of the surrogate arrays; return ``(majority_left, rpart_left)``.
+    """Fill row ``node`` of the surrogate arrays (the split's row, which the caller keeps
+    when a surrogate was found); return ``(majority_left, rpart_left)``.
 
     ``row_dir[r]`` is the primary's direction of row ``r`` (``LEFT``, ``RIGHT``, or 0 when it
     misses the primary column). ``majority_left`` is 1 when the left side has more weight, 0
@@ -82,6 +83,9 @@ def node_surrogates(X, y, codes, w, samples, start, end, f, row_dir, presorted, 
         sur_l[node, k] = True
         sur_a[node, k] = np.nan
         sur_j[node, k] = np.nan
+        for b in range(scl.shape[2]):
+            scl[node, k, b] = 0
+            scr[node, k, b] = 0
     if n_sur == 0:
         return majority_left, rpart_left
     majority = max(tleft, tright) / total
