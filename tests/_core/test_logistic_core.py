@@ -8,8 +8,6 @@ import pytest
 from scipy import special
 
 from statlearning._core.logistic import (
-    binary_hessian,
-    binary_hessian_product,
     binary_loss,
     binary_loss_gradient,
     linear_predictor,
@@ -56,24 +54,6 @@ def test_binary_gradient_matches_finite_differences(fit_intercept, weighted):
     np.testing.assert_allclose(grad, _fd_gradient(f, x), rtol=1e-6, atol=1e-7)
     eta = linear_predictor(X, x, fit_intercept)
     assert loss == pytest.approx(binary_loss(eta, y, w), rel=1e-13)
-
-
-@pytest.mark.parametrize("fit_intercept", [True, False])
-def test_binary_hessian_matches_finite_differences_of_gradient(fit_intercept):
-    X, y, w = _data()
-    k = X.shape[1] + fit_intercept
-    x = np.random.default_rng(2).normal(size=k)
-    H = binary_hessian(x, X, w, fit_intercept)
-    Hfd = np.column_stack(
-        [
-            _fd_gradient(lambda v, j=j: binary_loss_gradient(v, X, y, w, fit_intercept)[1][j], x)
-            for j in range(k)
-        ]
-    )
-    np.testing.assert_allclose(H, Hfd, rtol=1e-5, atol=1e-6)
-    np.testing.assert_allclose(H, H.T)
-    v = np.random.default_rng(3).normal(size=k)
-    np.testing.assert_allclose(binary_hessian_product(x, X, v, w, fit_intercept), H @ v, rtol=1e-12)
 
 
 def test_binary_loss_is_the_negative_log_likelihood():

@@ -35,8 +35,6 @@ from .compiled import readonly, writeable
 from .linalg import gram
 
 __all__ = [
-    "binary_hessian",
-    "binary_hessian_product",
     "binary_loss",
     "binary_loss_gradient",
     "column_moments",
@@ -145,21 +143,6 @@ def binary_loss_gradient(params, X, y, sample_weight=None, fit_intercept=True):
         np.ascontiguousarray(w), r,
     )  # fmt: skip
     return float(loss), _back(X, r, fit_intercept)
-
-
-def binary_hessian(params, X, sample_weight=None, fit_intercept=True):
-    """``Aᵀ diag(w μ(1 − μ)) A`` (the observed = expected information of the logit model)."""
-    mu = special.expit(linear_predictor(X, params, fit_intercept))
-    d = _weights(sample_weight, X.shape[0]) * mu * (1.0 - mu)
-    return gram(X, sqrt_weights=np.sqrt(d), intercept=fit_intercept)
-
-
-def binary_hessian_product(params, X, v, sample_weight=None, fit_intercept=True):
-    """``H v`` without forming ``H``: ``Aᵀ (w μ(1 − μ) ⊙ A v)``."""
-    mu = special.expit(linear_predictor(X, params, fit_intercept))
-    d = _weights(sample_weight, X.shape[0]) * mu * (1.0 - mu)
-    Av = linear_predictor(X, v, fit_intercept)
-    return _back(X, d * Av, fit_intercept)
 
 
 # ------------------------------------------------------------------------------- multinomial

@@ -31,7 +31,6 @@ import numpy as np
 from scipy import linalg
 
 from .._core.logistic import (
-    binary_hessian,
     binary_loss_gradient,
     column_moments,
     multinomial_hessian,
@@ -129,15 +128,13 @@ class Objective:
         return self.value_grad(x)[0]
 
     def hessian(self, x) -> np.ndarray:
-        if self.binary:
-            H = binary_hessian(x, self.X, self.w, self.fit_intercept)
-        else:
-            H = multinomial_hessian(self.full(x), self.X, self.w, self.fit_intercept)
-            if self.reference:
-                H = H[self.k :, self.k :]
+        """The multinomial Hessian (binary Newton-type fits run the GLM IRLS instead)."""
+        H = multinomial_hessian(self.full(x), self.X, self.w, self.fit_intercept)
+        if self.reference:
+            H = H[self.k :, self.k :]
         if self.l2:
             H[np.diag_indices_from(H)] += self.l2 * self.penalised
-        if not self.binary and not self.reference and self.fit_intercept:
+        if not self.reference and self.fit_intercept:
             # the common shift of all intercepts leaves the likelihood unchanged: remove the
             # flat direction (the gradient is orthogonal to it, so the step is unaffected)
             u = np.zeros(self.size)

@@ -110,7 +110,6 @@ class _BaseGradientBoosting(StatBase):
         self.init_raw_prediction_ = init
         self.train_score_ = train_score
         self.max_features_ = max_features
-        self._loss = loss
         # routing tables for predict: every stage's tree of score k, packed once
         self._packed = [pack_forest(trees[:, k]) for k in range(trees.shape[1])]
         if do_oob:
