@@ -191,7 +191,7 @@ class _BaseTree(StatBase):
         self.feature_importances_ = _mdi(tree, n_features)
 
     def cost_complexity_pruning_path(self, X, y, sample_weight=None):
-        """scikit-learn's minimal cost-complexity pruning path.
+        """Compute scikit-learn's minimal cost-complexity pruning path.
 
         Grows the tree on ``(X, y)`` with this estimator's parameters and ``ccp_alpha=0``
         (``cp`` still applies), then collapses the weakest link one node at a time.
@@ -329,11 +329,39 @@ class _BaseTree(StatBase):
         A leaf, except for a row with missing values that reaches a split whose surrogates are
         all missing and whose children hold as many training rows: it stays at that node (as
         rpart).
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Features coded as at fit (categorical columns as non-negative integer codes or a
+            DataFrame's ``category`` columns); ``NaN`` marks a missing value, routed by the
+            surrogate splits, then to the child with more training rows (``predict.rpart``;
+            a ``ValueError`` when ``use_surrogates=False``).
+
+        Returns
+        -------
+        ndarray of int64, shape (n_samples,)
+            Node id of each row (a leaf but for the rows described above).
         """
         return self._final_nodes(self._validate_X_predict(X))
 
     def decision_path(self, X):
-        """Sparse CSR indicator ``(n_samples, n_nodes)`` of the nodes each sample visits."""
+        """Sparse CSR indicator ``(n_samples, n_nodes)`` of the nodes each sample visits.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Features coded as at fit (categorical columns as non-negative integer codes or a
+            DataFrame's ``category`` columns); ``NaN`` marks a missing value, routed by the
+            surrogate splits, then to the child with more training rows (``predict.rpart``;
+            a ``ValueError`` when ``use_surrogates=False``).
+
+        Returns
+        -------
+        scipy.sparse.csr_matrix of int64, shape (n_samples, n_nodes)
+            Entry ``(i, t)`` is ``1`` when row ``i`` passes through node ``t`` on its way from
+            the root to the node :meth:`apply` returns (routed the same way), else ``0``.
+        """
         X = self._validate_X_predict(X)
         t = self.tree_
         if t.n_categories is not None or np.isnan(X).any():
@@ -347,12 +375,24 @@ class _BaseTree(StatBase):
         return tags
 
     def get_depth(self) -> int:
-        """Depth of the tree (0 for a single leaf)."""
+        """Depth of the tree (0 for a single leaf).
+
+        Returns
+        -------
+        int
+            The largest node depth, the root at depth 0.
+        """
         check_is_fitted(self, "tree_")
         return self.tree_.max_depth
 
     def get_n_leaves(self) -> int:
-        """Number of leaves."""
+        """Number of leaves.
+
+        Returns
+        -------
+        int
+            Number of nodes without children.
+        """
         check_is_fitted(self, "tree_")
         return self.tree_.n_leaves
 
@@ -418,13 +458,6 @@ class DecisionTreeRegressor(RegressorMixin, _BaseTree):
     random_state : int, RandomState instance or None, default=None
         Seeds the feature draws (when ``max_features`` is below ``n_features``) and the
         column order of ``tie_break="random"``.
-    tie_break : {"first", "random"}, default="first"
-        Among equally good splits on different columns: the earlier column (deterministic,
-        rpart's rule) or a column chosen at random (the candidate columns are scanned in a
-        random order at every node, as scikit-learn's trees and R's ``randomForest``). Ties
-        are frequent in small nodes (any column separating two rows is as good as any
-        other); the ensembles use ``"random"``, because always taking the first column would
-        favour it in every tree, biasing the forest's predictions and importances.
     use_surrogates : bool, "always" or "missing", default=True
         Route rows with missing values by rpart's surrogate splits (``usesurrogate = 2``).
         ``True`` (rpart's rule) searches surrogates whenever a tree is grown, also on
@@ -445,6 +478,13 @@ class DecisionTreeRegressor(RegressorMixin, _BaseTree):
         Categorical columns, by index or boolean mask; ``None`` means the ``category``
         columns of a pandas DataFrame, else none. A numeric categorical column holds
         non-negative integer codes (or ``NaN``).
+    tie_break : {"first", "random"}, default="first"
+        Among equally good splits on different columns: the earlier column (deterministic,
+        rpart's rule) or a column chosen at random (the candidate columns are scanned in a
+        random order at every node, as scikit-learn's trees and R's ``randomForest``). Ties
+        are frequent in small nodes (any column separating two rows is as good as any
+        other); the ensembles use ``"random"``, because always taking the first column would
+        favour it in every tree, biasing the forest's predictions and importances.
 
     Attributes
     ----------
@@ -656,7 +696,22 @@ class DecisionTreeRegressor(RegressorMixin, _BaseTree):
         return self
 
     def predict(self, X) -> np.ndarray:
-        """Leaf mean (or median) of each sample."""
+        """Leaf mean (or median) of each sample.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Features coded as at fit (categorical columns as non-negative integer codes or a
+            DataFrame's ``category`` columns); ``NaN`` marks a missing value, routed by the
+            surrogate splits, then to the child with more training rows (``predict.rpart``;
+            a ``ValueError`` when ``use_surrogates=False``).
+
+        Returns
+        -------
+        ndarray of float64, shape (n_samples,)
+            The value of the node :meth:`apply` returns: the weighted mean of its training
+            responses (``"squared_error"``) or their weighted median (``"absolute_error"``).
+        """
         check_is_fitted(self, "tree_")
         return self.tree_.value[self.apply(X), 0]
 
@@ -670,17 +725,19 @@ class DecisionTreeClassifier(ClassifierMixin, _BaseTree):
         Node impurity :math:`1-\\sum_k p_k^2`, :math:`-\\sum_k p_k \\log p_k` (natural log,
         :math:`0 \\log 0 = 0`) or :math:`1 - \\max_k p_k`.
     max_depth, min_samples_split, min_samples_leaf, min_weight_fraction_leaf, \
-min_impurity_decrease, max_leaf_nodes, max_features, random_state, use_surrogates, \
-max_surrogates, categorical_features, tie_break
+min_impurity_decrease, max_leaf_nodes
         As in :class:`DecisionTreeRegressor`.
-    ccp_alpha, xval
-        As in :class:`DecisionTreeRegressor` (``ccp_alpha`` on the scale of the criterion's
-        impurity, entropy in bits; ``xval`` scores the 0/1 loss).
     cp : float, default=0.0
         rpart's complexity parameter, measured on the weighted misclassification count
         whatever ``criterion`` grows the tree (rpart grows with Gini and prunes on the
         misclassification risk), so a split whose children predict the same class is pruned
         for any ``cp > 0``.
+    ccp_alpha, xval
+        As in :class:`DecisionTreeRegressor` (``ccp_alpha`` on the scale of the criterion's
+        impurity, entropy in bits; ``xval`` scores the 0/1 loss).
+    max_features, random_state, use_surrogates, max_surrogates, categorical_features, \
+tie_break
+        As in :class:`DecisionTreeRegressor`.
 
     Attributes
     ----------
@@ -787,17 +844,61 @@ max_surrogates, categorical_features, tie_break
         return self
 
     def predict_proba(self, X) -> np.ndarray:
-        """Weighted class frequencies of each sample's leaf (columns in ``classes_`` order)."""
+        """Weighted class frequencies of each sample's leaf (columns in ``classes_`` order).
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Features coded as at fit (categorical columns as non-negative integer codes or a
+            DataFrame's ``category`` columns); ``NaN`` marks a missing value, routed by the
+            surrogate splits, then to the child with more training rows (``predict.rpart``;
+            a ``ValueError`` when ``use_surrogates=False``).
+
+        Returns
+        -------
+        ndarray of float64, shape (n_samples, n_classes)
+            The weighted class proportions of the training rows in the node :meth:`apply`
+            returns; each row sums to one.
+        """
         check_is_fitted(self, "tree_")
         return self.tree_.value[self.apply(X)].copy()
 
     def predict_log_proba(self, X) -> np.ndarray:
-        """Logarithm of :meth:`predict_proba` (``-inf`` for absent classes)."""
+        """Logarithm of :meth:`predict_proba` (``-inf`` for absent classes).
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Features coded as at fit (categorical columns as non-negative integer codes or a
+            DataFrame's ``category`` columns); ``NaN`` marks a missing value, routed by the
+            surrogate splits, then to the child with more training rows (``predict.rpart``;
+            a ``ValueError`` when ``use_surrogates=False``).
+
+        Returns
+        -------
+        ndarray of float64, shape (n_samples, n_classes)
+            Natural logarithm of the class probabilities, columns in ``classes_`` order.
+        """
         with np.errstate(divide="ignore"):
             return np.log(self.predict_proba(X))
 
     def predict(self, X) -> np.ndarray:
-        """Majority class of each sample's leaf (ties to the first class in ``classes_``)."""
+        """Majority class of each sample's leaf (ties to the first class in ``classes_``).
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Features coded as at fit (categorical columns as non-negative integer codes or a
+            DataFrame's ``category`` columns); ``NaN`` marks a missing value, routed by the
+            surrogate splits, then to the child with more training rows (``predict.rpart``;
+            a ``ValueError`` when ``use_surrogates=False``).
+
+        Returns
+        -------
+        ndarray of shape (n_samples,)
+            The class label (from ``classes_``) with the largest weighted proportion in the
+            node :meth:`apply` returns.
+        """
         check_is_fitted(self, "tree_")
         node_class = np.argmax(self.tree_.value, axis=1)
         return self.classes_[node_class[self.apply(X)]]

@@ -26,63 +26,76 @@ TREE_LEAF = -1
 class Tree:
     """Node arrays of a fitted decision tree (``estimator.tree_``).
 
-    Attributes
+    One entry (row) per node for the node arrays; the surrogate arrays hold one row per split
+    that has surrogates. Node ``i`` is a leaf when ``children_left[i] == -1``. Built by the
+    growers and by pruning (:func:`collapse`); the fields are read as attributes.
+
+    Parameters
     ----------
     children_left, children_right : ndarray of int64, shape (n_nodes,)
         Child ids, ``-1`` for leaves. Node 0 is the root; ids are in depth-first pre-order
         for depth-first growth.
-    feature : ndarray of int64
+    feature : ndarray of int64, shape (n_nodes,)
         Split column (``-2`` at leaves, as scikit-learn).
-    threshold : ndarray of float64
+    threshold : ndarray of float64, shape (n_nodes,)
         Split point (``-2.0`` at leaves); ``x < threshold`` goes left.
     value : ndarray of float64, shape (n_nodes, n_values)
         Node prediction: the mean or median (one column) or the class proportions.
-    n_node_samples : ndarray of int64
-    weighted_n_node_samples : ndarray of float64
-    impurity : ndarray of float64
+    n_node_samples : ndarray of int64, shape (n_nodes,)
+        Number of training rows that reach the node (rows routed by surrogates included).
+    weighted_n_node_samples : ndarray of float64, shape (n_nodes,)
+        Sum of the sample weights of those rows.
+    impurity : ndarray of float64, shape (n_nodes,)
         Per unit weight (variance, mean absolute deviation, gini, entropy, error rate).
-    risk : ndarray of float64
+    risk : ndarray of float64, shape (n_nodes,)
         Weighted SSE (regression) or weighted misclassification count (classification):
         rpart's ``dev`` column, the scale of ``cp``.
-    depth : ndarray of int64
-    n_categories : ndarray of int64, shape (n_features,) or None
+    depth : ndarray of int64, shape (n_nodes,)
+        Depth of the node, ``0`` at the root.
+    n_categories : ndarray of int64, shape (n_features,) or None, default=None
         Number of levels of each categorical column (``0`` for numeric columns); ``None``
         when the tree has no categorical column. A categorical column holds level codes
         ``0 … q-1`` (see the estimators' ``categories_``).
-    cat_left, cat_right : ndarray of uint64, shape (n_nodes, n_words) or None
+    cat_left, cat_right : ndarray of uint64, shape (n_nodes, n_words) or None, default=None
         At a categorical split, the bitsets of the levels sent left and right (level ``c`` is
         bit ``c & 63`` of word ``c >> 6``); a level in neither set did not reach the node at
         fit time and is routed as a missing value. ``threshold`` is ``NaN`` at such nodes.
-    surrogate_index : ndarray of int32, shape (n_nodes,) or None
+        ``None`` when the tree has no categorical column.
+    surrogate_index : ndarray of int32, shape (n_nodes,) or None, default=None
         Row of node ``t``'s surrogate splits in the ``surrogate_*`` arrays below, ``-1`` at
         leaves and at splits without surrogates: the surrogates of split ``t`` are
         ``surrogate_feature[surrogate_index[t]]`` and so on (rows only for the splits that
-        have surrogates; :meth:`surrogates` expands an array to one row per node).
-    surrogate_feature : ndarray of int32, shape (n_rows, max_surrogates) or None
+        have surrogates, so ``n_rows`` is the number of such splits; :meth:`surrogates`
+        expands an array to one row per node). ``None`` when the tree stores no surrogate
+        splits; the other ``surrogate_*`` arrays are then ``None`` too.
+    surrogate_feature : ndarray of int32, shape (n_rows, max_surrogates) or None, default=None
         Surrogate columns of each split, best first (``-1`` pads).
-    surrogate_threshold : ndarray of float64, shape (n_rows, max_surrogates) or None
+    surrogate_threshold : ndarray of float64, shape (n_rows, max_surrogates) or None, \
+default=None
         Their thresholds (``NaN`` for categorical surrogates).
-    surrogate_left : ndarray of bool, shape (n_rows, max_surrogates) or None
+    surrogate_left : ndarray of bool, shape (n_rows, max_surrogates) or None, default=None
         ``True`` when ``x < threshold`` goes to ``children_left`` (else it goes right).
-    surrogate_agreement, surrogate_adj : ndarray of float64 or None
+    surrogate_agreement, surrogate_adj : ndarray of float64, shape (n_rows, max_surrogates) \
+or None, default=None
         rpart's ``agree`` (weight routed as the primary routes it, over the weight the primary
         routes) and ``adj`` (the agreement's gain over the majority rule, relative to it).
-    surrogate_cat_left, surrogate_cat_right : ndarray of uint64 or None
-        Shape (n_rows, max_surrogates, n_words): level bitsets of categorical surrogates
+    surrogate_cat_left, surrogate_cat_right : ndarray of uint64, \
+shape (n_rows, max_surrogates, n_words) or None, default=None
+        Level bitsets of categorical surrogates, laid out as ``cat_left``/``cat_right``
         (``None`` when the tree has no categorical column).
-    majority_left : ndarray of int8, shape (n_nodes,) or None
+    majority_left : ndarray of int8, shape (n_nodes,) or None, default=None
         Fit-time default direction of a row whose primary and surrogates are all missing: ``1``
         left, ``0`` right, ``-1`` none (the primary sent equal weight both ways; such rows stay
         in the node), as rpart's ``lastsurrogate``. At prediction time the child with more
         training rows is followed, as rpart's ``predict``.
-    complexity : ndarray of float64, shape (n_nodes,) or None
-        rpart's node complexity on the risk scale (``fit$frame$complexity`` times the root
-        risk): the split of node ``t`` is kept by ``cp`` values below
-        ``complexity[t] / risk[0]`` (see :mod:`._rpart_cp`).
-    rpart_left : ndarray of bool, shape (n_nodes,) or None
+    rpart_left : ndarray of bool, shape (n_nodes,) or None, default=None
         ``True`` when ``children_left`` is rpart's left son (printed first): the side with the
         smaller mean response or mean class index on the rows the split column routes
         (``None``: compare the children's values, the same without missing values).
+    complexity : ndarray of float64, shape (n_nodes,) or None, default=None
+        rpart's node complexity on the risk scale (``fit$frame$complexity`` times the root
+        risk): the split of node ``t`` is kept by ``cp`` values below
+        ``complexity[t] / risk[0]`` (see :mod:`._rpart_cp`).
     """
 
     children_left: np.ndarray
@@ -144,14 +157,17 @@ class Tree:
 
     @property
     def node_count(self) -> int:
+        """Number of nodes, internal and leaves."""
         return int(self.children_left.size)
 
     @property
     def n_leaves(self) -> int:
+        """Number of leaves."""
         return int(np.sum(self.children_left == TREE_LEAF))
 
     @property
     def max_depth(self) -> int:
+        """Depth of the deepest node (``0`` for a tree that is a single leaf)."""
         return int(self.depth.max())
 
 
