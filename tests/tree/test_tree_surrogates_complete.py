@@ -210,8 +210,28 @@ def test_routing_compiles_one_specialisation():
         DecisionTreeClassifier(max_depth=4, use_surrogates="always", max_features=2,
                                random_state=0).fit(X, y > 0),
     ]
+    counts = []
     for est in fits:
         assert est.tree_.needs_router
         est.predict(Q if est.n_features_in_ == 4 and not est.is_categorical_.any()
                     else np.column_stack([Q[:, :3], np.zeros(len(Q))]))
-    assert len(route_kernel.signatures) == 1
+        counts.append(len(route_kernel.signatures))
+    assert counts == [counts[0]] * len(fits)  # the first fit compiled (or reused) the only one
+
+
+def test_routing_a_read_only_model_compiles_nothing_new():
+    """A fitted tree whose arrays are read-only (a model loaded from a memory map) routes with
+    the specialisation that writeable trees use."""
+    from statlearning.tree._route import route_kernel
+
+    X, y, Q = _complete(n=300, p=4)
+    Xn = X.copy()
+    Xn[::7, 2] = np.nan
+    est = DecisionTreeRegressor(max_depth=4).fit(Xn, y)
+    expected = est.predict(Q)
+    before = len(route_kernel.signatures)
+    for arr in vars(est.tree_).values():
+        if isinstance(arr, np.ndarray):
+            arr.setflags(write=False)
+    np.testing.assert_array_equal(est.predict(Q), expected)
+    assert len(route_kernel.signatures) == before

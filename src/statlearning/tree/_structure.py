@@ -217,9 +217,11 @@ def route_tree(tree: Tree, X, children_left=None, children_right=None, *,
         nl = np.where(internal, n[np.where(internal, tree.children_left, 0)], 0)
         nr = np.where(internal, n[np.where(internal, tree.children_right, 0)], 0)
         default = np.where(nl > nr, LEFT, np.where(nr > nl, RIGHT, 0)).astype(np.int8)
-    return route_kernel(left, right, tree.feature, tree.threshold, default, n_levels,
-                        cat_left, cat_right, index, sf, st, sl, scl, scr,
-                        kernel_array(X, np.float64))
+    # kernel_array keeps each array as it is unless it is read-only or strided (a model loaded
+    # from a memory map): then a copy, so routing never compiles another specialisation
+    args = (left, right, tree.feature, tree.threshold, default, n_levels, cat_left, cat_right,
+            index, sf, st, sl, scl, scr)
+    return route_kernel(*(kernel_array(a, None) for a in args), kernel_array(X, np.float64))
 
 
 def decision_path_from_nodes(children_left, children_right, final, n_samples):
