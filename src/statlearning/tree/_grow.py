@@ -329,7 +329,7 @@ def _add_node(ints, floats, values, count, start, end, depth, parent, is_left, w
     """
     (X, y, codes, w, cnt, samples, w_total, crit, n_classes, max_depth, min_split, min_leaf,
      min_wleaf, min_decrease, max_features, use_rng, use_pre, features, presorted, xs, ids,
-     xs2, ids2, counts, lc, rc, tot, yo, wo, general, extras, cat) = ws
+     xs2, ids2, counts, lc, rc, tot, yo, wo, general, extras, cat, obs_w) = ws
     n_cat, levels, mask, best_mask, scale = cat
     node = count
     idx = samples[start:end]
@@ -359,6 +359,8 @@ def _add_node(ints, floats, values, count, start, end, depth, parent, is_left, w
         ints[parent, _LEFT if is_left else _RIGHT] = node
     if cnt.size == 0:
         nobs = float(end - start)
+    elif obs_w:
+        nobs = wn  # the observations are the weights, summed in the same order
     else:
         nobs = 0.0
         for i in range(start, end):
@@ -409,7 +411,7 @@ def _split_node(ints, floats, node, srow, X, samples, presorted, use_pre, row_di
     presorted list that is not constant in the node).
     """
     (_, y, codes, w, _, _, _, crit, n_classes, _, _, _, _, _, _, _, _, _, _, xs, ids, xs2,
-     ids2, counts, lc, rc, _, _, _, general, extras, cat) = ws
+     ids2, counts, lc, rc, _, _, _, general, extras, cat, _) = ws
     n_cat, levels, mask, _, _ = cat
     f = ints[node, _FEATURE]
     t = floats[node, _THRESHOLD]
@@ -552,7 +554,7 @@ def _split_in_row(ints, floats, node, n_rows, max_splits, X, samples, presorted,
 @njit(cache=True, nogil=True)
 def _grow_kernel(X, y, codes, w, cnt, samples, w_total, crit, n_classes, max_depth, min_split,
                  min_leaf, min_wleaf, min_decrease, max_features, seed, use_pre, max_leaves,
-                 n_sur, general, n_cat, rel_min):
+                 n_sur, general, n_cat, rel_min, obs_w):
     """Node arrays ``(ints, floats, values, nodex, sur, count, n_rows)`` of the tree.
 
     Depth-first (pre-order ids) when ``max_leaves <= 0``; otherwise best-first: the leaf whose
@@ -564,7 +566,8 @@ def _grow_kernel(X, y, codes, w, cnt, samples, w_total, crit, n_classes, max_dep
     :func:`._surrogates.node_surrogates`). ``general``: ``X`` has missing values or
     categorical columns (``n_cat[j] > 0`` levels), so every column is scored on its present
     rows and rows missing the primary column follow the surrogates (the majority side, the
-    arrays are then recorded even without surrogates); ``nodex`` and
+    arrays are then recorded even without surrogates); ``obs_w``: ``cnt`` is ``w`` (a
+    bootstrap sample's counts are both), so a node's observations are its weight; ``nodex`` and
     ``sur`` then also hold the level sets of categorical splits and surrogates (no words
     without a categorical column). Rows ``[0, count)`` of the node arrays and ``[0,
     n_rows)`` of the surrogate arrays are used.
@@ -619,7 +622,8 @@ def _grow_kernel(X, y, codes, w, cnt, samples, w_total, crit, n_classes, max_dep
            np.zeros(q_max, dtype=np.bool_), np.zeros(q_max, dtype=np.bool_), scale)
     ws = (X, y, codes, w, cnt, samples, w_total, crit, n_classes, max_depth, min_split,
           min_leaf, min_wleaf, min_decrease, max_features, use_rng, use_pre, features,
-          presorted, xs, ids, xs2, ids2, counts, lc, rc, tot, yo, wo, general, extras, cat)
+          presorted, xs, ids, xs2, ids2, counts, lc, rc, tot, yo, wo, general, extras, cat,
+          obs_w)
     n_buf = m0 if n_sur > 0 else 0
     rows = cap if extras else 0
     nodex = (np.empty(rows, dtype=np.int8), np.empty(rows, dtype=np.bool_),
@@ -733,6 +737,10 @@ def grow_tree(X, y, codes, w, *, crit, n_classes, max_depth, min_samples_split,
     w = kernel_array(w, np.float64)
     # no array: every row of positive weight is one observation
     n_obs = np.empty(0) if n_obs is None else kernel_array(n_obs, np.float64)
+    # a bootstrap sample's counts are its weights and its observations: read one array
+    obs_w = n_obs.size > 0 and bool(np.array_equal(n_obs, w))
+    if obs_w:
+        n_obs = w
     X = kernel_array(X, np.float64)
     y = kernel_array(y, np.float64)
     codes = kernel_array(codes, np.int64)
@@ -759,7 +767,7 @@ def grow_tree(X, y, codes, w, *, crit, n_classes, max_depth, min_samples_split,
         float(min_samples_split), float(min_samples_leaf), float(min_weight_leaf),
         float(min_impurity_decrease), int(max_features), seed, presort,
         0 if max_leaf_nodes is None else int(max_leaf_nodes), n_sur, general, n_cat,
-        float(min_relative_improvement),
+        float(min_relative_improvement), obs_w,
     ))
     ints, floats, values, nodex, sur, k, n_rows = grown
     del grown
