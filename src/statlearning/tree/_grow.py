@@ -20,13 +20,14 @@ splits (:mod:`._surrogates`), missing values and categorical columns
   preallocated buffer and sorted with their row ids on the same key (:mod:`._sort`);
 * ``X`` is read in place in row-major order (no copy: a column-major copy costs 8 bytes per
   entry and measured no faster, since rows are visited in sorted, not memory, order);
-* nodes are stored in arrays grown by doubling, the pending nodes in an explicit stack
-  (depth-first) or a heap keyed by the weighted impurity decrease (best-first); surrogate
-  splits take a row of their own arrays (grown apart) only for a split that has some, and
-  the arrays are written as nodes are made (no fill of the spare capacity), then trimmed one
-  at a time (``Tree.surrogate_index``: on 100,000 × 20 Gaussian rows, about half the nodes
-  splits and two thirds of those without a surrogate, the tree's arrays take 22 instead of
-  64 MiB);
+* nodes are stored in arrays grown by doubling (32-bit integers, 28 + 8 × (4 + values)
+  bytes a node: no scratch column beyond the node's row range and its pending split), the
+  pending nodes in an explicit stack (depth-first) or a heap keyed by the weighted impurity
+  decrease (best-first); surrogate splits take a row of their own arrays (grown apart) only
+  for a split that has some, and the arrays are written as nodes are made (no fill of the
+  spare capacity), then trimmed one at a time (``Tree.surrogate_index``: on 100,000 × 20
+  Gaussian rows, about half the nodes splits and two thirds of those without a surrogate,
+  the tree's arrays take 22 instead of 64 MiB);
 * the compiled entry point releases the GIL, so several trees can grow in threads.
 
 Random feature subsets (``max_features < n_features``) follow scikit-learn's rule: features
@@ -307,15 +308,19 @@ def _node_split_general(X, y, codes, w, cnt, samples, start, end, features, max_
     return best_f, best_t, best_dec, 0.0
 
 
-# node table columns: integers and floats
-_LEFT, _RIGHT, _FEATURE, _N, _DEPTH, _START, _END, _PENDING, _SUR = range(9)
-_THRESHOLD, _WN, _IMPURITY, _RISK, _PENDING_T, _DECREASE = range(6)
+# node table columns: integers (int32) and floats; a node's rows are ``samples[start:start +
+# n]``; until a node is split, ``_FEATURE`` and ``_THRESHOLD`` hold its pending split (feature
+# ``-2`` when it stays a leaf) and the leaves' are reset to ``-2`` when the tree is trimmed
+_LEFT, _RIGHT, _FEATURE, _N, _DEPTH, _START, _SUR = range(7)
+_THRESHOLD, _WN, _IMPURITY, _RISK = range(4)
+_N_INTS, _N_FLOATS = 7, 4
 
 
 @njit(cache=True, nogil=True)
 def _add_node(ints, floats, values, count, start, end, depth, parent, is_left, ws, nodex):
     """Append the node of rows ``samples[start:end]``, search its split (kept pending in the
-    ``_PENDING`` columns, ``-1`` when the node stays a leaf) and link it to ``parent``.
+    ``_FEATURE`` and ``_THRESHOLD`` columns, feature ``-2`` when the node stays a leaf, its
+    impurity decrease in ``scale[2]``) and link it to ``parent``.
 
     ``ws`` bundles the grower's data, rules and work buffers (see :func:`_grow_kernel`),
     ``nodex`` the per-node arrays of the missing-value rules (majority side, rpart's child
@@ -324,7 +329,7 @@ def _add_node(ints, floats, values, count, start, end, depth, parent, is_left, w
     """
     (X, y, codes, w, cnt, samples, w_total, crit, n_classes, max_depth, min_split, min_leaf,
      min_wleaf, min_decrease, max_features, use_rng, use_pre, features, presorted, xs, ids,
-     xs2, ids2, counts, lc, rc, tot, yo, wo, general, extras, cat) = ws
+     xs2, ids2, counts, lc, rc, tot, yo, wo, general, extras, cat, obs_w) = ws
     n_cat, levels, mask, best_mask, scale = cat
     node = count
     idx = samples[start:end]
@@ -335,8 +340,6 @@ def _add_node(ints, floats, values, count, start, end, depth, parent, is_left, w
     ints[node, _N] = end - start
     ints[node, _DEPTH] = depth
     ints[node, _START] = start
-    ints[node, _END] = end
-    ints[node, _PENDING] = -1
     ints[node, _SUR] = -1
     if extras:
         majority, rpart_left, cat_l, cat_r = nodex
@@ -349,13 +352,15 @@ def _add_node(ints, floats, values, count, start, end, depth, parent, is_left, w
     floats[node, _WN] = wn
     floats[node, _IMPURITY] = imp
     floats[node, _RISK] = risk
-    floats[node, _DECREASE] = 0.0
+    scale[2] = 0.0
     for k in range(values.shape[1]):
         values[node, k] = value[k]
     if parent >= 0:
         ints[parent, _LEFT if is_left else _RIGHT] = node
     if cnt.size == 0:
         nobs = float(end - start)
+    elif obs_w:
+        nobs = wn  # the observations are the weights, summed in the same order
     else:
         nobs = 0.0
         for i in range(start, end):
@@ -385,9 +390,9 @@ def _add_node(ints, floats, values, count, start, end, depth, parent, is_left, w
         else:
             useful = True
         if useful and not decrease / w_total + PURE_TOL < min_decrease:
-            ints[node, _PENDING] = f
-            floats[node, _PENDING_T] = t
-            floats[node, _DECREASE] = decrease
+            ints[node, _FEATURE] = f
+            floats[node, _THRESHOLD] = t
+            scale[2] = decrease
             if general and n_cat[f] > 0:
                 set_bits(nodex[2][node], best_mask, n_cat[f])  # pending until the split
     return count + 1
@@ -406,14 +411,12 @@ def _split_node(ints, floats, node, srow, X, samples, presorted, use_pre, row_di
     presorted list that is not constant in the node).
     """
     (_, y, codes, w, _, _, _, crit, n_classes, _, _, _, _, _, _, _, _, _, _, xs, ids, xs2,
-     ids2, counts, lc, rc, _, _, _, general, extras, cat) = ws
+     ids2, counts, lc, rc, _, _, _, general, extras, cat, _) = ws
     n_cat, levels, mask, _, _ = cat
-    f = ints[node, _PENDING]
-    t = floats[node, _PENDING_T]
+    f = ints[node, _FEATURE]
+    t = floats[node, _THRESHOLD]
     start = ints[node, _START]
-    end = ints[node, _END]
-    ints[node, _FEATURE] = f
-    floats[node, _THRESHOLD] = t
+    end = start + ints[node, _N]
     majority, rpart_left, cat_l, cat_r = nodex
     sur_f, sur_t, sur_l, sur_a, sur_j, scl, scr, dirs, wbuf = sur
     q = n_cat[f]
@@ -513,7 +516,7 @@ def _double(ints, floats, values, nodex, cap_max):
     rest is written when its node is added)."""
     cap = ints.shape[0]
     new = min(2 * cap, cap_max)
-    ints2 = np.empty((new, ints.shape[1]), dtype=np.int64)
+    ints2 = np.empty((new, ints.shape[1]), dtype=np.int32)
     floats2 = np.empty((new, floats.shape[1]))
     values2 = np.empty((new, values.shape[1]))
     ints2[:cap] = ints
@@ -551,7 +554,7 @@ def _split_in_row(ints, floats, node, n_rows, max_splits, X, samples, presorted,
 @njit(cache=True, nogil=True)
 def _grow_kernel(X, y, codes, w, cnt, samples, w_total, crit, n_classes, max_depth, min_split,
                  min_leaf, min_wleaf, min_decrease, max_features, seed, use_pre, max_leaves,
-                 n_sur, general, n_cat, rel_min):
+                 n_sur, general, n_cat, rel_min, obs_w):
     """Node arrays ``(ints, floats, values, nodex, sur, count, n_rows)`` of the tree.
 
     Depth-first (pre-order ids) when ``max_leaves <= 0``; otherwise best-first: the leaf whose
@@ -563,7 +566,8 @@ def _grow_kernel(X, y, codes, w, cnt, samples, w_total, crit, n_classes, max_dep
     :func:`._surrogates.node_surrogates`). ``general``: ``X`` has missing values or
     categorical columns (``n_cat[j] > 0`` levels), so every column is scored on its present
     rows and rows missing the primary column follow the surrogates (the majority side, the
-    arrays are then recorded even without surrogates); ``nodex`` and
+    arrays are then recorded even without surrogates); ``obs_w``: ``cnt`` is ``w`` (a
+    bootstrap sample's counts are both), so a node's observations are its weight; ``nodex`` and
     ``sur`` then also hold the level sets of categorical splits and surrogates (no words
     without a categorical column). Rows ``[0, count)`` of the node arrays and ``[0,
     n_rows)`` of the surrogate arrays are used.
@@ -580,8 +584,8 @@ def _grow_kernel(X, y, codes, w, cnt, samples, w_total, crit, n_classes, max_dep
     cap_max = max(2 * m0 - 1, 1)
     max_splits = max(m0 - 1, 1)
     cap = min(64, cap_max)
-    ints = np.empty((cap, 9), dtype=np.int64)
-    floats = np.empty((cap, 6))
+    ints = np.empty((cap, _N_INTS), dtype=np.int32)
+    floats = np.empty((cap, _N_FLOATS))
     values = np.empty((cap, n_values))
     xs = np.empty(m0)
     ids = np.empty(m0, dtype=np.int64)
@@ -612,13 +616,14 @@ def _grow_kernel(X, y, codes, w, cnt, samples, w_total, crit, n_classes, max_dep
         presorted = np.empty((0, 0), dtype=np.int32)
     row_dir = np.zeros(X.shape[0], dtype=np.int8)
     extras = general or n_sur > 0
-    scale = np.zeros(2)  # rel_min and the largest decrease so far
+    scale = np.zeros(3)  # rel_min, the largest decrease so far, the last node's decrease
     scale[0] = rel_min
     cat = (n_cat, np.empty(m0 if general else 0, dtype=np.int64),
            np.zeros(q_max, dtype=np.bool_), np.zeros(q_max, dtype=np.bool_), scale)
     ws = (X, y, codes, w, cnt, samples, w_total, crit, n_classes, max_depth, min_split,
           min_leaf, min_wleaf, min_decrease, max_features, use_rng, use_pre, features,
-          presorted, xs, ids, xs2, ids2, counts, lc, rc, tot, yo, wo, general, extras, cat)
+          presorted, xs, ids, xs2, ids2, counts, lc, rc, tot, yo, wo, general, extras, cat,
+          obs_w)
     n_buf = m0 if n_sur > 0 else 0
     rows = cap if extras else 0
     nodex = (np.empty(rows, dtype=np.int8), np.empty(rows, dtype=np.bool_),
@@ -629,8 +634,8 @@ def _grow_kernel(X, y, codes, w, cnt, samples, w_total, crit, n_classes, max_dep
     n_rows = 0
     if max_leaves > 0:
         count = _add_node(ints, floats, values, 0, 0, m0, 0, -1, True, ws, nodex)
-        heap = [(-floats[0, _DECREASE], np.int64(0))]
-        if ints[0, _PENDING] < 0:
+        heap = [(-scale[2], np.int64(0))]
+        if ints[0, _FEATURE] < 0:
             heap.pop()
         n_leaves = 1
         while len(heap) > 0 and n_leaves < max_leaves:
@@ -647,8 +652,8 @@ def _grow_kernel(X, y, codes, w, cnt, samples, w_total, crit, n_classes, max_dep
                 count = _add_node(ints, floats, values, count, lo, hi, depth, node, is_left, ws,
                                   nodex)
                 child = count - 1
-                if ints[child, _PENDING] >= 0:
-                    heapq.heappush(heap, (-floats[child, _DECREASE], child))
+                if ints[child, _FEATURE] >= 0:
+                    heapq.heappush(heap, (-scale[2], child))
             n_leaves += 1
         return ints, floats, values, nodex, sur, count, n_rows
     st_cap = min(max_depth, m0) + 3
@@ -674,7 +679,7 @@ def _grow_kernel(X, y, codes, w, cnt, samples, w_total, crit, n_classes, max_dep
         count = _add_node(ints, floats, values, count, start, end, depth, st_parent[sp],
                           st_left[sp], ws, nodex)
         node = count - 1
-        if ints[node, _PENDING] < 0:
+        if ints[node, _FEATURE] < 0:
             continue
         mid, right_end, sur, n_rows = _split_in_row(
             ints, floats, node, n_rows, max_splits, X, samples, presorted, use_pre, row_dir,
@@ -732,12 +737,19 @@ def grow_tree(X, y, codes, w, *, crit, n_classes, max_depth, min_samples_split,
     w = kernel_array(w, np.float64)
     # no array: every row of positive weight is one observation
     n_obs = np.empty(0) if n_obs is None else kernel_array(n_obs, np.float64)
+    # a bootstrap sample's counts are its weights and its observations: read one array
+    obs_w = n_obs.size > 0 and bool(np.array_equal(n_obs, w))
+    if obs_w:
+        n_obs = w
     X = kernel_array(X, np.float64)
     y = kernel_array(y, np.float64)
     codes = kernel_array(codes, np.int64)
     shuffle = max_features < n_features or tie_break == "random"
     seed = _draw_seed(rng) if shuffle else -1
     samples = np.flatnonzero(w > 0).astype(np.int64)
+    if samples.size > 2**30:
+        raise ValueError(f"a tree grows on at most 2**30 rows of positive weight (node ids are "
+                         f"32-bit during growth), got {samples.size}")
     w_total = float(w[samples].sum())
     max_depth = np.iinfo(np.int64).max if max_depth is None else int(max_depth)
     n_cat = (np.zeros(n_features, dtype=np.int64) if n_categories is None
@@ -755,18 +767,21 @@ def grow_tree(X, y, codes, w, *, crit, n_classes, max_depth, min_samples_split,
         float(min_samples_split), float(min_samples_leaf), float(min_weight_leaf),
         float(min_impurity_decrease), int(max_features), seed, presort,
         0 if max_leaf_nodes is None else int(max_leaf_nodes), n_sur, general, n_cat,
-        float(min_relative_improvement),
+        float(min_relative_improvement), obs_w,
     ))
     ints, floats, values, nodex, sur, k, n_rows = grown
     del grown
     # each growth table is released as soon as its columns are copied out
-    left, right, feature, n_node, depth = (ints[:k, c].copy()
+    left, right, feature, n_node, depth = (ints[:k, c].astype(np.int64)
                                            for c in (_LEFT, _RIGHT, _FEATURE, _N, _DEPTH))
-    index = ints[:k, _SUR].astype(np.int32) if n_sur > 0 or general else None
+    index = ints[:k, _SUR].copy() if n_sur > 0 or general else None
     del ints
     threshold, wn, impurity, risk = (floats[:k, c].copy()
                                      for c in (_THRESHOLD, _WN, _IMPURITY, _RISK))
     del floats
+    leaves = left == -1
+    feature[leaves] = -2  # a pending split that best-first growth never made
+    threshold[leaves] = -2.0
     values = values if values.shape[0] == k else values[:k].copy()
     tree = Tree(left, right, feature, threshold, values, n_node, wn, impurity, risk, depth)
     if index is None:
@@ -781,7 +796,6 @@ def grow_tree(X, y, codes, w, *, crit, n_classes, max_depth, min_samples_split,
     majority, rpart_left, cat_l, cat_r = nodex
     sur_f, sur_t, sur_l, sur_a, sur_j, scl, scr = sur
     del nodex, sur
-    leaves = tree.children_left == -1
     if has_cat:
         cat_l[leaves] = 0  # a pending categorical split that best-first growth never made
     return replace(tree, n_categories=n_cat.copy() if has_cat else None,
