@@ -20,10 +20,10 @@ from sklearn.utils.parallel import Parallel, delayed
 from sklearn.utils.validation import check_is_fitted, has_fit_parameter, validate_data
 
 from .._core.class_labels import encode_class_labels
+from .._core.compiled import kernel_array
 from .._validation import check_sample_weight
 from ..base import StatBase
 from ..tree import DecisionTreeClassifier, DecisionTreeRegressor
-from ..tree._inputs import kernel_array
 from ..tree._structure import apply_tree
 from ._accumulate import accumulate_forest, pack_forest
 

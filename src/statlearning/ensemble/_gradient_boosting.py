@@ -17,11 +17,11 @@ from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from .._core.class_labels import encode_class_labels
+from .._core.compiled import kernel_array
 from .._validation import Interval, Options, RandomState, check_sample_weight
 from ..base import ClassifierMixin, RegressorMixin, StatBase, fit_context
 from ..tree._apply import apply_packed
 from ..tree._grow import grow_tree  # the one switch point for the tree grower
-from ..tree._inputs import kernel_array
 from ..tree._params import resolve_max_features
 from ..tree._splitter import SQUARED_ERROR
 from ..tree._structure import TREE_LEAF, apply_tree

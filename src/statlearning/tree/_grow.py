@@ -49,8 +49,8 @@ from dataclasses import replace
 import numpy as np
 from numba import njit
 
+from .._core.compiled import kernel_array
 from ._categorical import categorical_split, has_bit, set_bits
-from ._inputs import kernel_array
 from ._route import LEFT, RIGHT
 from ._sort import sort_node
 from ._splitter import (
@@ -64,7 +64,12 @@ from ._splitter import (
     obs,
 )
 from ._structure import Tree
-from ._surrogates import node_surrogates, route_missing
+from ._surrogates import (
+    node_surrogates,
+    route_missing,
+    surrogate_storage,
+    surrogate_storage_doubled,
+)
 
 #: rpart's ``bsplit.c``: a split must improve by more than this fraction of the largest
 #: improvement seen so far.
@@ -481,36 +486,6 @@ def _split_node(ints, floats, node, srow, X, samples, presorted, use_pre, row_di
 
 
 @njit(cache=True, nogil=True)
-def _surrogate_rows(rows, n_sur, words):
-    """Uninitialised surrogate arrays of ``rows`` splits (each row is written in full when
-    its split is made): columns, thresholds, sides, agreements, adjusted agreements and the
-    level sets of categorical surrogates (``words`` 64-bit words, none without a
-    categorical column)."""
-    return (np.empty((rows, n_sur), dtype=np.int32), np.empty((rows, n_sur)),
-            np.empty((rows, n_sur), dtype=np.bool_), np.empty((rows, n_sur)),
-            np.empty((rows, n_sur)), np.empty((rows, n_sur, words), dtype=np.uint64),
-            np.empty((rows, n_sur, words), dtype=np.uint64))
-
-
-@njit(cache=True, nogil=True)
-def _double_surrogates(sur, max_rows):
-    """The surrogate arrays with twice the rows, at most ``max_rows`` (the first rows
-    copied); the work buffers are kept."""
-    sur_f, sur_t, sur_l, sur_a, sur_j, scl, scr, dirs, wbuf = sur
-    rows = sur_f.shape[0]
-    f2, t2, l2, a2, j2, scl2, scr2 = _surrogate_rows(min(max(2 * rows, 64), max_rows),
-                                                     sur_f.shape[1], scl.shape[2])
-    f2[:rows] = sur_f
-    t2[:rows] = sur_t
-    l2[:rows] = sur_l
-    a2[:rows] = sur_a
-    j2[:rows] = sur_j
-    scl2[:rows] = scl
-    scr2[:rows] = scr
-    return f2, t2, l2, a2, j2, scl2, scr2, dirs, wbuf
-
-
-@njit(cache=True, nogil=True)
 def _double(ints, floats, values, nodex, cap_max):
     """The node arrays with twice the rows, at most ``cap_max`` (the first rows copied; the
     rest is written when its node is added)."""
@@ -543,7 +518,7 @@ def _split_in_row(ints, floats, node, n_rows, max_splits, X, samples, presorted,
     full); returns ``(mid, right_end, sur, n_rows)``, the row kept when it holds a
     surrogate."""
     if ws[30] and n_rows == sur[0].shape[0]:  # extras: surrogates or missing values
-        sur = _double_surrogates(sur, max_splits)
+        sur = surrogate_storage_doubled(sur, max_splits)
     mid, right_end = _split_node(ints, floats, node, n_rows, X, samples, presorted, use_pre,
                                  row_dir, tmp, nodex, sur, ws)
     if ints[node, _SUR] >= 0:
@@ -628,7 +603,7 @@ def _grow_kernel(X, y, codes, w, cnt, samples, w_total, crit, n_classes, max_dep
     rows = cap if extras else 0
     nodex = (np.empty(rows, dtype=np.int8), np.empty(rows, dtype=np.bool_),
              np.empty((rows, words), dtype=np.uint64), np.empty((rows, words), dtype=np.uint64))
-    sur_f, sur_t, sur_l, sur_a, sur_j, scl, scr = _surrogate_rows(0, n_sur, words)
+    sur_f, sur_t, sur_l, sur_a, sur_j, scl, scr = surrogate_storage(0, n_sur, words)
     sur = (sur_f, sur_t, sur_l, sur_a, sur_j, scl, scr, np.empty(n_buf, dtype=np.int8),
            np.empty(n_buf))
     n_rows = 0

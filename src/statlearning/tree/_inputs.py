@@ -128,12 +128,3 @@ def encode_columns(X, est, frame_levels, *, reset, names):
         col[ok] = pos
         X[:, j] = col
     return X
-
-
-def kernel_array(a, dtype) -> np.ndarray:
-    """``a`` as a writeable C-contiguous array of ``dtype``, the form every compiled tree
-    kernel takes: read-only input (``np.load(mmap_mode="r")``, joblib memmaps) is copied
-    instead of making numba compile another specialisation of the kernel.
-    """
-    a = np.ascontiguousarray(a, dtype=dtype)
-    return a if a.flags.writeable else a.copy()

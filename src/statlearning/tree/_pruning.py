@@ -10,7 +10,7 @@ from dataclasses import replace
 
 import numpy as np
 
-from ._inputs import kernel_array
+from .._core.compiled import kernel_array
 from ._rpart_cp import alpha_limit, rpart_complexity
 from ._structure import TREE_LEAF, Tree, collapse, route_tree
 from ._weakest_link import weakest_link_kernel

@@ -15,8 +15,8 @@ from dataclasses import dataclass, replace
 import numpy as np
 from scipy import sparse
 
+from .._core.compiled import kernel_array
 from ._apply import apply_kernel
-from ._inputs import kernel_array
 from ._route import LEFT, RIGHT, route_kernel
 
 TREE_LEAF = -1

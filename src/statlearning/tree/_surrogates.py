@@ -192,3 +192,36 @@ def route_missing(X, samples, start, end, row_dir, sur_f, sur_t, sur_l, node, ma
                 d = LEFT if (v < sur_t[node, k]) == sur_l[node, k] else RIGHT
             break
         row_dir[r] = d if d != 0 else fallback
+
+
+# Storage of the surrogates of a growing tree: one row per split that has any.
+
+
+@njit(cache=True, nogil=True)
+def surrogate_storage(rows, n_sur, words):
+    """Uninitialised surrogate arrays of ``rows`` splits (each row is written in full when
+    its split is made): columns, thresholds, sides, agreements, adjusted agreements and the
+    level sets of categorical surrogates (``words`` 64-bit words, none without a
+    categorical column)."""
+    return (np.empty((rows, n_sur), dtype=np.int32), np.empty((rows, n_sur)),
+            np.empty((rows, n_sur), dtype=np.bool_), np.empty((rows, n_sur)),
+            np.empty((rows, n_sur)), np.empty((rows, n_sur, words), dtype=np.uint64),
+            np.empty((rows, n_sur, words), dtype=np.uint64))
+
+
+@njit(cache=True, nogil=True)
+def surrogate_storage_doubled(sur, max_rows):
+    """The surrogate arrays with twice the rows, at most ``max_rows`` (the first rows
+    copied); the work buffers are kept."""
+    sur_f, sur_t, sur_l, sur_a, sur_j, scl, scr, dirs, wbuf = sur
+    rows = sur_f.shape[0]
+    f2, t2, l2, a2, j2, scl2, scr2 = surrogate_storage(min(max(2 * rows, 64), max_rows),
+                                                     sur_f.shape[1], scl.shape[2])
+    f2[:rows] = sur_f
+    t2[:rows] = sur_t
+    l2[:rows] = sur_l
+    a2[:rows] = sur_a
+    j2[:rows] = sur_j
+    scl2[:rows] = scl
+    scr2[:rows] = scr
+    return f2, t2, l2, a2, j2, scl2, scr2, dirs, wbuf
