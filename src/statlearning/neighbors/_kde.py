@@ -127,7 +127,8 @@ default="gaussian"
     Error bound of the tree path: compact kernels are exact (only points within h
     contribute). For the Gaussian and exponential kernels, points beyond the radius r with
     ``(c_D/h^D) k(r/h) = atol`` are left out, so ``p − atol ≤ p̂ ≤ p`` for every query; a query
-    with no training point within r is summed exactly.
+    with no training point within r is summed exactly, and with ``atol = 0`` every query is
+    summed exactly (brute force).
 
     Examples
     --------
@@ -269,7 +270,8 @@ default="gaussian"
         Q = kernel_array(validate_data(self, X, dtype=np.float64, reset=False))
         code = KERNEL_CODES[self.kernel]
         h = self.bandwidth_
-        if self.algorithm_ == "brute" or Q.shape[0] == 0:
+        exact_only = self.kernel not in _COMPACT and self.atol == 0  # no radius cuts nothing
+        if self.algorithm_ == "brute" or Q.shape[0] == 0 or exact_only:
             out = np.empty(Q.shape[0])
             kde_log_sums(Q, self.X_fit_, self._w, self._logw, 1.0 / h, code, out)
         else:
