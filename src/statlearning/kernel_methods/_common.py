@@ -96,6 +96,20 @@ def gram_to_train(estimator, X):
     return estimator.kernel_(X, estimator.X_fit_)
 
 
+def gram_times(estimator, X, coef):
+    """``K(X, training points) @ coef``, the Gram computed in row chunks of about 64 MB."""
+    check_is_fitted(estimator, "kernel_")
+    if isinstance(estimator.kernel_, Precomputed):
+        return gram_to_train(estimator, X) @ coef
+    X = read_X(estimator, X, reset=False)
+    n_train = estimator.X_fit_.shape[0]
+    step = max((1 << 23) // max(n_train, 1), 1)
+    out = np.empty((X.shape[0], *coef.shape[1:]))
+    for s in range(0, X.shape[0], step):
+        out[s : s + step] = estimator.kernel_(X[s : s + step], estimator.X_fit_) @ coef
+    return out
+
+
 def pairwise_tags(estimator, tags):
     """Mark a precomputed-kernel estimator as pairwise (scikit-learn's checks feed it Grams)."""
     tags.input_tags.pairwise = estimator.kernel == "precomputed" or isinstance(

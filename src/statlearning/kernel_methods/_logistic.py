@@ -15,7 +15,7 @@ from .._solvers.logistic import Objective, binary_irls, newton
 from .._validation import Interval, check_sample_weight
 from ..base import ClassifierMixin, StatBase, fit_context
 from ..exceptions import warn_not_converged
-from ._common import KERNEL_CONSTRAINTS, gram_to_train, pairwise_tags, read_X, training_gram
+from ._common import KERNEL_CONSTRAINTS, gram_times, pairwise_tags, read_X, training_gram
 
 __all__ = ["KernelLogisticRegression"]
 
@@ -193,7 +193,7 @@ class KernelLogisticRegression(ClassifierMixin, StatBase):
             The log-odds of ``classes_[1]`` (two classes) or the class scores (softmax inputs).
         """
         check_is_fitted(self, "dual_coef_")
-        return gram_to_train(self, X) @ self.dual_coef_ + (
+        return gram_times(self, X, self.dual_coef_) + (
             self.intercept_[0] if self.dual_coef_.ndim == 1 else self.intercept_
         )
 

@@ -12,7 +12,7 @@ from scipy import linalg
 from .._validation import Boolean, Interval, check_sample_weight
 from ..base import RegressorMixin, StatBase, fit_context
 from ..exceptions import NumericalWarning, external_stacklevel
-from ._common import KERNEL_CONSTRAINTS, gram_to_train, pairwise_tags, read_X, training_gram
+from ._common import KERNEL_CONSTRAINTS, gram_times, pairwise_tags, read_X, training_gram
 
 __all__ = ["KernelRidge"]
 
@@ -210,7 +210,7 @@ class KernelRidge(RegressorMixin, StatBase):
         ndarray of shape (n_samples,) or (n_samples, n_targets)
             Predictions.
         """
-        return gram_to_train(self, X) @ self.dual_coef_ + self.intercept_
+        return gram_times(self, X, self.dual_coef_) + self.intercept_
 
     def __sklearn_tags__(self):
         tags = pairwise_tags(self, super().__sklearn_tags__())
