@@ -199,7 +199,7 @@ default="gaussian"
             if not w.sum() > 0:
                 raise ValueError("KernelDensity: sample_weight sums to 0.")
         else:
-            w = np.ones(n)
+            w = None
         if isinstance(self.bandwidth, str):
             if self.bandwidth == "cv":
                 self.bandwidth_ = self._cross_validate(X)
@@ -208,9 +208,7 @@ default="gaussian"
         else:
             self.bandwidth_ = float(self.bandwidth)
         self.X_fit_ = kernel_array(X)
-        self._w = w / w.sum()
-        with np.errstate(divide="ignore"):
-            self._logw = np.log(self._w)
+        self._w = None if w is None else w / w.sum()  # None: equal weights
         self.algorithm_ = self._choose_algorithm(X.shape[1])
         self._tree = (
             cKDTree(self.X_fit_, leafsize=self.leaf_size) if self.algorithm_ == "kd_tree" else None
@@ -273,10 +271,17 @@ default="gaussian"
         exact_only = self.kernel not in _COMPACT and self.atol == 0  # no radius cuts nothing
         if self.algorithm_ == "brute" or Q.shape[0] == 0 or exact_only:
             out = np.empty(Q.shape[0])
-            kde_log_sums(Q, self.X_fit_, self._w, self._logw, 1.0 / h, code, out)
+            kde_log_sums(Q, self.X_fit_, *self._weights(), 1.0 / h, code, out)
         else:
             out = self._tree_log_sums(Q, code, h)
         return out + self._log_norm()
+
+    def _weights(self):
+        """Normalised weights and their logarithms."""
+        n = self.X_fit_.shape[0]
+        w = np.full(n, 1.0 / n) if self._w is None else self._w
+        with np.errstate(divide="ignore"):
+            return w, np.log(w)
 
     def _tree_log_sums(self, Q, code, h):
         compact = self.kernel in _COMPACT
@@ -292,7 +297,8 @@ default="gaussian"
         )
         vals = np.empty(pairs.shape[0])
         kernel_values(np.ascontiguousarray(pairs["v"]) / h, code, vals)
-        vals *= self._w[pairs["i"]]
+        w, logw = self._weights()
+        vals *= w[pairs["i"]]
         sums = np.bincount(pairs["j"], weights=vals, minlength=Q.shape[0])
         with np.errstate(divide="ignore"):
             out = np.log(sums)
@@ -300,9 +306,7 @@ default="gaussian"
             rows = np.flatnonzero(sums <= 1e-250)
             if rows.size:
                 sub = np.empty(rows.size)
-                kde_log_sums(
-                    kernel_array(Q[rows]), self.X_fit_, self._w, self._logw, 1.0 / h, code, sub
-                )
+                kde_log_sums(kernel_array(Q[rows]), self.X_fit_, w, logw, 1.0 / h, code, sub)
                 out[rows] = sub
         return out
 
@@ -342,7 +346,7 @@ default="gaussian"
         check_is_fitted(self, "X_fit_")
         rng = check_random_state(random_state)
         n, D = self.X_fit_.shape
-        idx = rng.choice(n, size=n_samples, p=self._w)
+        idx = rng.choice(n, size=n_samples, p=self._w)  # uniform when unweighted
         h = self.bandwidth_
         if self.kernel == "gaussian":
             return self.X_fit_[idx] + h * rng.standard_normal((n_samples, D))
