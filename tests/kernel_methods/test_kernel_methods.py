@@ -15,7 +15,7 @@ from sklearn.pipeline import make_pipeline
 
 from statlearning.exceptions import ConvergenceWarning, NumericalWarning
 from statlearning.kernel_methods import KernelLogisticRegression, KernelRidge, PrototypeFeatures
-from statlearning.kernels import RBF, Linear, Polynomial, Sigmoid
+from statlearning.kernels import RBF, Linear, Polynomial, Sigmoid, Spectrum
 from statlearning.linear_model import LogisticRegression, Ridge
 
 RNG = np.random.default_rng(7)
@@ -235,3 +235,14 @@ def test_prototype_subset_and_precomputed():
         warnings.simplefilter("error")
         PrototypeFeatures(kernel=Sigmoid()).fit(X).transform(XT)  # any kernel is a feature map
     assert math.isfinite(float(feats.transform(XT).sum()))
+
+
+def test_string_kernel_through_a_precomputed_gram():
+    seqs = ["TCGGTTTAACGGATTATGGTAC", "TCGGTCCAACGGATAATGGAAC", "TCGGCGATTTAACGGATCGATTTATGGTAC"]
+    kern = Spectrum(k=3)
+    model = KernelRidge(alpha=1.0, kernel="precomputed").fit(kern(seqs), [1.0, 0.0, 1.0])
+    K = kern(seqs)
+    np.testing.assert_allclose(model.dual_coef_, np.linalg.solve(K + np.eye(3), [1.0, 0.0, 1.0]))
+    np.testing.assert_allclose(model.predict(kern(seqs[:1], seqs)), K[:1] @ model.dual_coef_)
+    with pytest.raises(ValueError, match="precomputed"):
+        KernelRidge(kernel=kern).fit(np.array(seqs)[:, None], [1.0, 0.0, 1.0])

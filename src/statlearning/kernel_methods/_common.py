@@ -40,7 +40,8 @@ def read_X(estimator, X, y="no_validation", *, reset=True, **kwargs):
         if "could not convert string" in str(exc) or "dtype='numeric'" in str(exc):
             raise ValueError(
                 f"{type(estimator).__name__}: X must be numeric for the kernel "
-                f"{estimator.kernel!r}; it holds strings ({exc})."
+                f"{estimator.kernel!r}; it holds strings ({exc}). For a string kernel "
+                "(Spectrum), pass its Gram matrix with kernel='precomputed'."
             ) from None
         raise
 

@@ -104,6 +104,8 @@ class KernelRidge(RegressorMixin, StatBase):
     ``alpha`` and ``fit_intercept`` (primal ≡ dual). The ``(K + αI)`` system is solved by
     Cholesky; when it is not positive definite (an indefinite kernel such as the sigmoid, or
     ``alpha = 0`` on a singular Gram) a ``NumericalWarning`` is issued and least squares used.
+    String kernels (:class:`~statlearning.kernels.Spectrum`) are used through
+    ``kernel="precomputed"`` with their Gram matrices.
 
     Examples
     --------
