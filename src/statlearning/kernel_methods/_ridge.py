@@ -8,6 +8,7 @@ from numbers import Real
 
 import numpy as np
 from scipy import linalg
+from sklearn.utils.validation import check_is_fitted
 
 from .._validation import Boolean, Interval, check_sample_weight
 from ..base import RegressorMixin, StatBase, fit_context
@@ -212,6 +213,7 @@ class KernelRidge(RegressorMixin, StatBase):
         ndarray of shape (n_samples,) or (n_samples, n_targets)
             Predictions.
         """
+        check_is_fitted(self, "dual_coef_")
         return gram_times(self, X, self.dual_coef_) + self.intercept_
 
     def __sklearn_tags__(self):
