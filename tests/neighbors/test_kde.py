@@ -149,3 +149,14 @@ def test_sample_follows_the_kernel(kernel):
     m2 = 2 * integrate.quad(lambda r: c * _radial(kernel, np.array(r)) * r * r, 0, upper)[0]
     assert np.mean(draws**2) == pytest.approx(m2, rel=0.05)
     np.testing.assert_array_equal(kde.sample(5, random_state=1), kde.sample(5, random_state=1))
+
+
+def test_auto_takes_the_tree_only_for_a_small_radius():
+    X = RNG.normal(size=(500, 2))
+    assert KernelDensity(bandwidth=0.2, kernel="epanechnikov").fit(X).algorithm_ == "kd_tree"
+    assert KernelDensity(bandwidth=5.0, kernel="epanechnikov").fit(X).algorithm_ == "brute"
+    assert KernelDensity(bandwidth=0.2).fit(X).algorithm_ == "brute"  # exact Gaussian
+    assert KernelDensity(bandwidth=0.05, atol=1e-3).fit(X).algorithm_ == "kd_tree"
+    assert KernelDensity(bandwidth=0.2, kernel="tophat").fit(
+        RNG.normal(size=(50, 20))
+    ).algorithm_ == ("brute")

@@ -74,8 +74,9 @@ default="gaussian"
     algorithm : {"auto", "brute", "kd_tree"}, default="auto"
         ``"brute"`` sums over every training point (exact); ``"kd_tree"`` sums over the
         training points within a radius found with a KD-tree (see Notes for its error bound);
-        ``"auto"`` uses the tree for compact kernels (exact) and for the Gaussian and
-        exponential kernels when ``atol > 0``, in at most 16 dimensions, brute force otherwise.
+        ``"auto"`` uses the tree when its radius (h for compact kernels; for the Gaussian and
+        exponential kernels the cut-off set by ``atol > 0``) is at most half the mean standard
+        deviation of the features, in at most 16 dimensions; brute force otherwise.
     atol : float, default=0.0
         Absolute error allowed on the density by the tree path of the Gaussian and
         exponential kernels (``0``: exact, i.e. brute force).
@@ -209,18 +210,28 @@ default="gaussian"
             self.bandwidth_ = float(self.bandwidth)
         self.X_fit_ = kernel_array(X)
         self._w = None if w is None else w / w.sum()  # None: equal weights
-        self.algorithm_ = self._choose_algorithm(X.shape[1])
+        self.algorithm_ = self._choose_algorithm(X)
         self._tree = (
             cKDTree(self.X_fit_, leafsize=self.leaf_size) if self.algorithm_ == "kd_tree" else None
         )
         return self
 
-    def _choose_algorithm(self, D):
+    def _choose_algorithm(self, X):
         if self.algorithm != "auto":
             return self.algorithm
-        if D <= 16 and (self.kernel in _COMPACT or self.atol > 0):
-            return "kd_tree"
-        return "brute"
+        if X.shape[1] > 16 or (self.kernel not in _COMPACT and self.atol == 0):
+            return "brute"
+        # the sums over neighbours pay only when the radius is small against the data
+        sd = float(np.mean(np.std(X, axis=0))) if X.shape[0] > 1 else 0.0
+        return "kd_tree" if self._radius() <= 0.5 * sd else "brute"
+
+    def _radius(self):
+        """Cut-off radius of the tree path: h for compact kernels, else c·k(r/h) = atol."""
+        h = self.bandwidth_
+        if self.kernel in _COMPACT:
+            return h
+        u = max(self._log_norm() - math.log(self.atol), 0.0)
+        return h * (math.sqrt(2.0 * u) if self.kernel == "gaussian" else u)
 
     def _cross_validate(self, X):
         h0 = rule_of_thumb(X, "silverman")
@@ -285,21 +296,24 @@ default="gaussian"
 
     def _tree_log_sums(self, Q, code, h):
         compact = self.kernel in _COMPACT
-        if compact:
-            radius = h
-        else:
-            log_c = self._log_norm()
-            margin = log_c - math.log(self.atol)  # c·k(r/h) = atol
-            u = max(margin, 0.0)
-            radius = h * (math.sqrt(2.0 * u) if self.kernel == "gaussian" else u)
-        pairs = self._tree.sparse_distance_matrix(
-            cKDTree(Q, leafsize=self.leaf_size), radius, output_type="ndarray"
-        )
-        vals = np.empty(pairs.shape[0])
-        kernel_values(np.ascontiguousarray(pairs["v"]) / h, code, vals)
+        radius = self._radius()
         w, logw = self._weights()
-        vals *= w[pairs["i"]]
-        sums = np.bincount(pairs["j"], weights=vals, minlength=Q.shape[0])
+        sums = np.empty(Q.shape[0])
+        # queries in chunks sized from the pairs the previous chunk found, so that about 2²²
+        # pairs are listed at once (also when the radius covers every training point)
+        step, s = 256, 0
+        while s < Q.shape[0]:
+            chunk = Q[s : s + step]
+            pairs = self._tree.sparse_distance_matrix(
+                cKDTree(chunk, leafsize=self.leaf_size), radius, output_type="ndarray"
+            )
+            vals = np.empty(pairs.shape[0])
+            kernel_values(np.ascontiguousarray(pairs["v"]) / h, code, vals)
+            vals *= w[pairs["i"]]
+            sums[s : s + step] = np.bincount(pairs["j"], weights=vals, minlength=chunk.shape[0])
+            s += chunk.shape[0]
+            per_query = pairs.shape[0] / chunk.shape[0]
+            step = int(min(max((1 << 22) / (per_query + 1.0), 16), 1 << 16))
         with np.errstate(divide="ignore"):
             out = np.log(sums)
         if not compact:  # no neighbour within the radius: sum exactly
