@@ -45,6 +45,7 @@ FAMILIES = (
     "neighbors",
     "tree",
     "ensemble",
+    "kernel_methods",
 )
 
 #: The tasks a model can be registered for.

@@ -174,6 +174,13 @@ MODELS: tuple[Model, ...] = (
     Model("gradient_boosting_classifier", "ensemble", "GradientBoostingClassifier", CLS,
           "Gradient boosting, log-loss, 100 depth-3 trees, learning rate 0.1",
           {"n_estimators": 100, "max_depth": 3}),
+    # kernel_methods
+    Model("kernel_ridge", "kernel_methods", "KernelRidge", REG,
+          "Kernel ridge regression, RBF kernel (gamma = 1/p), alpha = 1, unpenalised intercept",
+          {"kernel": "rbf", "fit_intercept": True}, needs_scaling=True),
+    Model("kernel_logistic", "kernel_methods", "KernelLogisticRegression", CLS,
+          "Kernel logistic regression, RBF kernel (gamma = 'scale'), C = 1, Newton; "
+          "multinomial for K > 2", needs_scaling=True),
 )  # fmt: skip
 
 
