@@ -102,6 +102,7 @@ def _scan(xs, ids, m, j, y, codes, w, cnt, crit, n_classes, min_leaf, min_wleaf,
     ties keep the earlier column, then the smaller threshold.
     """
     classification = crit >= GINI
+    binary_gini = crit == GINI and n_classes == 2
     if crit == ABSOLUTE_ERROR:
         for i in range(m):
             yo[i] = y[ids[i]] - ymean
@@ -129,7 +130,14 @@ def _scan(xs, ids, m, j, y, codes, w, cnt, crit, n_classes, min_leaf, min_wleaf,
             continue
         if ntot - ln < min_leaf or rw < min_wleaf or rw <= 0.0:
             break
-        if classification:
+        if binary_gini:
+            # class_gain's arithmetic for two classes, without its loops
+            l0 = lc[0]
+            l1 = lc[1]
+            r0 = tot[0] - l0
+            r1 = tot[1] - l1
+            g = (l0 * l0 + l1 * l1) / lw + (r0 * r0 + r1 * r1) / rw
+        elif classification:
             for k in range(n_classes):
                 rc[k] = tot[k] - lc[k]
             g = class_gain(lc, lw, crit) + class_gain(rc, rw, crit)
@@ -424,6 +432,21 @@ def _split_node(ints, floats, node, srow, X, samples, presorted, use_pre, row_di
     end = start + ints[node, _N]
     majority, rpart_left, cat_l, cat_r = nodex
     sur_f, sur_t, sur_l, sur_a, sur_j, scl, scr, dirs, wbuf = sur
+    if not extras and not use_pre:
+        # complete numeric data and no surrogates: one stable pass, rows with x < t first
+        nl = 0
+        nr = 0
+        for i in range(start, end):
+            r = samples[i]
+            if X[r, f] < t:
+                samples[start + nl] = r
+                nl += 1
+            else:
+                tmp[nr] = r
+                nr += 1
+        for i in range(nr):
+            samples[start + nl + i] = tmp[i]
+        return start + nl, end
     q = n_cat[f]
     if q > 0:
         for c in range(q):
