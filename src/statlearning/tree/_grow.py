@@ -586,11 +586,12 @@ def _grow_kernel(X, y, codes, w, cnt, samples, w_total, crit, n_classes, max_dep
     floats = np.empty((cap, _N_FLOATS))
     values = np.empty((cap, n_values))
     xs = np.empty(m0)
-    ids = np.empty(m0, dtype=np.int64)
+    # row ids are 32-bit (at most 2**30 rows): the work buffers take 4 bytes a row
+    ids = np.empty(m0, dtype=np.int32)
     xs2 = np.empty(m0)
-    ids2 = np.empty(m0, dtype=np.int64)
+    ids2 = np.empty(m0, dtype=np.int32)
     counts = np.zeros((8, 256), dtype=np.int64)
-    tmp = np.empty(m0, dtype=np.int64)
+    tmp = np.empty(m0, dtype=np.int32)
     n_work = m0 if crit == ABSOLUTE_ERROR else 0
     yo = np.empty(n_work)
     wo = np.empty(n_work)
@@ -609,7 +610,7 @@ def _grow_kernel(X, y, codes, w, cnt, samples, w_total, crit, n_classes, max_dep
             presorted[j] = ids
         # the radix buffers serve only per-node sorts, which the presorted lists replace
         xs2 = np.empty(0)
-        ids2 = np.empty(0, dtype=np.int64)
+        ids2 = np.empty(0, dtype=np.int32)
     else:
         presorted = np.empty((0, 0), dtype=np.int32)
     row_dir = np.zeros(X.shape[0], dtype=np.int8)
@@ -744,7 +745,7 @@ def grow_tree(X, y, codes, w, *, crit, n_classes, max_depth, min_samples_split,
     codes = kernel_array(codes, np.int64)
     shuffle = max_features < n_features or tie_break == "random"
     seed = _draw_seed(rng) if shuffle else -1
-    samples = np.flatnonzero(w > 0).astype(np.int64)
+    samples = np.flatnonzero(w > 0).astype(np.int32)
     if samples.size > 2**30:
         raise ValueError(f"a tree grows on at most 2**30 rows of positive weight (node ids are "
                          f"32-bit during growth), got {samples.size}")
