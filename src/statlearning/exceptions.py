@@ -20,6 +20,7 @@ __all__ = [
     "RankDeficientWarning",
     "external_stacklevel",
     "warn_aliased",
+    "warn_data_scale",
     "warn_not_converged",
 ]
 
@@ -133,5 +134,36 @@ def warn_aliased(estimator, names, *, consequence=None, stacklevel=None):
         f"{_owner(estimator)}: {len(names)} coefficient(s) not defined because of "
         f"singularities (aliased: {', '.join(names)}); {consequence}.",
         RankDeficientWarning,
+        stacklevel=external_stacklevel() if stacklevel is None else stacklevel + 1,
+    )
+
+
+def warn_data_scale(estimator, quantities, magnitude, *, stacklevel=None):
+    """Issue the :class:`NumericalWarning` of results that float64 cannot hold at the data's scale.
+
+    Scale-equivariant methods compute on rescaled data, so their main results are exact at any
+    scale; a few quantities (sums of squares, squared distances) grow as the square of the
+    data and leave float64's range (about ``1e±308``) although the data do not. The message
+    reads ``"<Estimator>: <quantities> cannot be represented in float64 at this data scale
+    (largest |value| <m>): the data's scale is the problem ...; rescale the data ..."``.
+
+    Parameters
+    ----------
+    estimator : object or str
+        The estimator (its ``type(estimator).__name__`` is used) or a function's name.
+    quantities : sequence of str
+        The attributes affected (``["inertia_"]``, ``["rss_", "deviance_"]``).
+    magnitude : float
+        The largest absolute value of the data concerned.
+    stacklevel : int, optional
+        As :func:`warnings.warn`, counted from the caller of this function. Default: the
+        first frame outside statlearning (:func:`external_stacklevel`).
+    """
+    warnings.warn(
+        f"{_owner(estimator)}: {', '.join(quantities)} cannot be represented in float64 at "
+        f"this data scale (largest |value| {magnitude:.3g}; its square is out of range): the "
+        "data's scale is the problem, they are set to the nearest float64 (inf or 0) and the "
+        "other results are exact; rescale the data (for example to unit variance) to get them.",
+        NumericalWarning,
         stacklevel=external_stacklevel() if stacklevel is None else stacklevel + 1,
     )

@@ -39,6 +39,7 @@ import scipy.linalg.cython_blas  # noqa: F401  (the BLAS that numba's np.dot cal
 from scipy.spatial import cKDTree
 
 from .._core.compiled import kernel_array, numba_threads, resolve_n_threads, single_blas_thread
+from .._core.scaling import scale_for
 from ._brute import brute_knn
 from ._exact import COSINE, SQEUCLIDEAN, exact_pairs, exact_select
 from ._metrics import MetricSpec
@@ -88,6 +89,10 @@ def resolve_algorithm(algorithm, metric: MetricSpec, n_samples, n_features, n_ne
 class NeighborSearch:
     """The fitted search structure.
 
+    Rows whose squared distances would leave float64's range (magnitudes beyond about
+    ``1e±60``, :mod:`statlearning._core.scaling`) are stored divided by a power of two
+    ``scale``; queries are divided by the same factor and distances multiplied back, exactly.
+
     Parameters
     ----------
     X : ndarray of shape (n_samples, n_features), float64
@@ -97,10 +102,16 @@ class NeighborSearch:
         Already resolved by :func:`resolve_algorithm`.
     """
 
+    scale = None  # the power of two dividing the stored rows (indexes saved before it existed)
+
     def __init__(self, X: np.ndarray, metric: MetricSpec, algorithm: str):
         self.metric = metric
         self.algorithm = algorithm
         self.X = metric.prepare(X)
+        # cosine distances do not depend on the scale (the rows are normalised)
+        self.scale = None if metric.code == COSINE else scale_for(self.X)
+        if self.scale is not None:
+            self.X = kernel_array(self.X / self.scale)
         self.tree = cKDTree(self.X) if algorithm == "kd_tree" else None
 
     @property
@@ -110,7 +121,8 @@ class NeighborSearch:
     def query(
         self, Q: np.ndarray, k: int, *, all_ties: bool = False, prepared: bool = False, n_jobs=None
     ):
-        """Neighbours of the rows of ``Q`` (``prepared``: already transformed by the metric).
+        """Neighbours of the rows of ``Q`` (``prepared``: already transformed by the metric and
+        rescaled, as the index's own rows ``self.X``).
 
         ``n_jobs`` sets numba's thread count (and the KD-tree's ``workers``) for the call.
 
@@ -131,6 +143,8 @@ class NeighborSearch:
         self.X = kernel_array(self.X)  # no copy, unless the index was loaded read-only
         spec = self.metric
         Qp = kernel_array(Q) if prepared else spec.prepare(Q)
+        if self.scale is not None and not prepared:
+            Qp = kernel_array(Qp / self.scale)
         if Qp.shape[0] == 0:
             return np.empty((0, k)), np.empty((0, k), np.int64), np.zeros(0, np.int64)
         if self.algorithm == "kd_tree":
@@ -153,7 +167,10 @@ class NeighborSearch:
             idx[rows, : i2.shape[1]] = i2
             idx[rows, i2.shape[1] :] = -1
             lengths[rows] = len2
-        return spec.to_distance(vals), idx, lengths
+        dist = spec.to_distance(vals)
+        if self.scale is not None:
+            dist *= self.scale
+        return dist, idx, lengths
 
     def _query_brute(self, Qp, k, all_ties):
         spec, X = self.metric, self.X
