@@ -28,8 +28,8 @@ import numpy as np
 __all__ = [
     "SAFE_EXPONENT",
     "LinearRescaling",
-    "linear_rescaling",
     "column_scales",
+    "linear_rescaling",
     "max_abs",
     "scale_for",
     "scaled_sum_of_squares",

@@ -19,6 +19,7 @@ from .._core.logistic import (
     multinomial_loss,
     separation_direction,
 )
+from .._core.scaling import linear_rescaling
 from .._solvers.logistic import Objective, binary_irls, cd_fit, gd_fit, lbfgs_fit, newton
 from .._validation import Boolean, Interval, Options, check_sample_weight
 from ..base import ClassifierMixin, InferenceMixin, StatBase, fit_context
@@ -266,6 +267,11 @@ float or int
         self._check_solver(K)
         penalised = l1 > 0 or l2 > 0
         yy = codes.astype(np.float64) if K == 2 else codes
+        # unpenalised fits are equivariant under column scaling: computed on power-of-two
+        # rescaled columns when the data are near 1e±60 or beyond
+        rescaling = None if penalised else linear_rescaling(X)
+        if rescaling is not None:
+            X = rescaling.apply(X)[0]
         kept_x = np.ones(X.shape[1], dtype=bool)
         if not penalised and not (K == 2 and self.solver == "newton"):
             kept_x = self._kept_columns(X, w)
@@ -296,6 +302,8 @@ float or int
         if self._has_inference:
             self._store_inference(X, yy, w, eta, fit)
         self._warn_about_fit(fit, X, yy, w, eta, penalised)
+        if rescaling is not None:
+            infer.unscale_fit(self, rescaling, y_statistics=False)
         return self
 
     def _kept_columns(self, X, w) -> np.ndarray:
