@@ -145,6 +145,9 @@ class NeighborSearch:
         Qp = kernel_array(Q) if prepared else spec.prepare(Q)
         if self.scale is not None and not prepared:
             Qp = kernel_array(Qp / self.scale)
+        extra = None if prepared or spec.code == COSINE else scale_for(self.X, Qp)
+        if extra is not None:  # queries far beyond the training rows' range: a brute search
+            return self._rescaled(extra)._query(Qp / extra, k, all_ties, True, n_jobs)
         if Qp.shape[0] == 0:
             return np.empty((0, k)), np.empty((0, k), np.int64), np.zeros(0, np.int64)
         if self.algorithm == "kd_tree":
@@ -171,6 +174,15 @@ class NeighborSearch:
         if self.scale is not None:
             dist *= self.scale
         return dist, idx, lengths
+
+    def _rescaled(self, factor) -> NeighborSearch:
+        """A brute-force copy of the index with its rows divided by ``factor`` (for queries
+        whose squared distances would leave float64's range on this index's scale)."""
+        other = object.__new__(NeighborSearch)
+        other.metric, other.algorithm, other.tree = self.metric, "brute", None
+        other.X = kernel_array(self.X / factor)
+        other.scale = (1.0 if self.scale is None else self.scale) * factor
+        return other
 
     def _query_brute(self, Qp, k, all_ties):
         spec, X = self.metric, self.X

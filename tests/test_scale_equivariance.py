@@ -1,0 +1,320 @@
+"""Scale-equivariant methods at the edges of float64: ``X × 1e±300`` (and ``y`` where the model
+is equivariant in it) gives the exactly scaled answer of the unscaled fit, and a quantity that
+float64 cannot hold at that scale (a sum of squares near ``1e600``) is ``inf``/``0`` with a
+:class:`NumericalWarning` naming it and the data's scale.
+
+The reference is always the same estimator on the unscaled data; ``1e±300`` is not a power of
+two, so the scaled data differ from ``X · s`` by one rounding per entry and the comparison
+allows ``rtol = 1e-8``.
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+
+import numpy as np
+import pytest
+
+from statlearning.cluster import AgglomerativeClustering, KMeans, MiniBatchKMeans, kmeans_plusplus
+from statlearning.decomposition import PCA
+from statlearning.exceptions import ConvergenceWarning, NumericalWarning
+from statlearning.feature_selection import BestSubsetSelector, StepwiseSelector
+from statlearning.linear_model import GLMRegressor, LinearRegression, LogisticRegression
+from statlearning.neighbors import KNeighborsClassifier, KNeighborsRegressor
+
+SCALES = [1e300, 1e-300]
+RTOL = 1e-8
+
+rng = np.random.default_rng(0)
+N, P = 60, 4
+X = rng.normal(size=(N, P)) + np.array([0.0, 3.0, -1.0, 10.0])
+Y = X @ np.array([1.0, -2.0, 0.5, 0.0]) + rng.normal(size=N)
+Y_BIN = (X[:, 0] - X[:, 1] + 3 + rng.normal(size=N) > 0).astype(int)
+Y_COUNT = rng.poisson(np.exp(0.3 * X[:, 0])).astype(float)
+BLOBS = np.vstack([rng.normal(c, 0.3, size=(20, 2)) for c in ([0, 0], [4, 0], [0, 4])])
+
+
+def fit_quietly(estimator, *args, **kwargs):
+    """Fit and return ``(estimator, warnings)``; no RuntimeWarning other than ours may escape."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        estimator.fit(*args, **kwargs)
+    numpy_noise = [
+        w for w in caught
+        if w.category is RuntimeWarning and "encountered" in str(w.message)
+    ]  # fmt: skip
+    assert not numpy_noise, [str(w.message) for w in numpy_noise]
+    return estimator, caught
+
+
+def scale_warnings(caught):
+    return [
+        w for w in caught if issubclass(w.category, NumericalWarning) and "scale" in str(w.message)
+    ]
+
+
+def assert_scaled(actual, expected, factor=1.0):
+    """``actual == expected · factor`` to RTOL (factor applied in a way that cannot overflow)."""
+    actual = np.asarray(actual, dtype=float)
+    expected = np.asarray(expected, dtype=float)
+    with np.errstate(over="ignore", under="ignore"):
+        np.testing.assert_allclose(actual / factor, expected, rtol=RTOL, atol=0)
+
+
+# ---------------------------------------------------------------------------- linear models
+
+
+@pytest.mark.parametrize("s", SCALES)
+@pytest.mark.parametrize("solver", ["qr", "normal", "svd", "gd"])
+def test_linear_regression_scaled_x_and_y(solver, s):
+    ref = LinearRegression(solver=solver).fit(X, Y)
+    est, caught = fit_quietly(LinearRegression(solver=solver), X * s, Y * s)
+    assert_scaled(est.coef_, ref.coef_)  # t / s = 1
+    assert_scaled(est.intercept_, ref.intercept_, s)
+    assert_scaled(est.predict(X * s), ref.predict(X), s)
+    np.testing.assert_allclose(est.pvalues_, ref.pvalues_, rtol=1e-6)
+    np.testing.assert_allclose(est.tvalues_, ref.tvalues_, rtol=1e-6)
+    assert_scaled(est.bse_[1:], ref.bse_[1:])
+    assert_scaled(est.sigma_, ref.sigma_, s)
+    assert est.r_squared_ == pytest.approx(ref.r_squared_, rel=1e-10)
+    assert est.f_statistic_ == pytest.approx(ref.f_statistic_, rel=1e-6)
+    assert est.loglik_ == pytest.approx(ref.loglik_ - N * math.log(s), rel=1e-10)
+    assert est.aic_ == pytest.approx(ref.aic_ + 2 * N * math.log(s), rel=1e-10)
+    assert est.rss_ == (np.inf if s > 1 else 0.0)  # s² · RSS is out of float64's range
+    (w,) = scale_warnings(caught)
+    assert "rss_" in str(w.message) and "data's scale" in str(w.message)
+    assert "RankDeficient" not in " ".join(x.category.__name__ for x in caught)
+    est.summary()  # prints without error
+
+
+@pytest.mark.parametrize("s", SCALES)
+def test_linear_regression_scaled_x_only(s):
+    ref = LinearRegression().fit(X, Y)
+    est, _ = fit_quietly(LinearRegression(), X * s, Y)
+    assert_scaled(est.coef_, ref.coef_, 1 / s)
+    assert est.intercept_ == pytest.approx(ref.intercept_, rel=RTOL)
+    assert_scaled(est.predict(X * s), ref.predict(X))
+    np.testing.assert_allclose(est.pvalues_, ref.pvalues_, rtol=1e-6)
+    assert est.rss_ == pytest.approx(ref.rss_, rel=1e-10)
+    assert est.loglik_ == pytest.approx(ref.loglik_, rel=1e-10)
+
+
+def test_linear_regression_one_extreme_column():
+    """Each column gets its own power of two: a column near 1e300 next to ordinary ones."""
+    Xm = X.copy()
+    Xm[:, 2] *= 1e300
+    ref = LinearRegression().fit(X, Y)
+    est, caught = fit_quietly(LinearRegression(), Xm, Y)
+    assert_scaled(est.coef_[[0, 1, 3]], ref.coef_[[0, 1, 3]])
+    assert_scaled(est.coef_[2], ref.coef_[2], 1e-300)
+    np.testing.assert_allclose(est.pvalues_, ref.pvalues_, rtol=1e-6)
+
+
+@pytest.mark.parametrize("s", SCALES)
+@pytest.mark.parametrize(
+    "family, y, scale_y",
+    [("gaussian", Y, True), ("binomial", Y_BIN, False), ("poisson", Y_COUNT, False)],
+)
+def test_glm(family, y, scale_y, s):
+    t = s if scale_y else 1.0
+    ref = GLMRegressor(family=family).fit(X, y)
+    est, _ = fit_quietly(GLMRegressor(family=family), X * s, y * t)
+    assert_scaled(est.coef_, ref.coef_, t / s)
+    assert_scaled(est.intercept_, ref.intercept_, t)
+    assert_scaled(est.predict(X * s), ref.predict(X), t)
+    np.testing.assert_allclose(est.pvalues_, ref.pvalues_, rtol=1e-6)
+    assert_scaled(est.bse_[1:], ref.bse_[1:], t / s)
+    if scale_y:
+        assert est.aic_ == pytest.approx(ref.aic_ + 2 * N * math.log(s), rel=1e-10)
+    else:
+        assert est.deviance_ == pytest.approx(ref.deviance_, rel=1e-10)
+        assert est.aic_ == pytest.approx(ref.aic_, rel=1e-10)
+
+
+@pytest.mark.parametrize("s", SCALES)
+@pytest.mark.parametrize("solver", ["newton", "lbfgs"])
+def test_logistic_regression(solver, s):
+    ref = LogisticRegression(solver=solver).fit(X, Y_BIN)
+    est, caught = fit_quietly(LogisticRegression(solver=solver), X * s, Y_BIN)
+    assert_scaled(est.coef_, ref.coef_, 1 / s)
+    np.testing.assert_allclose(est.intercept_, ref.intercept_, rtol=1e-6)
+    np.testing.assert_allclose(est.predict_proba(X * s), ref.predict_proba(X), rtol=1e-6)
+    np.testing.assert_allclose(est.pvalues_, ref.pvalues_, rtol=1e-5)
+    assert est.deviance_ == pytest.approx(ref.deviance_, rel=1e-8)
+    assert not [w for w in caught if "singularities" in str(w.message)]
+
+
+@pytest.mark.parametrize("s", SCALES)
+def test_multinomial_logistic_regression(s):
+    y3 = np.digitize(X[:, 0] - X[:, 1] + rng.normal(size=N), [-4.0, -2.5])
+    ref = LogisticRegression().fit(X, y3)
+    est, _ = fit_quietly(LogisticRegression(), X * s, y3)
+    np.testing.assert_allclose(est.predict_proba(X * s), ref.predict_proba(X), rtol=1e-6)
+    assert_scaled(est.coef_, ref.coef_, 1 / s)
+
+
+@pytest.mark.parametrize("s", SCALES)
+@pytest.mark.parametrize("selector", [BestSubsetSelector, StepwiseSelector])
+def test_subset_selection(selector, s):
+    ref = selector().fit(X, Y)
+    est, caught = fit_quietly(selector(), X * s, Y * s)
+    np.testing.assert_array_equal(est.support_, ref.support_)
+    assert est.best_size_ == ref.best_size_
+    for a, b in zip(est.path_, ref.path_, strict=True):
+        assert a["variables"] == b["variables"]
+        assert a["r2"] == pytest.approx(b["r2"], rel=1e-10)
+        assert a["bic"] == pytest.approx(b["bic"], rel=1e-8)
+        assert a["aic"] == pytest.approx(b["aic"] + 2 * N * math.log(s), rel=1e-10)
+    assert scale_warnings(caught)  # the RSS column is out of range
+    est_x, _ = fit_quietly(selector(criterion="cv", cv=3), X * s, Y)
+    ref_x = selector(criterion="cv", cv=3).fit(X, Y)
+    np.testing.assert_array_equal(est_x.support_, ref_x.support_)
+    np.testing.assert_allclose(
+        [r["cv"] for r in est_x.path_], [r["cv"] for r in ref_x.path_], rtol=1e-8
+    )
+
+
+# ----------------------------------------------------------------- distance-based methods
+
+
+@pytest.mark.parametrize("s", SCALES)
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda: KMeans(3, random_state=0),
+        lambda: KMeans(3, init="random", n_init=3, random_state=0, algorithm="elkan"),
+        lambda: MiniBatchKMeans(3, random_state=0, batch_size=20),
+    ],
+    ids=["lloyd", "elkan", "minibatch"],
+)
+def test_kmeans(make, s):
+    ref = make().fit(BLOBS)
+    est, caught = fit_quietly(make(), BLOBS * s)
+    np.testing.assert_array_equal(est.labels_, ref.labels_)
+    assert_scaled(est.cluster_centers_, ref.cluster_centers_, s)
+    assert est.inertia_ == (np.inf if s > 1 else 0.0)  # s² · inertia: out of range
+    (w,) = scale_warnings(caught)
+    assert "inertia_" in str(w.message)
+    np.testing.assert_array_equal(est.predict(BLOBS * s), ref.labels_)
+    assert_scaled(est.transform(BLOBS * s), ref.transform(BLOBS), s)
+
+
+@pytest.mark.parametrize("s", [2.0**-300, 2.0**300])
+def test_kmeans_inertia_in_range_is_scaled(s):
+    """Data near 1e±90 are rescaled too; there s² · inertia is a normal number: exact, no
+    warning (s a power of two: bit for bit)."""
+    data = BLOBS * s
+    ref = KMeans(3, random_state=0).fit(BLOBS)
+    est, caught = fit_quietly(KMeans(3, random_state=0), data)
+    np.testing.assert_array_equal(est.labels_, ref.labels_)
+    assert est.inertia_ == ref.inertia_ * s * s
+    np.testing.assert_array_equal(est.cluster_centers_, ref.cluster_centers_ * s)
+    assert not scale_warnings(caught)
+
+
+@pytest.mark.parametrize("s", SCALES)
+def test_kmeans_plusplus_chooses_the_same_rows(s):
+    _, ref = kmeans_plusplus(BLOBS, 3, random_state=1)
+    centres, idx = kmeans_plusplus(BLOBS * s, 3, random_state=1)
+    np.testing.assert_array_equal(idx, ref)
+    np.testing.assert_array_equal(centres, (BLOBS * s)[ref])
+
+
+@pytest.mark.parametrize("estimator", [KMeans, MiniBatchKMeans])
+def test_kmeans_fewer_distinct_points_than_clusters(estimator):
+    with pytest.warns(ConvergenceWarning, match=r"only 1 distinct cluster.*n_clusters=3"):
+        estimator(n_clusters=3, random_state=0).fit(np.ones((10, 2)))
+    data = np.repeat([[0.0, 0.0], [1.0, 1.0]], 5, axis=0)
+    with pytest.warns(ConvergenceWarning, match=r"only 2 distinct"):
+        estimator(n_clusters=3, random_state=0).fit(data)
+
+
+def test_kmeans_enough_distinct_points_no_warning():
+    data = np.repeat([[0.0, 0.0], [1.0, 1.0], [5.0, 5.0]], 4, axis=0)
+    _, caught = fit_quietly(KMeans(n_clusters=3, random_state=0), data)
+    assert not [w for w in caught if issubclass(w.category, ConvergenceWarning)]
+
+
+@pytest.mark.parametrize("s", SCALES)
+@pytest.mark.parametrize("linkage", ["ward", "single", "complete", "average"])
+def test_agglomerative(linkage, s):
+    ref = AgglomerativeClustering(n_clusters=3, linkage=linkage).fit(X)
+    est, caught = fit_quietly(AgglomerativeClustering(n_clusters=3, linkage=linkage), X * s)
+    np.testing.assert_array_equal(est.labels_, ref.labels_)
+    assert est.n_clusters_ == 3
+    np.testing.assert_array_equal(est.children_, ref.children_)
+    assert_scaled(est.distances_, ref.distances_, s)
+
+
+@pytest.mark.parametrize("s", SCALES)
+def test_agglomerative_ward_sse_increase_out_of_range(s):
+    est, caught = fit_quietly(AgglomerativeClustering(ward_height="sse_increase"), X * s)
+    assert est.distances_.max() == np.inf or est.distances_.min() == 0.0
+    assert scale_warnings(caught)
+
+
+@pytest.mark.parametrize("s", SCALES)
+@pytest.mark.parametrize("weights", ["uniform", "distance"])
+@pytest.mark.parametrize("algorithm", ["brute", "kd_tree"])
+def test_knn(algorithm, weights, s):
+    kw = {"n_neighbors": 5, "weights": weights, "algorithm": algorithm}
+    ref_c = KNeighborsClassifier(**kw).fit(X, Y_BIN)
+    est_c, _ = fit_quietly(KNeighborsClassifier(**kw), X * s, Y_BIN)
+    np.testing.assert_allclose(est_c.predict_proba(X * s), ref_c.predict_proba(X), rtol=1e-8)
+    dist, ind = est_c.kneighbors(X[:7] * s)
+    ref_dist, ref_ind = ref_c.kneighbors(X[:7])
+    np.testing.assert_array_equal(ind, ref_ind)
+    assert_scaled(dist, ref_dist, s)
+    ref_r = KNeighborsRegressor(**kw).fit(X, Y)
+    est_r, _ = fit_quietly(KNeighborsRegressor(**kw), X * s, Y * s)
+    assert_scaled(est_r.predict(X * s), ref_r.predict(X), s)
+    np.testing.assert_array_equal(est_r.kneighbors()[1], ref_r.kneighbors()[1])
+
+
+# ----------------------------------------------------------------------------------- PCA
+
+
+@pytest.mark.parametrize("s", SCALES)
+@pytest.mark.parametrize("solver", ["full", "randomized", "auto"])
+def test_pca(solver, s):
+    kw = {"svd_solver": solver, "random_state": 0}
+    if solver == "randomized":
+        kw["n_components"] = 2
+    ref = PCA(**kw).fit(X)
+    est, caught = fit_quietly(PCA(**kw), X * s)
+    np.testing.assert_allclose(est.components_, ref.components_, rtol=1e-6, atol=1e-12)
+    np.testing.assert_allclose(
+        est.explained_variance_ratio_, ref.explained_variance_ratio_, rtol=1e-8
+    )
+    assert_scaled(est.mean_, ref.mean_, s)
+    assert_scaled(est.singular_values_, ref.singular_values_, s)
+    assert_scaled(est.transform(X * s), ref.transform(X), s)
+    (w,) = scale_warnings(caught)  # variances: s² out of range
+    assert "explained_variance_" in str(w.message)
+
+
+@pytest.mark.parametrize("s", SCALES)
+def test_pca_standardised_is_scale_free(s):
+    ref = PCA(scale=True).fit(X)
+    est, caught = fit_quietly(PCA(scale=True), X * s)
+    np.testing.assert_allclose(est.components_, ref.components_, rtol=1e-6, atol=1e-12)
+    np.testing.assert_allclose(est.explained_variance_, ref.explained_variance_, rtol=1e-8)
+    assert_scaled(est.scale_, ref.scale_, s)
+    np.testing.assert_allclose(est.transform(X * s), ref.transform(X), rtol=1e-6, atol=1e-10)
+    assert not scale_warnings(caught)
+
+
+@pytest.mark.parametrize("s", [1e300, 1e200, 1e-300])
+@pytest.mark.parametrize("algorithm", ["brute", "kd_tree"])
+def test_knn_queries_far_from_the_training_scale(algorithm, s):
+    """Queries whose squared distances to ordinary training rows overflow are answered on a
+    common rescaling (a brute search), not with inf distances (which crashed the search)."""
+    est = KNeighborsClassifier(5, algorithm=algorithm).fit(X, Y_BIN)
+    Q = X[:3] * s
+    dist, ind = est.kneighbors(Q)
+    assert np.all(np.isfinite(dist))
+    c = max(s, 1.0)
+    expected = np.sqrt((((Q[:, None, :] - X[ind]) / c) ** 2).sum(axis=2)) * c
+    np.testing.assert_allclose(dist, expected, rtol=1e-12)
+    assert est.predict(Q).shape == (3,)
