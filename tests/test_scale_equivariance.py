@@ -16,11 +16,24 @@ import warnings
 import numpy as np
 import pytest
 
-from statlearning.cluster import AgglomerativeClustering, KMeans, MiniBatchKMeans, kmeans_plusplus
+from statlearning.cluster import (
+    DBSCAN,
+    AgglomerativeClustering,
+    KMeans,
+    MiniBatchKMeans,
+    kmeans_plusplus,
+)
 from statlearning.decomposition import PCA
 from statlearning.exceptions import ConvergenceWarning, NumericalWarning
 from statlearning.feature_selection import BestSubsetSelector, StepwiseSelector
-from statlearning.linear_model import GLMRegressor, LinearRegression, LogisticRegression
+from statlearning.linear_model import (
+    GLMRegressor,
+    HuberRegressor,
+    LADRegressor,
+    LeastSquaresClassifier,
+    LinearRegression,
+    LogisticRegression,
+)
 from statlearning.neighbors import KNeighborsClassifier, KNeighborsRegressor
 
 SCALES = [1e300, 1e-300]
@@ -177,7 +190,55 @@ def test_subset_selection(selector, s):
     )
 
 
+@pytest.mark.parametrize("s", SCALES)
+@pytest.mark.parametrize("solver", ["highs", "irls"])
+def test_lad_regressor(solver, s):
+    ref = LADRegressor(solver=solver).fit(X, Y)
+    est, _ = fit_quietly(LADRegressor(solver=solver), X * s, Y * s)
+    np.testing.assert_allclose(est.coef_, ref.coef_, rtol=1e-6)
+    assert_scaled(est.intercept_, ref.intercept_, s)
+    assert est.objective_ / s == pytest.approx(ref.objective_, rel=1e-6)
+    np.testing.assert_allclose(est.predict(X * s) / s, ref.predict(X), rtol=1e-6)
+
+
+@pytest.mark.parametrize("s", SCALES)
+@pytest.mark.parametrize("solver", ["lbfgs", "irls"])
+def test_huber_regressor(solver, s):
+    """Huber's loss is equivariant when y and its threshold delta scale together:
+    ``ρ_{sδ}(s r) = s² ρ_δ(r)``; the columns of X scale freely."""
+    ref = HuberRegressor(solver=solver).fit(X, Y)
+    est, _ = fit_quietly(HuberRegressor(solver=solver), X * s, Y)
+    assert_scaled(est.coef_, ref.coef_, 1 / s)
+    np.testing.assert_allclose(est.predict(X * s), ref.predict(X), rtol=1e-6)
+    est, caught = fit_quietly(HuberRegressor(solver=solver, delta=1.35 * s), X * s, Y * s)
+    np.testing.assert_allclose(est.coef_, ref.coef_, rtol=1e-6)
+    np.testing.assert_allclose(est.predict(X * s) / s, ref.predict(X), rtol=1e-6)
+    assert est.objective_ == (np.inf if s > 1 else 0.0)
+    assert scale_warnings(caught)
+
+
+@pytest.mark.parametrize("s", SCALES)
+def test_least_squares_classifier(s):
+    y3 = np.digitize(X[:, 0] - X[:, 1], [-4.0, -2.5])
+    ref = LeastSquaresClassifier().fit(X, y3)
+    est, _ = fit_quietly(LeastSquaresClassifier(), X * s, y3)
+    assert_scaled(est.coef_, ref.coef_, 1 / s)
+    np.testing.assert_allclose(est.decision_function(X * s), ref.decision_function(X), rtol=1e-8)
+    np.testing.assert_array_equal(est.predict(X * s), ref.predict(X))
+
+
 # ----------------------------------------------------------------- distance-based methods
+
+
+@pytest.mark.parametrize("s", SCALES)
+@pytest.mark.parametrize("metric", ["euclidean", "manhattan", "chebyshev"])
+def test_dbscan(metric, s):
+    ref = DBSCAN(eps=0.6, min_samples=4, metric=metric).fit(BLOBS)
+    assert ref.n_clusters_ == 3
+    est, _ = fit_quietly(DBSCAN(eps=0.6 * s, min_samples=4, metric=metric), BLOBS * s)
+    np.testing.assert_array_equal(est.labels_, ref.labels_)
+    np.testing.assert_array_equal(est.core_sample_indices_, ref.core_sample_indices_)
+    np.testing.assert_array_equal(est.components_, (BLOBS * s)[ref.core_sample_indices_])
 
 
 @pytest.mark.parametrize("s", SCALES)
