@@ -27,12 +27,15 @@ from statlearning.decomposition import PCA
 from statlearning.exceptions import ConvergenceWarning, NumericalWarning
 from statlearning.feature_selection import BestSubsetSelector, StepwiseSelector
 from statlearning.linear_model import (
+    ElasticNet,
     GLMRegressor,
     HuberRegressor,
     LADRegressor,
+    Lasso,
     LeastSquaresClassifier,
     LinearRegression,
     LogisticRegression,
+    Ridge,
 )
 from statlearning.neighbors import KNeighborsClassifier, KNeighborsRegressor
 
@@ -225,6 +228,73 @@ def test_least_squares_classifier(s):
     assert_scaled(est.coef_, ref.coef_, 1 / s)
     np.testing.assert_allclose(est.decision_function(X * s), ref.decision_function(X), rtol=1e-8)
     np.testing.assert_array_equal(est.predict(X * s), ref.predict(X))
+
+
+# ------------------------------------------------------------------ penalised least squares
+# A penalty is not scale free, so "the exactly scaled answer" is the optimum of the same
+# objective on the scaled data. With β = (t/s) γ:
+#   Ridge  ‖ty − sXβ‖² + α‖β‖²            = t² (‖y − Xγ‖² + (α/s²)‖γ‖²)
+#   Lasso  ‖ty − sXβ‖²/2n + α‖β‖₁         = t² (‖y − Xγ‖²/2n + (α/(st))‖γ‖₁)
+# so the fit on (sX, ty) is t/s times the fit of the transformed penalty on (X, y); at
+# s = 1e300 the transformed penalty underflows to 0 (least squares), at s = 1e-300 it
+# exceeds float64 and the slopes are the limit Zᵀt/α' (ridge) or exactly 0 (lasso).
+
+
+@pytest.mark.parametrize("solver", ["cholesky", "svd", "dual"])
+@pytest.mark.parametrize(("s", "t"), [(1e300, 1e300), (1e300, 1.0), (1e-300, 1.0)])
+def test_ridge_scaled_objective(solver, s, t):
+    est, _ = fit_quietly(Ridge(alpha=2.0, solver=solver), X * s, Y * t)
+    if s > 1:  # alpha / s² underflows: least squares
+        ref = LinearRegression().fit(X, Y)
+        coef, intercept = ref.coef_, ref.intercept_
+    else:  # alpha / s² overflows: β = s t Xcᵀyc / alpha, intercept ȳ
+        coef = (X - X.mean(axis=0)).T @ (Y - Y.mean()) * (s / 2.0)
+        intercept = Y.mean()
+    assert_scaled(est.coef_, coef, t / s if s > 1 else t)
+    assert_scaled(est.intercept_, intercept, t)
+    np.testing.assert_allclose(
+        est.predict(X * s) / t,
+        LinearRegression().fit(X, Y).predict(X) if s > 1 else np.full(N, Y.mean()),
+        rtol=1e-8,
+    )
+
+
+@pytest.mark.parametrize("solver", ["cholesky", "svd", "dual"])
+def test_ridge_power_of_two_rescaling_is_exact(solver):
+    s = 2.0**-250  # X near 1e-75: rescaled; the penalty becomes alpha / s² = alpha · 2^500
+    est = Ridge(alpha=2.0, solver=solver).fit(X * s, Y)
+    ref = Ridge(alpha=2.0 / s / s, solver=solver).fit(X, Y)
+    np.testing.assert_allclose(est.coef_ * s, ref.coef_, rtol=1e-12)
+    assert est.intercept_ == pytest.approx(ref.intercept_, rel=1e-12)
+
+
+@pytest.mark.parametrize("estimator", [Lasso, lambda **kw: ElasticNet(l1_ratio=0.5, **kw)])
+@pytest.mark.parametrize(("s", "t"), [(1e300, 1e300), (1e300, 1.0)])
+def test_enet_large_scale_is_least_squares(estimator, s, t):
+    est, _ = fit_quietly(estimator(alpha=0.5, tol=1e-12, max_iter=100_000), X * s, Y * t)
+    ref = LinearRegression().fit(X, Y)
+    np.testing.assert_allclose(est.coef_ * (s / t), ref.coef_, rtol=1e-6)
+    assert est.intercept_ / t == pytest.approx(ref.intercept_, rel=1e-6)
+
+
+@pytest.mark.parametrize("estimator", [Lasso, lambda **kw: ElasticNet(l1_ratio=0.5, **kw)])
+@pytest.mark.parametrize(("s", "t"), [(1e-300, 1.0), (1e-300, 1e-300)])
+def test_enet_small_scale_is_the_null_model(estimator, s, t):
+    est, caught = fit_quietly(estimator(alpha=0.5), X * s, Y * t)
+    np.testing.assert_array_equal(est.coef_, np.zeros(P))
+    assert est.intercept_ / t == pytest.approx(Y.mean(), rel=1e-12)
+    assert not scale_warnings(caught)
+
+
+def test_lasso_rescaled_penalty_is_exact():
+    """X × 2^-300 and y × 2^300: the L1 strength α/(st) is α again, so the fit is 2^600 times
+    the fit on the unscaled data."""
+    s, t = 2.0**-300, 2.0**300
+    est = Lasso(alpha=0.3, tol=1e-12).fit(X * s, Y * t)
+    ref = Lasso(alpha=0.3, tol=1e-12).fit(X, Y)
+    assert np.count_nonzero(ref.coef_) not in (0, P)
+    np.testing.assert_allclose(est.coef_ * (s / t), ref.coef_, rtol=1e-10)
+    assert est.intercept_ / t == pytest.approx(ref.intercept_, rel=1e-10)
 
 
 # ----------------------------------------------------------------- distance-based methods
