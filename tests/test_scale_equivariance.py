@@ -163,6 +163,30 @@ def test_logistic_regression(solver, s):
     assert not [w for w in caught if "singularities" in str(w.message)]
 
 
+@pytest.mark.parametrize(
+    "kw",
+    [
+        {"penalty": "l2"},
+        {"penalty": "l2", "solver": "lbfgs"},
+        {"penalty": "l2", "solver": "cd"},
+        {"penalty": "l2", "solver": "gd"},
+        {"penalty": "l1", "solver": "cd"},
+        {"penalty": "elasticnet", "l1_ratio": 0.5, "solver": "cd"},
+    ],
+)
+def test_penalised_logistic_regression_large_scale(kw):
+    """On X × s the objective C·loss + λ₁‖β‖₁ + (λ₂/2)‖β‖² is, with γ = sβ, the same loss with
+    penalties λ₁/s and λ₂/s²: at s = 1e300 they vanish and the fit is the unpenalised one."""
+    s = 1e300
+    ref = LogisticRegression().fit(X, Y_BIN)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)  # CD's gap test at a tiny penalty
+        est, _ = fit_quietly(LogisticRegression(**kw, max_iter=1000), X * s, Y_BIN)
+    np.testing.assert_allclose(est.coef_ * s, ref.coef_, rtol=1e-5)
+    np.testing.assert_allclose(est.intercept_, ref.intercept_, rtol=1e-5)
+    np.testing.assert_allclose(est.predict_proba(X * s), ref.predict_proba(X), rtol=1e-5)
+
+
 @pytest.mark.parametrize("s", SCALES)
 def test_multinomial_logistic_regression(s):
     y3 = np.digitize(X[:, 0] - X[:, 1] + rng.normal(size=N), [-4.0, -2.5])

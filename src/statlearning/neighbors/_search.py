@@ -39,7 +39,7 @@ import scipy.linalg.cython_blas  # noqa: F401  (the BLAS that numba's np.dot cal
 from scipy.spatial import cKDTree
 
 from .._core.compiled import kernel_array, numba_threads, resolve_n_threads, single_blas_thread
-from .._core.scaling import scale_for
+from .._core.scaling import max_abs, scale_for
 from ._brute import brute_knn
 from ._exact import COSINE, SQEUCLIDEAN, exact_pairs, exact_select
 from ._metrics import MetricSpec
@@ -102,7 +102,10 @@ class NeighborSearch:
         Already resolved by :func:`resolve_algorithm`.
     """
 
-    scale = None  # the power of two dividing the stored rows (indexes saved before it existed)
+    # the power of two dividing the stored rows, and their largest magnitude after it (both
+    # None in indexes saved before they existed)
+    scale = None
+    x_max = None
 
     def __init__(self, X: np.ndarray, metric: MetricSpec, algorithm: str):
         self.metric = metric
@@ -112,6 +115,7 @@ class NeighborSearch:
         self.scale = None if metric.code == COSINE else scale_for(self.X)
         if self.scale is not None:
             self.X = kernel_array(self.X / self.scale)
+        self.x_max = float(max_abs(self.X))
         self.tree = cKDTree(self.X) if algorithm == "kd_tree" else None
 
     @property
@@ -145,7 +149,11 @@ class NeighborSearch:
         Qp = kernel_array(Q) if prepared else spec.prepare(Q)
         if self.scale is not None and not prepared:
             Qp = kernel_array(Qp / self.scale)
-        extra = None if prepared or spec.code == COSINE else scale_for(self.X, Qp)
+        extra = None
+        if not prepared and spec.code != COSINE:
+            if self.x_max is None:
+                self.x_max = float(max_abs(self.X))
+            extra = scale_for(self.x_max, Qp)
         if extra is not None:  # queries far beyond the training rows' range: a brute search
             return self._rescaled(extra)._query(Qp / extra, k, all_ties, True, n_jobs)
         if Qp.shape[0] == 0:
@@ -182,6 +190,7 @@ class NeighborSearch:
         other.metric, other.algorithm, other.tree = self.metric, "brute", None
         other.X = kernel_array(self.X / factor)
         other.scale = (1.0 if self.scale is None else self.scale) * factor
+        other.x_max = float(max_abs(other.X))
         return other
 
     def _query_brute(self, Qp, k, all_ties):
