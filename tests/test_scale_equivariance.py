@@ -21,6 +21,7 @@ from statlearning.cluster import (
     AgglomerativeClustering,
     KMeans,
     MiniBatchKMeans,
+    SpectralClustering,
     kmeans_plusplus,
 )
 from statlearning.decomposition import PCA
@@ -476,3 +477,22 @@ def test_knn_queries_far_from_the_training_scale(algorithm, s):
     expected = np.sqrt((((Q[:, None, :] - X[ind]) / c) ** 2).sum(axis=2)) * c
     np.testing.assert_allclose(dist, expected, rtol=1e-12)
     assert est.predict(Q).shape == (3,)
+
+
+@pytest.mark.parametrize("s", SCALES)
+@pytest.mark.parametrize("affinity", ["nearest_neighbors", "epsilon"])
+def test_spectral_clustering(affinity, s):
+    kw = {"n_clusters": 3, "affinity": affinity, "random_state": 0}
+    ref = SpectralClustering(**kw, eps=1.5).fit(BLOBS)
+    est, _ = fit_quietly(SpectralClustering(**kw, eps=1.5 * s), BLOBS * s)
+    np.testing.assert_array_equal(est.labels_, ref.labels_)
+
+
+@pytest.mark.parametrize("s", [2.0**300, 2.0**-300])
+def test_spectral_clustering_rbf(s):
+    """exp(-γ‖x − x'‖²) is unchanged when X is multiplied by s and γ divided by s²."""
+    ref = SpectralClustering(n_clusters=3, gamma=0.5, random_state=0).fit(BLOBS)
+    est, _ = fit_quietly(
+        SpectralClustering(n_clusters=3, gamma=0.5 / s / s, random_state=0), BLOBS * s
+    )
+    np.testing.assert_array_equal(est.labels_, ref.labels_)
