@@ -25,8 +25,13 @@ from statlearning.cluster import (
     kmeans_plusplus,
 )
 from statlearning.decomposition import PCA
+from statlearning.discriminant_analysis import (
+    LinearDiscriminantAnalysis,
+    QuadraticDiscriminantAnalysis,
+)
+from statlearning.ensemble import GradientBoostingRegressor, RandomForestRegressor
 from statlearning.exceptions import ConvergenceWarning, NumericalWarning
-from statlearning.feature_selection import BestSubsetSelector, StepwiseSelector
+from statlearning.feature_selection import BestSubsetSelector, LassoPathSelector, StepwiseSelector
 from statlearning.linear_model import (
     ElasticNet,
     GLMRegressor,
@@ -38,7 +43,10 @@ from statlearning.linear_model import (
     LogisticRegression,
     Ridge,
 )
+from statlearning.mixture import GaussianMixture
+from statlearning.naive_bayes import GaussianNB
 from statlearning.neighbors import KNeighborsClassifier, KNeighborsRegressor
+from statlearning.tree import DecisionTreeRegressor
 
 SCALES = [1e300, 1e-300]
 RTOL = 1e-8
@@ -496,3 +504,46 @@ def test_spectral_clustering_rbf(s):
         SpectralClustering(n_clusters=3, gamma=0.5 / s / s, random_state=0), BLOBS * s
     )
     np.testing.assert_array_equal(est.labels_, ref.labels_)
+
+
+@pytest.mark.parametrize("s", SCALES)
+def test_lasso_path_selector(s):
+    for kw in ({}, {"standardize": False}, {"max_features": 2}):
+        ref = LassoPathSelector(**kw).fit(X, Y)
+        est, _ = fit_quietly(LassoPathSelector(**kw), X * s, Y)
+        np.testing.assert_array_equal(est.entry_order_, ref.entry_order_)
+        np.testing.assert_array_equal(est.support_, ref.support_)
+        if kw.get("standardize", True):
+            np.testing.assert_allclose(est.alphas_, ref.alphas_, rtol=1e-8)
+        else:  # the grid follows max |Xᵀy| / n
+            assert_scaled(est.alphas_, ref.alphas_, s)
+
+
+# ------------------------------------- estimators that do not rescale: a warning, not silence
+
+
+@pytest.mark.parametrize("s", SCALES)
+@pytest.mark.parametrize(
+    "make, target",
+    [
+        (GaussianNB, "X"),
+        (LinearDiscriminantAnalysis, "X"),
+        (QuadraticDiscriminantAnalysis, "X"),
+        (lambda: GaussianMixture(2, random_state=0), "X"),
+        (DecisionTreeRegressor, "y"),
+        (lambda: RandomForestRegressor(n_estimators=3, random_state=0), "y"),
+        (lambda: GradientBoostingRegressor(n_estimators=3), "y"),
+    ],
+)
+def test_unrescaled_estimators_say_the_scale_is_the_problem(make, target, s):
+    Xs, ys = (X * s, Y_BIN) if target == "X" else (X, Y * s)
+    if make is GaussianMixture or "GaussianMixture" in repr(make()):
+        ys = None
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            make().fit(Xs) if ys is None else make().fit(Xs, ys)
+        except (ValueError, FloatingPointError, np.linalg.LinAlgError):
+            pass  # what follows may fail; the warning came first
+    messages = [str(w.message) for w in caught if issubclass(w.category, NumericalWarning)]
+    assert any(f"largest |{target}|" in m and "data's scale" in m for m in messages), messages

@@ -9,6 +9,7 @@ import sys
 import warnings
 from pathlib import Path
 
+import numpy as np
 from sklearn.exceptions import ConvergenceWarning, DataConversionWarning, NotFittedError
 
 __all__ = [
@@ -22,6 +23,7 @@ __all__ = [
     "warn_aliased",
     "warn_data_scale",
     "warn_not_converged",
+    "warn_unrescaled_scale",
 ]
 
 
@@ -167,3 +169,52 @@ def warn_data_scale(estimator, quantities, magnitude, *, stacklevel=None):
         NumericalWarning,
         stacklevel=external_stacklevel() if stacklevel is None else stacklevel + 1,
     )
+
+
+#: Beyond ``2**±500`` (about ``1e±150``) squares of the data leave float64's range.
+_SQUARE_LIMIT = 2.0**500
+
+
+def warn_unrescaled_scale(estimator, data, name="X", *, stacklevel=None) -> bool:
+    """Warn (:class:`NumericalWarning`) when the squares of ``data`` leave float64's range.
+
+    For an estimator that computes with the squares of its input and does not rescale it.
+    Scale-equivariant estimators rescale extreme data themselves and need no such warning;
+    the others (variances in naive Bayes and discriminant analysis, impurities of regression
+    trees, cross-validated penalty paths) get wrong answers when the squares overflow to
+    ``inf`` or underflow to ``0``, so they say that the data's scale is the problem.
+
+    Parameters
+    ----------
+    estimator : object or str
+        The estimator (its ``type(estimator).__name__`` is used) or a function's name.
+    data : ndarray
+        The validated input (``NaN`` entries are ignored).
+    name : str, default="X"
+        How the message names the input (``"X"``, ``"y"``).
+    stacklevel : int, optional
+        As :func:`warnings.warn`, counted from the caller of this function. Default: the
+        first frame outside statlearning (:func:`external_stacklevel`).
+
+    Returns
+    -------
+    bool
+        Whether the warning was issued.
+    """
+    a = np.asarray(data)
+    if a.size == 0 or a.dtype.kind != "f":
+        return False
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)  # all-NaN input
+        m = float(max(np.nanmax(a), -np.nanmin(a)))
+    if not (np.isfinite(m) and m > 0 and (m > _SQUARE_LIMIT or m < 1.0 / _SQUARE_LIMIT)):
+        return False
+    warnings.warn(
+        f"{_owner(estimator)}: the largest |{name}| is {m:.3g}; beyond about 1e±150 the squares "
+        "this estimator computes (variances, sums of squares) overflow or underflow float64 "
+        "and it does not rescale its input, so the results are unreliable: the data's scale "
+        f"is the problem; rescale {name} (for example to unit variance).",
+        NumericalWarning,
+        stacklevel=external_stacklevel() if stacklevel is None else stacklevel + 1,
+    )
+    return True

@@ -25,6 +25,7 @@ from .._core.discriminant import (
 )
 from .._validation import ArrayLike, Interval, Options
 from ..base import ClassifierMixin, StatBase, TransformerMixin, fit_context
+from ..exceptions import warn_unrescaled_scale
 from ._common import DiscriminantMixin, feature_names, row_blocks
 from ._format import format_linear, formula_names
 
@@ -172,6 +173,7 @@ class LinearDiscriminantAnalysis(
         """
         name = type(self).__name__
         X, y = validate_data(self, X, y, dtype=np.float64)
+        warn_unrescaled_scale(self, X, "X")
         X = kernel_array(X)
         self.classes_, codes = encode_class_labels(y, name)
         n, p = X.shape

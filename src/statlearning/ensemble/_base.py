@@ -23,6 +23,7 @@ from .._core.class_labels import encode_class_labels
 from .._core.compiled import kernel_array
 from .._validation import check_sample_weight
 from ..base import StatBase
+from ..exceptions import warn_unrescaled_scale
 from ..tree import DecisionTreeClassifier, DecisionTreeRegressor
 from ..tree._structure import apply_tree
 from ._accumulate import accumulate_forest, pack_forest
@@ -156,6 +157,7 @@ class BaseBagging(StatBase, metaclass=ABCMeta):
             target = np.asarray(y, dtype=np.float64)
             if target.ndim != 1:
                 target = target.ravel()
+            warn_unrescaled_scale(self, target, "y")
         w = check_sample_weight(sample_weight, X.shape[0], estimator_name=name)
         if self.oob_score and not self.bootstrap:
             raise ValueError(f"{name}: oob_score=True needs bootstrap=True (no row is out of "

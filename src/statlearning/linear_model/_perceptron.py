@@ -15,7 +15,7 @@ from .._core.perceptron import perceptron_epochs
 from .._core.scaling import linear_rescaling
 from .._validation import Boolean, Interval, RandomState, check_sample_weight
 from ..base import ClassifierMixin, StatBase, fit_context
-from ..exceptions import ConvergenceWarning, RankDeficientWarning
+from ..exceptions import ConvergenceWarning, RankDeficientWarning, warn_unrescaled_scale
 from ._logistic import encode_classes
 
 
@@ -168,6 +168,7 @@ class Perceptron(ClassifierMixin, _LinearClassifierPredict, StatBase):
         self : Perceptron
         """
         X, y = validate_data(self, X, y, dtype=np.float64, order="C")
+        warn_unrescaled_scale(self, X, "X")
         codes = encode_classes(self, y, type(self).__name__)
         K = self.classes_.size
         rng = check_random_state(self.random_state)

@@ -42,7 +42,7 @@ from .._validation import (
     renamed_parameter,
 )
 from ..base import LinearPredictorMixin, RegressorMixin, StatBase, fit_context
-from ..exceptions import RankDeficientWarning
+from ..exceptions import RankDeficientWarning, warn_unrescaled_scale
 from ..inference._builder import renamed_attribute
 
 __all__ = ["Ridge", "RidgeCV"]
@@ -408,6 +408,8 @@ class RidgeCV(RegressorMixin, LinearPredictorMixin, StatBase):
             get_scorer(self.scoring) if isinstance(self.scoring, str) else self.scoring
         )
         X, y = validate_data(self, X, y, dtype=np.float64, y_numeric=True)
+        warn_unrescaled_scale(self, X, "X")
+        warn_unrescaled_scale(self, y, "y")
         w = None if sample_weight is None else check_sample_weight(
             sample_weight, X.shape[0], estimator_name=name
         )

@@ -20,6 +20,7 @@ from .._validation import (
     RandomState,
 )
 from ..base import StatBase
+from ..exceptions import warn_unrescaled_scale
 from ._apply import apply_checked
 from ._grow import RPART_MIN_IMPROVEMENT, grow_tree
 from ._inputs import encode_columns, encode_frame, resolve_categorical
@@ -277,6 +278,8 @@ class _BaseTree(StatBase):
             X = validate_data(self, X, reset=reset, **kwargs)
         else:
             X, y = validate_data(self, X, y, y_numeric=not self._is_classifier, **kwargs)
+            if not self._is_classifier:  # squared-error impurities of y
+                warn_unrescaled_scale(self, y, "y")
         if reset:
             if mask is None:
                 mask = resolve_categorical(self.categorical_features, X)
