@@ -16,7 +16,7 @@ from .._solvers.glm_lbfgs import glm_lbfgs
 from .._solvers.irls import irls
 from .._validation import Boolean, Interval, Options, check_sample_weight
 from ..base import InferenceMixin, LinearPredictorMixin, RegressorMixin, StatBase, fit_context
-from ..exceptions import NumericalWarning, warn_not_converged
+from ..exceptions import NumericalWarning, warn_not_converged, warn_unrescaled_scale
 from ..inference import Summary
 from ..inference import _builder as infer
 
@@ -268,6 +268,8 @@ class GLMRegressor(RegressorMixin, LinearPredictorMixin, InferenceMixin, StatBas
         rescaling = None
         if self.alpha == 0:
             rescaling = linear_rescaling(X, y if y_equivariant else None)
+        else:  # the penalty is not scale free and penalised fits are not rescaled
+            warn_unrescaled_scale(self, X, "X")
         if rescaling is not None:
             X, y, off = rescaling.apply(X, y, off)
         res = self._solve(X, y, w, off, fam, link)
