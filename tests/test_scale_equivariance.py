@@ -527,7 +527,6 @@ def test_lasso_path_selector(s):
     "make, target",
     [
         (GaussianNB, "X"),
-        (LinearDiscriminantAnalysis, "X"),
         (QuadraticDiscriminantAnalysis, "X"),
         (lambda: GaussianMixture(2, random_state=0), "X"),
         (DecisionTreeRegressor, "y"),
@@ -547,3 +546,33 @@ def test_unrescaled_estimators_say_the_scale_is_the_problem(make, target, s):
             pass  # what follows may fail; the warning came first
     messages = [str(w.message) for w in caught if issubclass(w.category, NumericalWarning)]
     assert any(f"largest |{target}|" in m and "data's scale" in m for m in messages), messages
+
+
+@pytest.mark.parametrize(
+    "kw",
+    [{}, {"solver": "eigen"}, {"solver": "eigen", "shrinkage": "auto"}, {"covariance": "total"}],
+)
+def test_lda_large_scale(kw):
+    s = 1e300
+    y3 = np.digitize(X[:, 0] - X[:, 1] + rng.normal(size=N), [-4.0, -2.5])
+    ref = LinearDiscriminantAnalysis(**kw).fit(X, y3)
+    est, caught = fit_quietly(LinearDiscriminantAnalysis(**kw), X * s, y3)
+    np.testing.assert_allclose(est.predict_proba(X * s), ref.predict_proba(X), rtol=1e-8)
+    np.testing.assert_array_equal(est.predict(X * s), ref.predict(X))
+    assert_scaled(est.means_, ref.means_, s)
+    assert_scaled(est.scalings_, ref.scalings_, 1 / s)
+    assert_scaled(est.discriminant_functions_[:, 1:], ref.discriminant_functions_[:, 1:], 1 / s)
+    np.testing.assert_allclose(
+        est.discriminant_functions_[:, 0], ref.discriminant_functions_[:, 0], rtol=1e-8
+    )
+    np.testing.assert_allclose(est.transform(X * s), ref.transform(X), rtol=1e-7, atol=1e-9)
+    (w,) = scale_warnings(caught)
+    assert "covariance_" in str(w.message)
+
+
+def test_lda_small_scale_warns():
+    """MASS's tol is absolute: on X × 1e-300 the features are 'constant within classes' (R's
+    lda refuses too), and the warning says that the data's scale is the cause."""
+    with pytest.warns(NumericalWarning, match=r"largest \|X\|.*data's scale"):
+        with pytest.raises(ValueError, match="constant within classes"):
+            LinearDiscriminantAnalysis().fit(X * 1e-300, Y_BIN)
