@@ -29,7 +29,11 @@ from statlearning.discriminant_analysis import (
     LinearDiscriminantAnalysis,
     QuadraticDiscriminantAnalysis,
 )
-from statlearning.ensemble import GradientBoostingRegressor, RandomForestRegressor
+from statlearning.ensemble import (
+    BaggingRegressor,
+    GradientBoostingRegressor,
+    RandomForestRegressor,
+)
 from statlearning.exceptions import ConvergenceWarning, NumericalWarning
 from statlearning.feature_selection import BestSubsetSelector, LassoPathSelector, StepwiseSelector
 from statlearning.linear_model import (
@@ -529,8 +533,6 @@ def test_lasso_path_selector(s):
         (GaussianNB, "X"),
         (QuadraticDiscriminantAnalysis, "X"),
         (lambda: GaussianMixture(2, random_state=0), "X"),
-        (DecisionTreeRegressor, "y"),
-        (lambda: RandomForestRegressor(n_estimators=3, random_state=0), "y"),
         (lambda: GradientBoostingRegressor(n_estimators=3), "y"),
     ],
 )
@@ -576,3 +578,32 @@ def test_lda_small_scale_warns():
     with pytest.warns(NumericalWarning, match=r"largest \|X\|.*data's scale"):
         with pytest.raises(ValueError, match="constant within classes"):
             LinearDiscriminantAnalysis().fit(X * 1e-300, Y_BIN)
+
+
+@pytest.mark.parametrize("s", SCALES)
+@pytest.mark.parametrize(
+    "make",
+    [
+        DecisionTreeRegressor,
+        lambda: DecisionTreeRegressor(criterion="absolute_error", max_depth=3),
+        lambda: DecisionTreeRegressor(cp=0.01, xval=3, random_state=0),
+        lambda: DecisionTreeRegressor(max_leaf_nodes=6, min_samples_leaf=3),
+        lambda: RandomForestRegressor(n_estimators=5, oob_score=True, random_state=0),
+        lambda: BaggingRegressor(n_estimators=5, random_state=0),
+    ],
+)
+def test_regression_trees_scaled_y(make, s):
+    """Splits depend on y only through impurity comparisons, which y / t (t a power of two)
+    keeps exactly: node values scale by s, impurities by s² (out of range: a warning)."""
+    ref = make().fit(X, Y)
+    est, caught = fit_quietly(make(), X, Y * s)
+    assert_scaled(est.predict(X), ref.predict(X), s)
+    if hasattr(ref, "tree_"):
+        np.testing.assert_array_equal(est.tree_.feature, ref.tree_.feature)
+        np.testing.assert_array_equal(est.tree_.threshold, ref.tree_.threshold)
+        if ref.criterion == "squared_error":
+            assert scale_warnings(caught)
+    if hasattr(ref, "cptable_"):
+        np.testing.assert_allclose(est.cptable_["xerror"], ref.cptable_["xerror"], rtol=1e-12)
+    if hasattr(ref, "oob_score_"):
+        assert est.oob_score_ == pytest.approx(ref.oob_score_, rel=1e-12)
