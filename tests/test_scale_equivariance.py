@@ -48,6 +48,7 @@ from statlearning.linear_model import (
     Ridge,
 )
 from statlearning.mixture import GaussianMixture
+from statlearning.model_selection import bootstrap, jackknife
 from statlearning.naive_bayes import GaussianNB
 from statlearning.neighbors import KNeighborsClassifier, KNeighborsRegressor
 from statlearning.tree import DecisionTreeRegressor
@@ -607,3 +608,27 @@ def test_regression_trees_scaled_y(make, s):
         np.testing.assert_allclose(est.cptable_["xerror"], ref.cptable_["xerror"], rtol=1e-12)
     if hasattr(ref, "oob_score_"):
         assert est.oob_score_ == pytest.approx(ref.oob_score_, rel=1e-12)
+
+
+@pytest.mark.parametrize("s", SCALES)
+def test_bootstrap_and_jackknife_standard_errors(s):
+    """Replicates near 1e±300: standard errors from rescaled replicates (their squares would
+    leave float64's range); LinearRegression's batched path gives way to its rescaling fit."""
+    ref = bootstrap(LinearRegression(), X, Y, attribute="coef_", n_resamples=40, random_state=0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", NumericalWarning)  # each refit's rss_ is out of range
+        est = bootstrap(
+            LinearRegression(), X * s, Y, attribute="coef_", n_resamples=40, random_state=0
+        )
+    assert_scaled(est.se, ref.se, 1 / s)
+    assert_scaled(est.ci_low, ref.ci_low, 1 / s)
+
+    def stat(A, _):
+        return np.array([A.mean(), A[:, 0].max()])
+
+    assert_scaled(jackknife(stat, X * s).se, jackknife(stat, X).se, s)
+    assert_scaled(
+        bootstrap(stat, X * s, n_resamples=30, random_state=0).se,
+        bootstrap(stat, X, n_resamples=30, random_state=0).se,
+        s,
+    )
