@@ -632,3 +632,19 @@ def test_bootstrap_and_jackknife_standard_errors(s):
         bootstrap(stat, X, n_resamples=30, random_state=0).se,
         s,
     )
+
+
+@pytest.mark.parametrize("s", SCALES)
+@pytest.mark.parametrize("metric", ["cosine", "manhattan", "chebyshev", "minkowski"])
+def test_knn_other_metrics(metric, s):
+    kw = {"n_neighbors": 5, "metric": metric, "p": 3}
+    ref = KNeighborsClassifier(**kw).fit(X, Y_BIN)
+    est, _ = fit_quietly(KNeighborsClassifier(**kw), X * s, Y_BIN)
+    np.testing.assert_allclose(est.predict_proba(X * s), ref.predict_proba(X), rtol=1e-8)
+    dist, ind = est.kneighbors(X[:7] * s)
+    ref_dist, ref_ind = ref.kneighbors(X[:7])
+    np.testing.assert_array_equal(ind, ref_ind)
+    if metric == "cosine":  # scale free; a row's distance to itself is 0 up to rounding
+        np.testing.assert_allclose(dist, ref_dist, rtol=1e-8, atol=1e-12)
+    else:
+        assert_scaled(dist, ref_dist, s)
