@@ -2,11 +2,13 @@
 
 Each model is fitted and asked for predictions on a small subsample of the training rows (and of
 the columns when the data are wide); the subsample doubles until one fit and prediction takes
-:data:`PROBE_SECONDS` or the next step would take longer than :data:`PROBE_STEP_LIMIT`. The time
-of the last step is extrapolated to a fold by the model's complexity exponents
-(:attr:`statlearning._registry.ModelSpec.cost`): ``t * (n / n_probe)**a * (p / p_probe)**b``.
-The first step is timed twice when it is slow, so that compiling a kernel is not taken for
-work.
+:data:`PROBE_SECONDS` (and is within a factor :data:`MAX_EXTRAPOLATION` of a fold) or the next
+step would take longer than :data:`PROBE_STEP_LIMIT`. The time of the last step is extrapolated
+to a fold by the model's complexity exponents (:attr:`statlearning._registry.ModelSpec.cost`):
+``t * (n / n_probe)**a * (p / p_probe)**b``; after two steps, the time is split into a fixed
+part and a part growing as the exponents say (two equations, two unknowns), and only the latter
+is extrapolated. A step much slower than predicted (the first call compiling a kernel, a busy
+machine) is timed again and the shorter time counts.
 """
 
 from __future__ import annotations
@@ -24,6 +26,15 @@ __all__ = ["Estimate", "estimate_cost", "probe_order"]
 PROBE_SECONDS = 0.2
 #: ... unless the next step is expected to take longer than this.
 PROBE_STEP_LIMIT = 2.0
+#: Keep growing a subsample that took PROBE_SECONDS while its time would be multiplied by more
+#: than this to reach a fold.
+MAX_EXTRAPOLATION = 1000.0
+#: A step taking this many times longer than its predecessor predicts is timed again (the
+#: machine was busy), the shorter time counting.
+SPIKE = 3.0
+#: The part of a step's time taken as growing with the size is at least this share (timings
+#: are noisy on a busy machine).
+MIN_VARYING = 0.25
 #: Rows and columns of the first step.
 FIRST_ROWS, FIRST_COLUMNS = 200, 10
 #: A first step slower than this may include compiling: it is timed again.
@@ -85,7 +96,7 @@ def estimate_cost(spec, X, y, task, n_train, n_test, order, columns, run_fold, c
     p = X.shape[1]
     rows, cols = min(n_train, FIRST_ROWS), min(p, FIRST_COLUMNS)
     classes = np.unique(y) if task == "classification" else None
-    spent, seconds, step = 0.0, None, 0
+    spent, previous = 0.0, None  # previous: the last step's time and the predicted growth
     while True:
         test_rows = max(2, min(n_test, math.ceil(rows * n_test / max(n_train, 1))))
         Xs = X[order[: rows + test_rows]][:, columns[:cols]]
@@ -94,21 +105,35 @@ def estimate_cost(spec, X, y, task, n_train, n_test, order, columns, run_fold, c
         start = clock()
         try:
             elapsed = _timed(run_fold, spec, Xs, ys, train, test, task, classes, clock)
-            if step == 0 and elapsed > _RETIME:
-                elapsed = _timed(run_fold, spec, Xs, ys, train, test, task, classes, clock)
+            expected = (
+                _RETIME if previous is None else max(_RETIME, SPIKE * previous[0] * previous[1])
+            )
+            if elapsed > expected:  # compiling on the first call, or a busy machine
+                again = _timed(run_fold, spec, Xs, ys, train, test, task, classes, clock)
+                elapsed = min(elapsed, again)
         except Exception as exc:  # the model's own failure is reported by the folds
             spent += clock() - start
             return Estimate(spec.name, None, spent, rows, cols, f"{type(exc).__name__}: {exc}")
         spent += clock() - start
-        scale_n, scale_p = n_train / rows, p / cols
-        seconds = elapsed * scale_n**a * scale_p**b
-        if (rows, cols) == (n_train, p) or elapsed >= PROBE_SECONDS:
+        factor = (n_train / rows) ** a * (p / cols) ** b
+        seconds = elapsed * factor
+        if previous is not None:  # two steps: a fixed cost and one growing with the size
+            last, growth = previous
+            varying = (elapsed - last) * growth / (growth - 1)
+            varying = min(elapsed, max(MIN_VARYING * elapsed, varying))
+            seconds = elapsed - varying + varying * factor
+        if (rows, cols) == (n_train, p):
             break
         next_rows, next_cols = min(n_train, 2 * rows), min(p, 2 * cols)
-        expected = elapsed * (next_rows / rows) ** a * (next_cols / cols) ** b
-        if expected > PROBE_STEP_LIMIT:
+        growth = (next_rows / rows) ** a * (next_cols / cols) ** b
+        if (
+            growth <= 1
+            or elapsed * growth > PROBE_STEP_LIMIT
+            or (elapsed >= PROBE_SECONDS and factor <= MAX_EXTRAPOLATION)
+        ):
             break
-        rows, cols, step = next_rows, next_cols, step + 1
+        previous = (elapsed, growth)
+        rows, cols = next_rows, next_cols
     return Estimate(spec.name, seconds, spent, rows, cols)
 
 

@@ -12,6 +12,7 @@ from joblib import Parallel, delayed
 from sklearn.model_selection import KFold, RepeatedKFold, RepeatedStratifiedKFold, StratifiedKFold
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
+from threadpoolctl import threadpool_limits
 
 from ._budget import estimate_cost, probe_order
 from ._output import WarningLog, one_line
@@ -248,8 +249,9 @@ PARALLEL_EFFICIENCY = 0.8
 class _Folds:
     """Collect one model's fold results and decide whether it may go on within the budget."""
 
-    def __init__(self, spec, n_folds, log, progress, deadline, clock):
+    def __init__(self, spec, n_folds, log, progress, deadline, clock, workers=1):
         self.result = CVResult(name=spec.name)
+        self.workers = workers
         self.scores = {}
         self.n_folds, self.log, self.progress = n_folds, log, progress
         self.deadline, self.clock = deadline, clock
@@ -271,7 +273,9 @@ class _Folds:
         done = len(self.scores)
         if self.deadline is not None and done < self.n_folds:
             spent = self.clock() - self.start
-            projected = self.clock() + spent / done * (self.n_folds - done)
+            # with parallel folds, the others in flight are about as far along as this one
+            started = min(self.n_folds, done + self.workers - 1)
+            projected = self.clock() + spent / started * (self.n_folds - started)
             if projected > self.deadline:
                 self.stopped = (
                     f"{self.result.name} stopped after {done} of {self.n_folds} folds: "
@@ -310,7 +314,18 @@ def _run_folds(spec, X, y, splits, task, classes, folds, jobs):
                 close()
 
 
-def cross_validate_models(
+def cross_validate_models(X, y, specs, splits, task, progress, **options):
+    """Cross-validate the baseline and every model in ``specs`` on the same folds.
+
+    BLAS runs on one thread per process meanwhile: a fold's small matrix products gain nothing
+    from more, and on a busy machine threads waiting for each other cost more than the work.
+    The keyword ``options`` are those of :func:`_cross_validate_models`.
+    """
+    with threadpool_limits(limits=1, user_api="blas"):
+        return _cross_validate_models(X, y, specs, splits, task, progress, **options)
+
+
+def _cross_validate_models(
     X, y, specs, splits, task, progress, *, budget=None, jobs=1, seed=0, clock=None, start=None
 ):
     """Cross-validate the baseline and every model in ``specs`` on the same folds.
@@ -361,7 +376,7 @@ def cross_validate_models(
                 )
                 progress.set_total(progress.total - n_folds)
                 continue
-        folds = _Folds(spec, n_folds, log, progress, deadline, clock)
+        folds = _Folds(spec, n_folds, log, progress, deadline, clock, jobs if parallel else 1)
         _run_folds(spec, X, y, splits, task, classes, folds, jobs if parallel else 1)
         if folds.stopped is not None:
             notes.append(folds.stopped)

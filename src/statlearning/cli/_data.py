@@ -231,7 +231,8 @@ def _as_options(message):
         message = message.replace(f"{arg}=", "--" + arg.replace("_", "-") + " ")
     message = message.replace("--decimal ','", "--decimal ,")
     message = re.sub(r"drop=\[([^\]]*)\]", lambda m: "--drop " + m[1].replace("'", ""), message)
-    return message.replace("drop entr", "--drop entr")
+    message = message.replace("drop entr", "--drop entr")
+    return re.sub(r"(--[a-z-]+)  +", r"\1 ", message)
 
 
 def check_target(y, name):

@@ -131,7 +131,7 @@ class Progress:
             slow = self.done > 0 and now - self._last_time >= self.interval
             if step <= self._last_step and not (slow and self.done < self.total):
                 return
-            percent = f"{step * 10}%" if step > self._last_step else f"{fraction:.0%}"
+            percent = f"{int(fraction * 100 + 1e-9)}%"
             self._write(f"{self._prefix()}{percent} ({self.done}/{self.total}){self._detail()}\n")
             self._last_step = max(step, self._last_step)
             self._last_time = now

@@ -44,8 +44,8 @@ def _decode_error(path, encoding, exc):
     byte = exc.object[exc.start : exc.start + 1]
     return ValueError(
         f"cannot read {str(path)!r} as {encoding}: byte 0x{byte.hex()} at position {exc.start} "
-        f"is not valid {encoding}; give the file's encoding with encoding= (e.g. 'latin-1' or "
-        "'cp1252')"
+        f"is not valid {encoding}; give the file's encoding, e.g. encoding='latin-1' or "
+        "'cp1252'"
     )
 
 
@@ -55,7 +55,9 @@ def _codec(encoding):
     try:
         name = codecs.lookup(encoding).name
     except LookupError:
-        raise ValueError(f"unknown encoding= {encoding!r}") from None
+        raise ValueError(
+            f"unknown encoding {encoding!r}; name a codec Python knows, e.g. encoding='latin-1'"
+        ) from None
     return "utf-8-sig" if name == "utf-8" else encoding  # a byte-order mark is not a name
 
 
@@ -393,7 +395,7 @@ def load_csv(
     if target not in header:
         hint = ""
         if len(header) == 1 and any(s in header[0] for s in SEPARATORS[1:]):
-            hint = " (is the delimiter right? give it with sep=)"
+            hint = " (is the delimiter right? give it, e.g. sep=';')"
         raise ValueError(
             f"target column {target!r} not found; available columns: {', '.join(header)}{hint}"
         )
