@@ -33,9 +33,14 @@ _SHORT = settings(
 )
 _LONG = settings(_SHORT, max_examples=1500)
 
-names = st.text(alphabet=string.ascii_letters + "_é ", min_size=1, max_size=6)
+names = st.text(alphabet=string.ascii_letters + "_é", min_size=1, max_size=6) | st.text(
+    alphabet=string.printable + "é", min_size=1, max_size=6
+)
 numbers = st.floats(allow_nan=True, allow_infinity=True, width=64).map(repr)
-cells = st.one_of(numbers, st.sampled_from(TOKENS), st.text(max_size=5), st.integers().map(str))
+odd_cells = st.one_of(st.sampled_from(TOKENS), st.text(max_size=5))
+plain_numbers = st.one_of(
+    st.integers(-1000, 1000).map(str), st.floats(-1e6, 1e6, allow_nan=False).map(repr), numbers
+)
 
 
 @st.composite
@@ -45,20 +50,28 @@ def csv_files(draw):
         return draw(st.binary(max_size=300)), "y", None, "utf-8"
     sep = draw(st.sampled_from(SEPARATORS))
     encoding = draw(st.sampled_from(ENCODINGS))
-    header = draw(st.lists(names, min_size=1, max_size=5))
-    n_rows = draw(st.integers(0, 12))
-    rows = [
-        [draw(cells) for _ in range(draw(st.integers(len(header) - 1, len(header) + 1)))]
-        for _ in range(n_rows)
-    ]
+    header = draw(st.lists(names, min_size=1, max_size=5, unique=draw(st.booleans()) or None))
+    n_rows = draw(st.integers(0, 30)) if draw(st.integers(0, 9)) == 0 else draw(st.integers(3, 30))
+    odd = draw(st.sampled_from([0.0, 0.05, 0.3, 1.0]))  # share of odd cells
+    ragged = draw(st.sampled_from([0.0, 0.0, 0.1]))  # share of rows with a field too few/many
+
+    def cell():
+        return draw(odd_cells if draw(st.floats(0, 1)) < odd else plain_numbers)
+
+    rows = []
+    for _ in range(n_rows):
+        width = len(header)
+        if draw(st.floats(0, 1)) < ragged:
+            width += draw(st.sampled_from([-1, 1]))
+        rows.append([cell() for _ in range(width)])
     quote = draw(st.booleans())
     lines = [sep.join(f'"{h}"' if quote else h for h in header)]
     lines += [sep.join(row) for row in rows]
     text = "\n".join(lines) + draw(st.sampled_from(["", "\n", "\r\n", "\n\n"]))
     data = text.encode(encoding, errors="replace")
-    target = draw(st.sampled_from([*header, "missing"]))
+    target = draw(st.sampled_from(header)) if draw(st.integers(0, 9)) else "missing"
     given_sep = draw(st.sampled_from([None, sep, ","]))
-    read_as = draw(st.sampled_from([encoding, "utf-8", "latin-1"]))
+    read_as = draw(st.sampled_from([encoding, encoding, encoding, "utf-8", "latin-1"]))
     return data, target, given_sep, read_as
 
 
