@@ -151,6 +151,19 @@ def test_real_categorical_column_stays_categorical(tmp_path, capsys):
     assert code == 0 and "baseline level 'high'" in out and "p = 4" in out
 
 
+def test_mostly_numeric_column_read_as_categorical_says_so(tmp_path, capsys):
+    """A column whose non-numbers are too many for a numeric column (here 25 % '?') is
+    categorical, with a note naming it and suggesting --na-values."""
+    rows = _linear(n=40)
+    for i in range(1, 41, 4):
+        rows[i][1] = "?"
+    path = _csv(tmp_path, rows)
+    code, out, _ = _run(capsys, ["compare", str(path), "--target", "y", *FAST])
+    assert code == 0
+    assert "note: column 'x2' is read as categorical although 75% of its values are numbers" in out
+    assert "'?'" in out and "--na-values" in out
+
+
 # --- files: encodings, directories, delimiters ------------------------------------------------
 
 

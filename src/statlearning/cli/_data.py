@@ -198,7 +198,7 @@ def load_data(
             )
         except ValueError as exc:  # speak of the command-line options, not the arguments
             raise ValueError(_as_options(str(exc))) from None
-    notes = [str(w.message).splitlines()[0] for w in caught]
+    notes = [_as_options(str(w.message).splitlines()[0]) for w in caught]
     if bunch.data.shape[1] == 0:
         raise ValueError("no feature columns left to use")
     if sep is None and bunch.sep != ",":

@@ -21,6 +21,9 @@ SEPARATORS = (",", ";", "\t", "|")
 #: A column is numeric when at least this share of its non-missing cells are numbers.
 NUMERIC_SHARE = 0.9
 
+#: A categorical column with at least this share of numbers is read with a warning.
+MOSTLY_NUMBERS = 0.5
+
 #: Bytes read to choose the delimiter and parse the header.
 _SAMPLE_BYTES = 1 << 16
 
@@ -225,6 +228,16 @@ def _column_values(name, column, decimal):
                 )
             values = np.array(column.astype(object).to_numpy(dtype=object), copy=True)
             values[~present] = None
+            if n_present and numbers.sum() >= MOSTLY_NUMBERS * n_present:
+                odd = list(dict.fromkeys(map(str, column[present & ~numbers])))[:3]
+                warnings.warn(
+                    f"column {name!r} is read as categorical although "
+                    f"{numbers.sum() / n_present:.0%} of its values are numbers (the others "
+                    f"include {', '.join(map(repr, odd))}); if it is numeric, mark those as "
+                    "missing with na_values=",
+                    UserWarning,
+                    stacklevel=4,
+                )
             return values, False
         bad = present & ~numbers
         if bad.any():
@@ -283,8 +296,9 @@ def load_csv(
     A column is numeric when at least 90 % of its non-missing cells parse as numbers; any
     other cell of such a column (``?``, ``' NA'``, a decimal comma) is an error naming the
     column, the values and their rows (the header being row 1), never a silent category. Any
-    other feature column is categorical and is expanded with treatment (dummy) coding as R's
-    ``model.matrix`` does by default.
+    other feature column is categorical (with a warning when half or more of its cells are
+    numbers) and is expanded with treatment (dummy) coding as R's ``model.matrix`` does by
+    default.
 
     Parameters
     ----------
