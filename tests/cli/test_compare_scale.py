@@ -125,6 +125,24 @@ def test_model_slower_than_estimated_is_stopped(long_csv, capsys, slow_registry,
     assert "1  linear_regression" in out
 
 
+def test_timing_stops_at_half_the_budget(long_csv, capsys, slow_registry, monkeypatch):
+    """Once timing the models has used half the budget, the models not yet timed are skipped
+    with a note instead of being run without an estimate."""
+    for name in ("test_a", "test_b"):
+        register_model(name, _Slow, task="regression", description="d", family="t")
+
+    def slow_estimate(spec, *args, **kwargs):
+        time.sleep(0.7)
+        return Estimate(spec.name, 1e-3)
+
+    monkeypatch.setattr(_compare, "estimate_cost", slow_estimate)
+    argv = ["compare", str(long_csv), "--target", "y", "--quiet", "--time-budget", "1"]
+    code, out, _ = _run(capsys, argv)
+    assert code == 0 and "1  linear_regression" in out
+    for name in ("test_a", "test_b"):
+        assert f"note: {name} skipped: not timed" in out
+
+
 def test_no_budget(long_csv, capsys, slow_registry):
     code, out, _ = _run(capsys, ["compare", str(long_csv), "--target", "y", "--quiet",
                                  "--time-budget", "0", "--cv", "3"])  # fmt: skip

@@ -242,6 +242,9 @@ class Run:
 #: A model whose folds are expected to take longer than this (seconds, sequentially) has them
 #: run in parallel when ``jobs > 1``.
 PARALLEL_MIN_SECONDS = 20.0
+#: Timing the models on subsamples stops (the rest are skipped) once it has used this share of
+#: the time budget.
+PROBE_SHARE = 0.5
 #: Parallel folds are counted as ``jobs * PARALLEL_EFFICIENCY`` workers in the estimates.
 PARALLEL_EFFICIENCY = 0.8
 
@@ -356,8 +359,11 @@ def _cross_validate_models(
         columns = np.random.default_rng(seed).permutation(X.shape[1])
         progress.set_total(progress.total + len(specs))
         for spec in specs:
-            est = estimate_cost(spec, X, y, task, n_train, n_test, rows, columns, _one_fold)
-            estimates[spec.name] = est.seconds
+            if clock() - start > PROBE_SHARE * budget:
+                estimates[spec.name] = math.inf  # no time left even to time it
+            else:
+                est = estimate_cost(spec, X, y, task, n_train, n_test, rows, columns, _one_fold)
+                estimates[spec.name] = est.seconds
             progress.update(detail=f"{spec.name} (timing)")
         order.sort(key=lambda s: (estimates[s.name] is None, estimates[s.name] or 0.0))
     deadline = None if budget is None else start + budget
@@ -370,8 +376,13 @@ def _cross_validate_models(
             left = deadline - clock()
             if expected > left:
                 notes.append(
-                    f"{spec.name} skipped: estimated {_seconds(expected)} for {n_folds} folds, "
-                    f"{_seconds(max(left, 0.0))} of the {budget:g} s time budget left "
+                    f"{spec.name} skipped: "
+                    + (
+                        f"estimated {_seconds(expected)} for {n_folds} folds, "
+                        if math.isfinite(expected)
+                        else "not timed, the other models' timing used half the budget; "
+                    )
+                    + f"{_seconds(max(left, 0.0))} of the {budget:g} s time budget left "
                     "(--time-budget)"
                 )
                 progress.set_total(progress.total - n_folds)
