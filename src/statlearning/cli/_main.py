@@ -244,6 +244,7 @@ def _cmd_compare(args):
         _say()
         for note in run.notes:
             _say(f"note: {note}")
+        _say("note: a larger --time-budget or fewer folds (--cv) would include them")
     if run.warning_lines:
         _say()
         for line in run.warning_lines:
