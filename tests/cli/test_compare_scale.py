@@ -1,6 +1,7 @@
 """``statlearning compare`` on wide and long data: models undefined when p >= n, the time budget
 and its cost model, parallel folds, and progress that moves when piped."""
 
+import functools
 import io
 import time
 
@@ -123,6 +124,34 @@ def test_model_slower_than_estimated_is_stopped(long_csv, capsys, slow_registry,
     (note,) = [x for x in out.splitlines() if x.startswith("note: test_sudden stopped")]
     assert "after 1 of 10 folds" in note
     assert "1  linear_regression" in out
+
+
+class _Slowing(_Slow):
+    """Six fast fits, then 1.5 s each."""
+
+    fits = [0]
+
+    def fit(self, X, y):
+        self.fits[0] += 1
+        if self.fits[0] > 6:
+            time.sleep(1.5)
+        return super().fit(X, y)
+
+
+def test_model_stopped_late_is_ranked_on_its_folds(long_csv, capsys, slow_registry, monkeypatch):
+    """A model stopped by the budget after half its folds or more keeps them: it is ranked,
+    its row saying how many folds it completed."""
+    _Slowing.fits[0] = 0
+    factory = functools.partial(_Slowing, rate=0.0)
+    register_model("test_slowing", factory, task="regression", description="d", family="t")
+    monkeypatch.setattr(_compare, "estimate_cost", lambda spec, *a, **k: Estimate(spec.name, 0.01))
+    argv = ["compare", str(long_csv), "--target", "y", "--quiet", "--time-budget", "4"]
+    code, out, _ = _run(capsys, argv)
+    assert code == 0
+    (note,) = [x for x in out.splitlines() if x.startswith("note: test_slowing stopped")]
+    assert "(ranked on those folds)" in note
+    (row,) = [x for x in out.splitlines() if "test_slowing (" in x]
+    assert "of 10 folds)" in row and row.split()[0].isdigit()
 
 
 def test_timing_stops_at_half_the_budget(long_csv, capsys, slow_registry, monkeypatch):

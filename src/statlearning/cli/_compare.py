@@ -47,6 +47,7 @@ class CVResult:
     fit_times: list[float] = field(default_factory=list)
     error: str | None = None
     baseline: bool = False
+    planned: int = 0  # folds planned; more than len(primary) when stopped by the time budget
 
     @property
     def mean(self) -> float:
@@ -245,6 +246,9 @@ PARALLEL_MIN_SECONDS = 20.0
 #: Timing the models on subsamples stops (the rest are skipped) once it has used this share of
 #: the time budget.
 PROBE_SHARE = 0.5
+#: Models are planned to end this share of the time budget early (a fold in flight when a
+#: model is stopped still runs to its end).
+BUDGET_MARGIN = 0.05
 #: Parallel folds are counted as ``jobs * PARALLEL_EFFICIENCY`` workers in the estimates.
 PARALLEL_EFFICIENCY = 0.8
 
@@ -280,20 +284,27 @@ class _Folds:
             started = min(self.n_folds, done + self.workers - 1)
             projected = self.clock() + spent / started * (self.n_folds - started)
             if projected > self.deadline:
+                kept = "ranked on those folds" if done >= _min_folds(self.n_folds) else "dropped"
                 self.stopped = (
-                    f"{self.result.name} stopped after {done} of {self.n_folds} folds: "
-                    f"{_seconds(spent / done)} per fold would exceed the time budget"
+                    f"{self.result.name} stopped after {done} of {self.n_folds} folds "
+                    f"({kept}): {_seconds(spent / done)} per fold would exceed the time budget"
                 )
                 return False
         return True
 
     def finish(self):
+        self.result.planned = self.n_folds
         for k in sorted(self.scores):
             primary, secondary, elapsed = self.scores[k]
             self.result.primary.append(primary)
             self.result.secondary.append(secondary)
             self.result.fit_times.append(elapsed)
         return self.result
+
+
+def _min_folds(n_folds):
+    """A model stopped by the time budget is ranked on its folds if it completed this many."""
+    return max(2, math.ceil(n_folds / 2))
 
 
 def _run_folds(spec, X, y, splits, task, classes, folds, jobs):
@@ -366,7 +377,7 @@ def _cross_validate_models(
                 estimates[spec.name] = est.seconds
             progress.update(detail=f"{spec.name} (timing)")
         order.sort(key=lambda s: (estimates[s.name] is None, estimates[s.name] or 0.0))
-    deadline = None if budget is None else start + budget
+    deadline = None if budget is None else start + (1 - BUDGET_MARGIN) * budget
     for spec in order:
         per_fold = estimates.get(spec.name)
         parallel = jobs > 1 and per_fold is not None and per_fold * n_folds > PARALLEL_MIN_SECONDS
@@ -391,7 +402,7 @@ def _cross_validate_models(
         _run_folds(spec, X, y, splits, task, classes, folds, jobs if parallel else 1)
         if folds.stopped is not None:
             notes.append(folds.stopped)
-        else:
+        if folds.stopped is None or len(folds.scores) >= _min_folds(n_folds):
             results.append(folds.finish())
         progress.set_total(progress.total - (n_folds - folds.seen))
     return Run(results, log.lines(n_folds), notes, estimates)
@@ -418,6 +429,8 @@ def leaderboard(results, task):
     for (rank, r), mean, se in zip(ranked, means, ses, strict=True):
         fit = "-" if r.baseline else _fmt(1e3 * float(np.mean(r.fit_times)), ".3g")
         name = label if r.baseline else r.name
+        if r.planned > len(r.primary) and not r.baseline:
+            name += f" ({len(r.primary)} of {r.planned} folds)"
         score = f"{mean:>{wm}} ± {se:<{ws}}"
         rows.append((rank, name, score, _fmt(r.secondary_mean, ".3f"), fit))
 
