@@ -259,3 +259,21 @@ def test_progress_moves_per_slow_fit_when_piped():
         f"({k}/190) knn_regressor" for k in range(1, 6)
     ]
     assert len(lines) == 5 and lines[-1].startswith("compare: 2% ")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("n", "p"), [(200_000, 20), (50, 2_000)])
+def test_long_and_wide_data_within_the_default_budget(tmp_path, capsys, n, p):
+    """200,000 x 20 and 50 x 2,000 generated rows: compare with its defaults ends within its
+    time budget with a leaderboard of several models (minutes; run with -m slow)."""
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(n, p))
+    y = X[:, 0] + 2 * X[:, 1] - X[:, 2] * X[:, 3] + rng.normal(size=n)
+    path = _write(tmp_path, X, y)
+    start = time.monotonic()
+    code, out, _ = _run(capsys, ["compare", str(path), "--target", "y", "--quiet"])
+    assert code == 0
+    assert time.monotonic() - start <= _main.DEFAULT_BUDGET
+    ranked = [x for x in out.splitlines() if x.strip()[:1].isdigit()]
+    assert len(ranked) >= 5
+    assert max(len(x) for x in out.splitlines()) <= 1000
