@@ -20,8 +20,10 @@ splits (:mod:`._surrogates`), missing values and categorical columns
   preallocated buffer and sorted with their row ids on the same key (:mod:`._sort`);
 * ``X`` is read in place in row-major order (no copy: a column-major copy costs 8 bytes per
   entry and measured no faster, since rows are visited in sorted, not memory, order);
-* nodes are stored in arrays grown by doubling (32-bit integers, 28 + 8 × (4 + values)
-  bytes a node: no scratch column beyond the node's row range and its pending split), the
+* nodes are stored in arrays reserved for every node the tree can have (up to
+  ``_RESERVED_NODES``, then grown by doubling; a row is resident only once written, so no
+  table is copied while growing; 32-bit integers, 28 + 8 × (4 + values) bytes a node: no
+  scratch column beyond the node's row range and its pending split), the
   pending nodes in an explicit stack (depth-first) or a heap keyed by the weighted impurity
   decrease (best-first); surrogate splits take a row of their own arrays (grown apart) only
   for a split that has some, and the arrays are written as nodes are made (no fill of the
@@ -74,6 +76,8 @@ from ._surrogates import (
 #: rpart's ``bsplit.c``: a split must improve by more than this fraction of the largest
 #: improvement seen so far.
 RPART_MIN_IMPROVEMENT = 1e-10
+#: Node-table rows reserved at the start of growth (address space only until written).
+_RESERVED_NODES = 2**20
 _PRESORT_CAP = 2**26  # entries of the presorted row lists (int32): 256 MB
 #: Shallower trees sort per node: a few levels of per-node sorts cost less memory (boosting's
 #: depth-3 trees: 5.5 instead of 9.3 MiB on 50,000 × 20) for a modest time (8.4 s instead of
@@ -581,7 +585,10 @@ def _grow_kernel(X, y, codes, w, cnt, samples, w_total, crit, n_classes, max_dep
     # every leaf holds a row: at most 2 m0 - 1 nodes and m0 - 1 splits
     cap_max = max(2 * m0 - 1, 1)
     max_splits = max(m0 - 1, 1)
-    cap = min(64, cap_max)
+    # room for every node up front (reserved, not touched: a row becomes resident when its
+    # node is written), so the tables are not copied as they grow; huge trees double past
+    # _RESERVED_NODES
+    cap = min(_RESERVED_NODES, cap_max)
     ints = np.empty((cap, _N_INTS), dtype=np.int32)
     floats = np.empty((cap, _N_FLOATS))
     values = np.empty((cap, n_values))
@@ -627,7 +634,8 @@ def _grow_kernel(X, y, codes, w, cnt, samples, w_total, crit, n_classes, max_dep
     rows = cap if extras else 0
     nodex = (np.empty(rows, dtype=np.int8), np.empty(rows, dtype=np.bool_),
              np.empty((rows, words), dtype=np.uint64), np.empty((rows, words), dtype=np.uint64))
-    sur_f, sur_t, sur_l, sur_a, sur_j, scl, scr = surrogate_storage(0, n_sur, words)
+    sur_f, sur_t, sur_l, sur_a, sur_j, scl, scr = surrogate_storage(
+        min(_RESERVED_NODES, max_splits) if n_sur > 0 else 0, n_sur, words)
     sur = (sur_f, sur_t, sur_l, sur_a, sur_j, scl, scr, np.empty(n_buf, dtype=np.int8),
            np.empty(n_buf))
     n_rows = 0
