@@ -7,10 +7,9 @@ from numbers import Integral, Real
 import numpy as np
 from scipy.spatial.distance import pdist, squareform
 from sklearn.base import ClusterMixin
-from sklearn.utils.validation import validate_data
 
 from .._core.compiled import kernel_array
-from .._validation import Interval, Options
+from .._validation import Interval, Options, validate_data
 from ..base import StatBase, fit_context
 from . import _linkage_kernels as _lk
 

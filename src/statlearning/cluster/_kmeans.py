@@ -8,10 +8,10 @@ from numbers import Integral, Real
 import numpy as np
 from sklearn.base import ClusterMixin
 from sklearn.utils import check_random_state
-from sklearn.utils.validation import check_is_fitted, validate_data
+from sklearn.utils.validation import check_is_fitted
 
 from .._core.compiled import kernel_array, numba_threads
-from .._validation import ArrayLike, Interval, NJobs, Options, RandomState
+from .._validation import ArrayLike, Interval, NJobs, Options, RandomState, validate_data
 from ..base import StatBase, TransformerMixin, fit_context
 from ..exceptions import warn_not_converged
 from ._kmeans_kernels import (

@@ -9,10 +9,10 @@ import numpy as np
 from scipy import linalg
 from sklearn.base import ClassNamePrefixFeaturesOutMixin
 from sklearn.utils import check_random_state
-from sklearn.utils.validation import check_is_fitted, validate_data
+from sklearn.utils.validation import check_is_fitted
 
 from .._core.linalg import gram
-from .._validation import Boolean, Interval, Options, RandomState
+from .._validation import Boolean, Interval, Options, RandomState, validate_data
 from ..base import StatBase, TransformerMixin, fit_context
 from ._summary import PCASummary
 

@@ -7,7 +7,7 @@ from numbers import Integral, Real
 import numpy as np
 from scipy import linalg
 from sklearn.base import ClassNamePrefixFeaturesOutMixin
-from sklearn.utils.validation import check_is_fitted, validate_data
+from sklearn.utils.validation import check_is_fitted
 
 from .._core.class_labels import encode_class_labels, resolve_priors
 from .._core.compiled import kernel_array
@@ -23,7 +23,7 @@ from .._core.discriminant import (
     within_r_factor,
     within_scatter,
 )
-from .._validation import ArrayLike, Interval, Options
+from .._validation import ArrayLike, Interval, Options, validate_data
 from ..base import ClassifierMixin, StatBase, TransformerMixin, fit_context
 from ._common import DiscriminantMixin, feature_names, row_blocks
 from ._format import format_linear, formula_names

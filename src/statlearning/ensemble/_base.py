@@ -17,11 +17,11 @@ import numpy as np
 from sklearn.base import clone
 from sklearn.utils import check_random_state
 from sklearn.utils.parallel import Parallel, delayed
-from sklearn.utils.validation import check_is_fitted, has_fit_parameter, validate_data
+from sklearn.utils.validation import check_is_fitted, has_fit_parameter
 
 from .._core.class_labels import encode_class_labels
 from .._core.compiled import kernel_array
-from .._validation import check_sample_weight
+from .._validation import check_sample_weight, validate_data
 from ..base import StatBase
 from ..tree import DecisionTreeClassifier, DecisionTreeRegressor
 from ..tree._structure import apply_tree

@@ -14,11 +14,11 @@ from numbers import Integral, Real
 import numpy as np
 from scipy.special import expit, softmax
 from sklearn.utils import check_random_state
-from sklearn.utils.validation import check_is_fitted, validate_data
+from sklearn.utils.validation import check_is_fitted
 
 from .._core.class_labels import encode_class_labels
 from .._core.compiled import kernel_array
-from .._validation import Interval, Options, RandomState, check_sample_weight
+from .._validation import Interval, Options, RandomState, check_sample_weight, validate_data
 from ..base import ClassifierMixin, RegressorMixin, StatBase, fit_context
 from ..tree._apply import apply_packed
 from ..tree._grow import grow_tree  # the one switch point for the tree grower

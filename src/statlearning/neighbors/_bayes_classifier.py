@@ -19,10 +19,10 @@ from scipy import integrate
 from scipy.special import logsumexp
 from scipy.stats import multivariate_normal
 from sklearn.utils import check_random_state
-from sklearn.utils.validation import check_is_fitted, validate_data
+from sklearn.utils.validation import check_is_fitted
 
 from .._core.class_labels import encode_class_labels, resolve_priors
-from .._validation import ArrayLike, InstanceOf
+from .._validation import ArrayLike, InstanceOf, validate_data
 from ..base import ClassifierMixin, PosteriorClassifierMixin, StatBase, fit_context
 from ..exceptions import NumericalWarning
 
