@@ -459,6 +459,14 @@ def validate_data(estimator, X="no_validation", y="no_validation", **check_param
         y = _numeric_target(estimator, y)
     try:
         return _sk_validation.validate_data(estimator, X, y, **check_params)
+    except TypeError as exc:
+        if hasattr(X, "tocsr") and "sparse" in str(exc).lower():
+            name = _name(estimator)
+            raise TypeError(
+                f"{name}: X is a sparse matrix, which {name} does not accept; pass a dense "
+                "array (X.toarray())."
+            ) from exc
+        raise
     except ValueError as exc:
         message = _explain_bad_data(estimator, X, y, check_params)
         if message is None:
