@@ -46,6 +46,7 @@ __all__ = [
     "RandomState",
     "check_alphas",
     "check_constraint_keys",
+    "check_finite_columns",
     "check_sample_weight",
     "renamed_parameter",
     "validate_data",
@@ -631,3 +632,30 @@ def _explain_target(estimator, y) -> str | None:
         if rows.size:
             return f"{name}: y contains {kind} in {_rows_phrase(rows)}; drop those rows first."
     return None
+
+
+def check_finite_columns(X: np.ndarray, owner: str, *, names=None, advice: str = "") -> None:
+    """Raise the named-column ``ValueError`` when a validated float ``X`` holds NaN or infinity.
+
+    For estimators that validate with ``ensure_all_finite=False`` (to treat some columns
+    themselves) and refuse non-finite values afterwards.
+
+    Parameters
+    ----------
+    X : ndarray of shape (n_samples, n_features)
+    owner : str
+        The estimator's name, which starts the message.
+    names : array-like of str, optional
+        Column names (``feature_names_in_``); ``column j`` otherwise.
+    advice : str, default=""
+        Replaces the default remedy at the end of the message.
+    """
+    if X.dtype.kind != "f" or np.all(np.isfinite(X)):
+        return
+    bad = ~np.isfinite(X)
+    j = int(np.flatnonzero(bad.any(axis=0))[0])
+    label = f"column {names[j]!r}" if names is not None else f"column {j}"
+    rows = np.flatnonzero(bad[:, j])
+    what = "NaN" if np.isnan(X[rows[0], j]) else "infinity"
+    remedy = advice or "drop or impute those rows first"
+    raise ValueError(f"{owner}: {label} contains {what} in {_rows_phrase(rows)}; {remedy}.")
