@@ -623,6 +623,11 @@ def _first_non_number(values: np.ndarray):
 
 def _explain_target(estimator, y) -> str | None:
     values = np.asarray(y)
+    if values.dtype.kind == "O":
+        try:
+            values = values.astype(np.float64)
+        except (TypeError, ValueError):
+            return None
     if values.dtype.kind not in "fc":
         return None
     name = _name(estimator)

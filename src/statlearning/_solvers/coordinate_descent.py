@@ -453,6 +453,11 @@ def alpha_grid(
 
 def _grid(q, W, l1_ratio, n_alphas, eps, pf):
     amax = enet_alpha_max(-np.asarray(q) / W, l1_ratio, pf)
+    if not np.isfinite(amax):
+        raise ValueError(
+            f"l1_ratio={l1_ratio!r} is too small for an automatic penalty grid (its largest "
+            "alpha overflows); give alphas or a larger l1_ratio."
+        )
     if amax <= np.finfo(np.float64).resolution:
         return np.full(n_alphas, np.finfo(np.float64).resolution)
     if n_alphas == 1:

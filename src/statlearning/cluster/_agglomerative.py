@@ -9,7 +9,7 @@ from scipy.spatial.distance import pdist, squareform
 from sklearn.base import ClusterMixin
 
 from .._core.compiled import kernel_array
-from .._validation import Interval, Options, validate_data
+from .._validation import Boolean, Interval, Options, validate_data
 from ..base import StatBase, fit_context
 from . import _linkage_kernels as _lk
 
@@ -110,7 +110,7 @@ default="ward"
         "distance_threshold": [Interval(Real, 0.0, None, closed="left"), None],
         "metric": [Options({*_METRICS, "precomputed"})],
         "ward_height": [Options({"scipy", "sse_increase"})],
-        "compute_full_tree": [Options({"auto"}), Options({True, False})],
+        "compute_full_tree": [Options({"auto"}), Boolean()],
     }
 
     def __init__(
