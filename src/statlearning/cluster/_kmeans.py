@@ -572,7 +572,7 @@ class MiniBatchKMeans(KMeans):
             subset = X[np.sort(rng.choice(n, size=size, replace=False))]
             centers = self._initial_centers(subset, rng)
             inertia = self._assign(subset, centers)[1].sum()
-            if inertia < best_inertia:
+            if best is None or inertia < best_inertia:  # the first also when inertia overflows
                 best, best_inertia = centers, inertia
         self.cluster_centers_ = np.ascontiguousarray(best)
         self.counts_ = np.zeros(self.n_clusters)
