@@ -462,6 +462,11 @@ def _grid(q, W, l1_ratio, n_alphas, eps, pf):
         return np.full(n_alphas, np.finfo(np.float64).resolution)
     if n_alphas == 1:
         return np.array([amax])
+    if not amax * eps > 0:
+        raise ValueError(
+            f"eps={eps!r} is too small: the smallest alpha of the grid, eps * {amax:.3g}, "
+            "underflows to 0; give a larger eps."
+        )
     return np.geomspace(amax, amax * eps, num=n_alphas)
 
 
