@@ -40,6 +40,8 @@ from statlearning.feature_selection import (
     WrapperSelector,
     mutual_info_scores,
 )
+from statlearning.kernel_methods import KernelLogisticRegression, KernelRidge, PrototypeFeatures
+from statlearning.kernels import RBF, KernelCenterer, Polynomial
 from statlearning.linear_model import (
     BayesianLinearRegression,
     ElasticNet,
@@ -64,7 +66,12 @@ from statlearning.naive_bayes import (
     MixedNB,
     MultinomialNB,
 )
-from statlearning.neighbors import BayesClassifier, KNeighborsClassifier, KNeighborsRegressor
+from statlearning.neighbors import (
+    BayesClassifier,
+    KernelDensity,
+    KNeighborsClassifier,
+    KNeighborsRegressor,
+)
 from statlearning.tree import (
     DecisionTreeClassifier,
     DecisionTreeClassifierCV,
@@ -189,6 +196,18 @@ ESTIMATORS = [
     KMeans(n_clusters=3, init="random", random_state=0),
     KMeans(n_clusters=2, tol=0.0),
     KMeans(algorithm="elkan"),
+    KernelCenterer(),
+    KernelRidge(),
+    KernelRidge(kernel="rbf", gamma=0.5, fit_intercept=True),
+    KernelRidge(kernel="precomputed"),
+    KernelRidge(kernel=2.0 * RBF(0.3) + Polynomial(degree=2)),
+    KernelLogisticRegression(),
+    KernelLogisticRegression(kernel="linear", C=10.0),
+    PrototypeFeatures(),
+    PrototypeFeatures(kernel="poly", prototypes=5, random_state=0),
+    KernelDensity(),
+    KernelDensity(bandwidth="silverman", kernel="epanechnikov"),
+    KernelDensity(kernel="exponential", algorithm="kd_tree", atol=1e-6),
     MiniBatchKMeans(),
     MiniBatchKMeans(n_clusters=3, init="random", batch_size=20, tol=1e-3, max_no_improvement=None),
     DBSCAN(),
@@ -271,8 +290,17 @@ ESTIMATORS = [
     AdaBoostClassifier(DecisionTreeClassifier(max_depth=2), n_estimators=5, learning_rate=0.5),
 ]
 
-# Methods that need the training sample to predict keep it (DESIGN.md's documented exception).
-STORES_TRAINING_DATA = (KNeighborsClassifier, KNeighborsRegressor)
+# Methods that need the training sample to predict keep it (DESIGN.md's documented exception;
+# KernelCenterer keeps the column means of the training Gram, one per training point).
+STORES_TRAINING_DATA = (
+    KNeighborsClassifier,
+    KNeighborsRegressor,
+    KernelCenterer,
+    KernelRidge,
+    KernelLogisticRegression,
+    PrototypeFeatures,
+    KernelDensity,
+)
 
 # An entry here needs a reason a reader would accept. There are none by type; one by setting:
 EXPECTED_FAILED_CHECKS: dict = {}

@@ -12,6 +12,7 @@ from scipy import stats
 from sklearn.base import clone, is_classifier, is_regressor
 from sklearn.utils import check_random_state
 
+from .._core.scaling import column_scales, linear_rescaling
 from ..exceptions import NumericalWarning, RankDeficientWarning, external_stacklevel
 from . import _bootstrap_ols as ols
 from ._cv import take_rows
@@ -104,6 +105,8 @@ def _fast_ols(statistic, attribute, X, y):
         return None
     if Xa.ndim != 2 or ya.ndim != 1 or not (np.all(np.isfinite(Xa)) and np.all(np.isfinite(ya))):
         return None
+    if linear_rescaling(Xa, ya) is not None:  # extreme scales: the estimator's fit rescales
+        return None
     fit_intercept = bool(spec["fit_intercept"])
     A, mean = ols.design(Xa, fit_intercept)
     if A.shape[0] <= A.shape[1] or not ols.well_conditioned(A):
@@ -137,6 +140,15 @@ def _by_component(func, reps, *args):
         column = column[np.isfinite(column)]
         out.append(func(column, j, *args) if column.size else np.nan)
     return np.array(out, dtype=np.float64)
+
+
+def _sd(column, _):
+    """Standard deviation (``ddof=1``), computed on rescaled values when the squares of the
+    replicates would leave float64's range."""
+    if column.size < 2:
+        return np.nan
+    d = column_scales(column[:, None])
+    return column.std(ddof=1) if d is None else (column / d[0]).std(ddof=1) * d[0]
 
 
 def _percentile(reps, lo, hi):
@@ -325,7 +337,7 @@ def bootstrap(
         reps = np.asarray(reps, dtype=np.float64).reshape(n_resamples, estimate.size)
     _warn_non_finite(reps)
     bias = _by_component(lambda column, j: column.mean() - estimate[j], reps)
-    se = _by_component(lambda column, _: column.std(ddof=1) if column.size > 1 else np.nan, reps)
+    se = _by_component(_sd, reps)
     alpha = 1.0 - level
     a = z0 = None
     if ci == "percentile":
