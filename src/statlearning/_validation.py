@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from numbers import Integral, Real
 
 import numpy as np
+from sklearn.utils import validation as _sk_validation
 
 from .exceptions import InvalidParameterError, external_stacklevel
 
@@ -45,8 +46,10 @@ __all__ = [
     "RandomState",
     "check_alphas",
     "check_constraint_keys",
+    "check_finite_columns",
     "check_sample_weight",
     "renamed_parameter",
+    "validate_data",
     "validate_params",
 ]
 
@@ -418,3 +421,246 @@ def renamed_parameter(estimator, old: str, new: str):
         stacklevel=external_stacklevel(),
     )
     return old_value
+
+
+# ----------------------------------------------------------------------------------------------
+# Data validation: scikit-learn's ``validate_data`` with messages that name the column.
+
+
+def validate_data(estimator, X="no_validation", y="no_validation", **check_params):
+    """scikit-learn's ``validate_data``, with errors that name the column.
+
+    Every estimator validates its data through this function. It adds, over scikit-learn's:
+
+    * a ``y`` of numeric strings (``"1.5"``) is converted to numbers when ``y_numeric=True``
+      (a regressor); text that is not a number is an error naming ``y`` and the value;
+    * a non-numeric column of ``X`` (text, a category of text) and NaN or infinite values are
+      reported in one sentence naming the estimator and the column: its name for a DataFrame,
+      ``column j`` (counted from 0) for an array, with the number of rows and the first one.
+
+    Parameters
+    ----------
+    estimator : estimator
+        Named in the messages; receives ``n_features_in_`` and ``feature_names_in_``.
+    X, y : array-like, sparse matrix or DataFrame, or ``"no_validation"``
+        As scikit-learn's.
+    **check_params
+        Passed on (``dtype``, ``reset``, ``ensure_all_finite``, ``y_numeric``, ...).
+
+    Returns
+    -------
+    The validated ``X``, ``y`` or ``(X, y)``, as scikit-learn's.
+
+    Raises
+    ------
+    ValueError
+        Naming the column of ``X`` (or ``y``) whose values are not numbers, NaN or infinite.
+    """
+    if check_params.get("y_numeric") and not _is_skipped(y):
+        y = _numeric_target(estimator, y)
+    try:
+        return _sk_validation.validate_data(estimator, X, y, **check_params)
+    except TypeError as exc:
+        if hasattr(X, "tocsr") and "sparse" in str(exc).lower():
+            name = _name(estimator)
+            raise TypeError(
+                f"{name}: X is a sparse matrix, which {name} does not accept; pass a dense "
+                "array (X.toarray())."
+            ) from exc
+        raise
+    except ValueError as exc:
+        message = _explain_bad_data(estimator, X, y, check_params)
+        if message is None:
+            raise
+        raise ValueError(message) from exc
+
+
+def _is_skipped(value) -> bool:
+    return value is None or (isinstance(value, str) and value == "no_validation")
+
+
+def _name(estimator) -> str:
+    return type(estimator).__name__
+
+
+def _numeric_target(estimator, y):
+    """``y`` as float64 when it holds numeric strings; an error naming ``y`` for other text."""
+    kind = getattr(getattr(y, "dtype", None), "kind", None)
+    if kind is None:
+        try:
+            kind = np.asarray(y).dtype.kind
+        except (TypeError, ValueError):
+            return y
+    if kind not in "USO":
+        return y
+    values = np.asarray(y, dtype=object)
+    flat = values.ravel()
+    out = np.empty(flat.shape, dtype=np.float64)
+    for i, value in enumerate(flat):
+        try:
+            out[i] = np.nan if value is None else float(value)
+        except (TypeError, ValueError):
+            raise ValueError(
+                f"{_name(estimator)}: y must be numeric for a regression; row {i} holds "
+                f"{value!r}, which is not a number."
+            ) from None
+    return out.reshape(values.shape)
+
+
+def _rows_phrase(rows: np.ndarray) -> str:
+    count = rows.size
+    return f"{count} row{'s' if count != 1 else ''} (first: row {int(rows[0])})"
+
+
+def _finiteness(check_params) -> str:
+    """What the check demands: ``"finite"``, ``"no-nan"`` (infinite allowed) or ``"none"``."""
+    value = check_params.get("ensure_all_finite", check_params.get("force_all_finite", True))
+    if value is False:
+        return "none"
+    if value == "allow-nan":
+        return "no-inf"
+    return "finite"
+
+
+def _explain_bad_data(estimator, X, y, check_params) -> str | None:
+    """One sentence naming what is wrong in ``X`` or ``y``, or ``None`` when nothing is found."""
+    try:
+        if not _is_skipped(X):
+            message = _explain_columns(estimator, X, check_params)
+            if message is not None:
+                return message
+        if not _is_skipped(y):
+            return _explain_target(estimator, y)
+    except Exception:  # the diagnosis must never hide the original error
+        return None
+    return None
+
+
+def _columns(X):
+    """``(label, values)`` for each column of a 2-D ``X``: DataFrame names or ``column j``."""
+    if hasattr(X, "columns") and hasattr(X, "iloc"):
+        for j, name in enumerate(X.columns):
+            yield f"column {name!r}", X.iloc[:, j]
+        return
+    if hasattr(X, "tocsc"):  # sparse: only the stored values can be bad
+        csc = X.tocsc()
+        for j in range(csc.shape[1]):
+            yield (
+                f"column {j}",
+                csc.data[csc.indptr[j] : csc.indptr[j + 1]],
+                (csc.indices[csc.indptr[j] : csc.indptr[j + 1]]),
+            )
+        return
+    array = np.asarray(X) if not isinstance(X, np.ndarray) else X
+    if array.ndim != 2:
+        return
+    for j in range(array.shape[1]):
+        yield f"column {j}", array[:, j]
+
+
+def _explain_columns(estimator, X, check_params) -> str | None:
+    dtype = check_params.get("dtype", "numeric")
+    finiteness = _finiteness(check_params)
+    name = _name(estimator)
+    for entry in _columns(X):
+        label, values = entry[0], entry[1]
+        rows_of = entry[2] if len(entry) == 3 else None
+        column_dtype = getattr(values, "dtype", None)
+        if getattr(column_dtype, "name", "") == "category":
+            categories = list(values.cat.categories)
+            if dtype is not None and not _all_numbers(np.asarray(categories, dtype=object)):
+                shown = ", ".join(map(repr, categories[:3])) + (
+                    ", ..." if len(categories) > 3 else ""
+                )
+                return (
+                    f"{name}: {label} is categorical (categories {shown}); "
+                    "encode it as numbers first (one-hot or codes)."
+                )
+            values = np.asarray(values, dtype=np.float64)
+        values = np.asarray(values)
+        if values.dtype.kind in "USO" and dtype is not None:
+            bad = _first_non_number(values)
+            if bad is not None:
+                row, value = bad
+                return (
+                    f"{name}: {label} is not numeric (row {row} holds {value!r}); "
+                    "encode text columns as numbers first (one-hot or codes)."
+                )
+            values = np.array([np.nan if v is None else float(v) for v in values])
+        if values.dtype.kind not in "fc" or finiteness == "none":
+            continue
+        positions = rows_of if rows_of is not None else np.arange(values.size)
+        nan_rows = positions[np.isnan(values)]
+        if nan_rows.size and finiteness == "finite":
+            return (
+                f"{name}: {label} contains NaN in {_rows_phrase(nan_rows)}; {name} does not "
+                "accept missing values, so drop or impute them first."
+            )
+        inf_rows = positions[np.isinf(values)]
+        if inf_rows.size and finiteness in ("finite", "no-inf"):
+            return (
+                f"{name}: {label} contains infinity in {_rows_phrase(inf_rows)}; "
+                "replace or drop them first."
+            )
+    return None
+
+
+def _all_numbers(values: np.ndarray) -> bool:
+    return _first_non_number(values) is None
+
+
+def _first_non_number(values: np.ndarray):
+    """``(row, value)`` of the first entry that is not a number (``None`` counts as missing)."""
+    for i, value in enumerate(values.ravel()):
+        if value is None or isinstance(value, numbers.Number):
+            continue
+        try:
+            float(value)
+        except (TypeError, ValueError):
+            return i, value
+    return None
+
+
+def _explain_target(estimator, y) -> str | None:
+    values = np.asarray(y)
+    if values.dtype.kind == "O":
+        try:
+            values = values.astype(np.float64)
+        except (TypeError, ValueError):
+            return None
+    if values.dtype.kind not in "fc":
+        return None
+    name = _name(estimator)
+    flat = values.reshape(values.shape[0], -1) if values.ndim > 1 else values[:, None]
+    for kind, mask in (("NaN", np.isnan(flat)), ("infinity", np.isinf(flat))):
+        rows = np.flatnonzero(mask.any(axis=1))
+        if rows.size:
+            return f"{name}: y contains {kind} in {_rows_phrase(rows)}; drop those rows first."
+    return None
+
+
+def check_finite_columns(X: np.ndarray, owner: str, *, names=None, advice: str = "") -> None:
+    """Raise the named-column ``ValueError`` when a validated float ``X`` holds NaN or infinity.
+
+    For estimators that validate with ``ensure_all_finite=False`` (to treat some columns
+    themselves) and refuse non-finite values afterwards.
+
+    Parameters
+    ----------
+    X : ndarray of shape (n_samples, n_features)
+    owner : str
+        The estimator's name, which starts the message.
+    names : array-like of str, optional
+        Column names (``feature_names_in_``); ``column j`` otherwise.
+    advice : str, default=""
+        Replaces the default remedy at the end of the message.
+    """
+    if X.dtype.kind != "f" or np.all(np.isfinite(X)):
+        return
+    bad = ~np.isfinite(X)
+    j = int(np.flatnonzero(bad.any(axis=0))[0])
+    label = f"column {names[j]!r}" if names is not None else f"column {j}"
+    rows = np.flatnonzero(bad[:, j])
+    what = "NaN" if np.isnan(X[rows[0], j]) else "infinity"
+    remedy = advice or "drop or impute those rows first"
+    raise ValueError(f"{owner}: {label} contains {what} in {_rows_phrase(rows)}; {remedy}.")

@@ -18,9 +18,9 @@ import functools
 
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin, TransformerMixin
-from sklearn.utils.validation import check_is_fitted, validate_data
+from sklearn.utils.validation import check_is_fitted
 
-from ._validation import check_constraint_keys, validate_params
+from ._validation import check_constraint_keys, validate_data, validate_params
 
 __all__ = [
     "ClassifierMixin",

@@ -131,3 +131,11 @@ def test_labels_match_sklearn(method):
     ours = AgglomerativeClustering(n_clusters=6, linkage=method).fit(X)
     oracle = SklearnAgglomerative(n_clusters=6, linkage=method).fit(X)
     assert adjusted_rand_score(ours.labels_, oracle.labels_) == 1.0
+
+
+@pytest.mark.parametrize("value", [True, False])
+def test_compute_full_tree_accepts_the_documented_booleans(value):
+    """Found by fuzzing: the constraint listed booleans as options, which never match a bool."""
+    X = np.random.default_rng(0).normal(size=(12, 2))
+    labels = AgglomerativeClustering(n_clusters=3, compute_full_tree=value).fit(X).labels_
+    np.testing.assert_array_equal(labels, AgglomerativeClustering(n_clusters=3).fit(X).labels_)

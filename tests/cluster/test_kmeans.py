@@ -198,3 +198,14 @@ def test_n_jobs_runs_the_assignment_on_numba_threads_with_the_same_numbers(Model
     np.testing.assert_array_equal(two.cluster_centers_, ref.cluster_centers_)
     np.testing.assert_array_equal(two.predict(X), ref.predict(X))
     assert two.score(X) == ref.score(X)
+
+
+def test_minibatch_initialisation_keeps_a_candidate_when_every_inertia_overflows():
+    """Found by the bad-input matrix: with X × 1e300 every initial inertia is inf, no candidate
+    was kept and a compiled kernel received ``None`` (a numba TypingError)."""
+    X = np.random.default_rng(0).normal(size=(30, 3)) * 1e300
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        model = MiniBatchKMeans(n_clusters=3, random_state=0).fit(X)
+    assert model.cluster_centers_.shape == (3, 3)
+    assert np.all(np.isfinite(model.cluster_centers_))

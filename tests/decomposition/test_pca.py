@@ -146,3 +146,12 @@ def test_bad_input():
     pca = PCA(2).fit(X)
     with pytest.raises(ValueError, match=r"shape \(n_samples, 2\)"):
         pca.inverse_transform(np.zeros((3, 3)))
+
+
+def test_summary_prints_a_tiny_sd_in_scientific_notation_as_R():
+    """R's ``print(summary(prcomp(x)))`` for a rank-deficient x (tests/reference/pca_summary)."""
+    ref = json.loads((REFERENCE / "pca_summary" / "pca_summary_reference.json").read_text())
+    sdev = np.array(ref["sdev"])
+    table = PCASummary(sdev, float(np.sum(sdev**2)))
+    assert str(table).splitlines() == ref["printed"]
+    assert "0.0000000000" not in str(table)

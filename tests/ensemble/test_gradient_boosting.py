@@ -273,3 +273,14 @@ def test_no_spurious_warnings():
 )
 def test_sklearn_compatible(estimator, check):
     check(estimator)
+
+
+def test_subsample_without_out_of_bag_rows_gives_nan_oob_scores_not_an_error():
+    """Found by fuzzing: one sample with subsample < 1 left no out-of-bag row and
+    np.average raised ZeroDivisionError."""
+    from statlearning.ensemble import GradientBoostingRegressor
+
+    model = GradientBoostingRegressor(n_estimators=3, subsample=0.5, random_state=0)
+    model.fit([[1.0]], [2.0])
+    assert np.all(np.isnan(model.oob_scores_))
+    np.testing.assert_allclose(model.predict([[1.0]]), [2.0])

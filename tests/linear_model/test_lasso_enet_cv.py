@@ -142,3 +142,25 @@ def test_one_se_choice_is_the_shared_rule():
     se = m.mse_path_.std(axis=1, ddof=1) / np.sqrt(5)
     ok = m.cv_mean_ <= m.cv_mean_[i_min] + se[i_min]
     assert m.alpha_1se_ == m.alphas_[ok].max()
+
+
+def test_a_vanishing_l1_ratio_is_a_clear_error_not_an_internal_one():
+    """Found by fuzzing: l1_ratio=5e-324 overflowed the grid's largest alpha."""
+    from statlearning.linear_model import ElasticNetCV
+
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(20, 2))
+    y = X[:, 0] + rng.normal(size=20)
+    with pytest.raises(ValueError, match=r"l1_ratio=5e-324 is too small"):
+        ElasticNetCV(l1_ratio=5e-324).fit(X, y)
+
+
+def test_an_underflowing_eps_is_a_clear_error():
+    """Found by fuzzing: eps=5e-324 made the grid's smallest alpha 0 (numpy's geomspace error)."""
+    from statlearning.linear_model import LassoCV
+
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(20, 2))
+    y = 1e-3 * (X[:, 0] + rng.normal(size=20))  # alpha_max < 1: eps * alpha_max underflows
+    with pytest.raises(ValueError, match=r"eps=5e-324 is too small"):
+        LassoCV(eps=5e-324).fit(X, y)

@@ -253,3 +253,15 @@ def test_single_observation_gives_nan_inference_with_warning():
         est = LinearRegression().fit([[1.0]], [2.0])
     assert est.predict([[5.0]])[0] == pytest.approx(2.0)
     assert np.isnan(est.sigma_)
+
+
+def test_an_exact_fit_gives_R_infinite_F_not_zero_division():
+    """Found by fuzzing: y = 2x exactly made rss 0 and the F statistic a Python
+    ZeroDivisionError. R: summary(lm(y ~ x)) warns, F = Inf, sigma = 0, logLik = Inf."""
+    from statlearning.exceptions import NumericalWarning
+
+    X = np.array([[1.0], [2.0], [3.0], [4.0]])
+    with pytest.warns(NumericalWarning, match="perfect fit"):
+        stats = LinearRegression().fit(X, 2.0 * X[:, 0]).summary().stats
+    assert stats["f_statistic"] == np.inf and stats["f_pvalue"] == 0.0
+    assert stats["sigma"] == 0.0 and stats["loglik"] == np.inf and stats["r_squared"] == 1.0

@@ -4,14 +4,15 @@ the batched OLS path against plain refits, and the .632 / .632+ error on a hand-
 from __future__ import annotations
 
 import json
+import warnings
 
 import numpy as np
 import pytest
 from joblib import parallel_config
 from sklearn.neighbors import KNeighborsRegressor
 
-from conftest import REFERENCE
-from statlearning.exceptions import NumericalWarning
+from conftest import REFERENCE, as_float_array
+from statlearning.exceptions import NumericalWarning, RankDeficientWarning
 from statlearning.linear_model import LinearRegression
 from statlearning.model_selection import bootstrap, bootstrap_error, jackknife
 from statlearning.model_selection._bootstrap import (
@@ -289,3 +290,64 @@ def test_residual_bootstrap_of_any_regressor_and_dataframes():
     pairs = bootstrap(lambda X, y: X["a"].mean(), frame, n_resamples=100, random_state=0)
     idx = np.random.RandomState(0).randint(0, 50, size=(100, 50))
     np.testing.assert_allclose(pairs.replicates[:, 0], X[idx, 0].mean(axis=1), rtol=1e-12)
+
+
+# --- aliased coefficients in some resamples (R's NA) and sparse X ---------------------------
+
+ALIASED = REFERENCE / "boot_aliased"
+
+
+def _aliased_case():
+    data = np.loadtxt(ALIASED / "data.csv", delimiter=",", skiprows=1)
+    ref = json.loads((ALIASED / "boot_aliased_reference.json").read_text())
+    return data[:, :4], data[:, 4], ref
+
+
+@pytest.mark.parametrize("attribute", ["coef_", "intercept_"])
+def test_aliased_replicates_are_nan_and_summaries_use_the_others_as_R(attribute):
+    X, y, ref = _aliased_case()
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        res = bootstrap(
+            LinearRegression(), X, y, attribute=attribute, n_resamples=200, random_state=0
+        )
+    messages = [str(w.message) for w in caught if issubclass(w.category, NumericalWarning)]
+    if attribute == "coef_":  # the dummy's coefficient is NA in 23 resamples; one warning
+        assert len(messages) == 1 and "component 3 in 23 of 200" in messages[0]
+    else:
+        assert messages == []
+    assert not any(issubclass(w.category, RankDeficientWarning) for w in caught)
+    cols = slice(1, None) if attribute == "coef_" else slice(0, 1)
+    expected = as_float_array(ref["replicates"])[:, cols]
+    np.testing.assert_array_equal(np.isnan(res.replicates), np.isnan(expected))
+    np.testing.assert_allclose(res.replicates, expected, rtol=1e-9, atol=1e-12)
+    np.testing.assert_allclose(res.se, np.array(ref["se"])[cols], rtol=1e-9)
+    np.testing.assert_allclose(res.bias, np.array(ref["bias"])[cols], rtol=1e-7, atol=1e-12)
+    assert np.all(np.isfinite(res.ci_low)) and np.all(res.ci_low < res.ci_high)
+
+
+def test_a_coefficient_aliased_in_every_resample_gives_nan_summaries_not_an_error():
+    rng = np.random.default_rng(1)
+    X = rng.normal(size=(30, 2))
+    X = np.column_stack([X, X[:, 0] + X[:, 1]])
+    y = X[:, 0] + rng.normal(size=30)
+    for ci in ("percentile", "normal", "bca"):
+        with pytest.warns(NumericalWarning, match="component 2 in 40 of 40"):
+            res = bootstrap(
+                LinearRegression(), X, y, attribute="coef_", n_resamples=40, random_state=0, ci=ci
+            )
+        assert np.all(np.isnan([res.se[2], res.ci_low[2], res.ci_high[2], res.bias[2]]))
+        assert np.all(np.isfinite(res.se[:2])) and np.all(np.isfinite(res.ci_low[:2]))
+
+
+def test_sparse_X_is_resampled_by_rows():
+    import scipy.sparse as sp
+
+    X = sp.random(30, 4, density=0.5, random_state=0, format="coo")
+    y = np.arange(30.0)
+    res = bootstrap(lambda A, b: np.array([A.sum(), b.sum()]), X, y, n_resamples=20, random_state=0)
+    assert res.replicates.shape == (20, 2) and np.all(np.isfinite(res.se))
+    from statlearning.linear_model import Lasso
+
+    with pytest.raises(TypeError, match=r"^Lasso: X is a sparse matrix"):
+        bootstrap(Lasso(alpha=0.1), X, y, attribute="coef_", n_resamples=5, random_state=0)

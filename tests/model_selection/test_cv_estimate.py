@@ -186,3 +186,25 @@ def test_test_rows_are_a_view_for_contiguous_folds():
     assert np.shares_memory(_test_rows(X, np.arange(3, 7)), X)
     assert not np.shares_memory(_test_rows(X, np.array([1, 3, 4])), X)
     np.testing.assert_array_equal(_test_rows(X, np.array([1, 3, 4])), X[[1, 3, 4]])
+
+
+def test_sparse_X_reaches_the_estimator_which_accepts_or_refuses_it_by_name():
+    import scipy.sparse as sp
+
+    from statlearning.linear_model import Lasso
+
+    X = sp.random(30, 4, density=0.5, random_state=0, format="csr")
+    y = np.arange(30.0)
+    with pytest.raises(TypeError, match=r"^Lasso: X is a sparse matrix"):
+        cv_estimate(Lasso(alpha=0.1), X, y, cv=3)
+
+    class Dense(Lasso):
+        def fit(self, X, y):
+            return super().fit(X.toarray(), y)
+
+        def predict(self, X):
+            return super().predict(X.toarray())
+
+    result = cv_estimate(Dense(alpha=0.1), X, y, cv=3)
+    expected = cv_estimate(Lasso(alpha=0.1), X.toarray(), y, cv=3)
+    np.testing.assert_allclose(result.scores, expected.scores)

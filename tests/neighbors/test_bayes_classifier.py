@@ -190,3 +190,20 @@ def test_no_warning_on_regular_use():
         warnings.simplefilter("error")
         two_normals().bayes_error_rate()
         two_normals().predict_proba(np.linspace(-50, 50, 11)[:, None])
+
+
+def test_breast_cancer_features_on_very_different_scales_fit_without_linalg_error():
+    """Areas ~1e5 beside ratios ~1e-3: SciPy's multivariate_normal called the fitted
+    covariance singular. The fit is now the fit on standardised data, rescaled."""
+    from statlearning.datasets import load_breast_cancer
+
+    X, y = load_breast_cancer(return_X_y=True)
+    raw = BayesClassifier().fit(X, y)
+    Z = (X - X.mean(axis=0)) / X.std(axis=0)
+    std = BayesClassifier().fit(Z, y)
+    np.testing.assert_array_equal(raw.predict(X), std.predict(Z))
+    assert_allclose(raw.predict_log_proba(X), std.predict_log_proba(Z), atol=1e-6)
+    assert np.mean(raw.predict(X) == y) > 0.95
+    for k, dens in enumerate(std.class_densities_):  # SciPy agrees where it can factorise
+        ref = multivariate_normal(std.means_[k], std.covariances_[k]).logpdf(Z)
+        assert_allclose(dens.logpdf(Z), ref, rtol=1e-8, atol=1e-8)

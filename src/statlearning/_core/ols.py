@@ -54,12 +54,13 @@ def ols_statistics(residuals, fitted, sample_weight, rank: int, fit_intercept: b
     df_model = rank - i
     nan = float("nan")
     with np.errstate(divide="ignore", invalid="ignore"):
-        sigma2 = rss / df_resid if df_resid > 0 else nan
+        # float64, not Python floats: an exact fit (rss = 0) gives F = inf as R does
+        sigma2 = np.float64(rss) / df_resid if df_resid > 0 else nan
         total = mss + rss
         r2 = mss / total if (df_model > 0 and total > 0) else nan
         adj = 1.0 - (1.0 - r2) * (n - i) / df_resid if df_resid > 0 else nan
         fstat = (mss / df_model) / sigma2 if df_model > 0 and df_resid > 0 else nan
-    f_p = float(stats.f.sf(fstat, df_model, df_resid)) if np.isfinite(fstat) else nan
+    f_p = float(stats.f.sf(fstat, df_model, df_resid)) if not np.isnan(fstat) else nan
     sum_log_w = 0.0 if w is None else float(np.log(w).sum())
     with np.errstate(divide="ignore"):
         loglik = 0.5 * (sum_log_w - n * (np.log(2 * np.pi) + 1.0 - np.log(n) + np.log(rss)))

@@ -453,10 +453,20 @@ def alpha_grid(
 
 def _grid(q, W, l1_ratio, n_alphas, eps, pf):
     amax = enet_alpha_max(-np.asarray(q) / W, l1_ratio, pf)
+    if not np.isfinite(amax):
+        raise ValueError(
+            f"l1_ratio={l1_ratio!r} is too small for an automatic penalty grid (its largest "
+            "alpha overflows); give alphas or a larger l1_ratio."
+        )
     if amax <= np.finfo(np.float64).resolution:
         return np.full(n_alphas, np.finfo(np.float64).resolution)
     if n_alphas == 1:
         return np.array([amax])
+    if not amax * eps > 0:
+        raise ValueError(
+            f"eps={eps!r} is too small: the smallest alpha of the grid, eps * {amax:.3g}, "
+            "underflows to 0; give a larger eps."
+        )
     return np.geomspace(amax, amax * eps, num=n_alphas)
 
 

@@ -7,11 +7,10 @@ from numbers import Integral, Real
 import numpy as np
 from scipy.spatial.distance import pdist, squareform
 from sklearn.base import ClusterMixin
-from sklearn.utils.validation import validate_data
 
 from .._core.compiled import kernel_array
 from .._core.scaling import max_abs, scale_for
-from .._validation import Interval, Options
+from .._validation import Boolean, Interval, Options, validate_data
 from ..base import StatBase, fit_context
 from ..exceptions import warn_data_scale
 from . import _linkage_kernels as _lk
@@ -113,7 +112,7 @@ default="ward"
         "distance_threshold": [Interval(Real, 0.0, None, closed="left"), None],
         "metric": [Options({*_METRICS, "precomputed"})],
         "ward_height": [Options({"scipy", "sse_increase"})],
-        "compute_full_tree": [Options({"auto"}), Options({True, False})],
+        "compute_full_tree": [Options({"auto"}), Boolean()],
     }
 
     def __init__(

@@ -9,11 +9,10 @@ from scipy import sparse
 from scipy.sparse.csgraph import connected_components
 from scipy.spatial import cKDTree
 from sklearn.base import ClusterMixin
-from sklearn.utils.validation import validate_data
 
 from .._core.compiled import kernel_array
 from .._core.scaling import scale_for
-from .._validation import Interval, Options
+from .._validation import Interval, Options, validate_data
 from ..base import StatBase, fit_context
 
 __all__ = ["DBSCAN"]

@@ -9,11 +9,11 @@ from numbers import Integral, Real
 import numpy as np
 from sklearn.base import ClusterMixin
 from sklearn.utils import check_random_state
-from sklearn.utils.validation import check_is_fitted, validate_data
+from sklearn.utils.validation import check_is_fitted
 
 from .._core.compiled import kernel_array, numba_threads
 from .._core.scaling import max_abs, scale_for, times
-from .._validation import ArrayLike, Interval, NJobs, Options, RandomState
+from .._validation import ArrayLike, Interval, NJobs, Options, RandomState, validate_data
 from ..base import StatBase, TransformerMixin, fit_context
 from ..exceptions import (
     ConvergenceWarning,
@@ -623,7 +623,7 @@ class MiniBatchKMeans(KMeans):
             subset = X[np.sort(rng.choice(n, size=size, replace=False))]
             centers = self._initial_centers(subset, rng, scale)
             inertia = self._assign(subset, centers)[1].sum()
-            if inertia < best_inertia:
+            if best is None or inertia < best_inertia:  # the first also when inertia overflows
                 best, best_inertia = centers, inertia
         self.cluster_centers_ = np.ascontiguousarray(best)
         self.counts_ = np.zeros(self.n_clusters)

@@ -11,11 +11,10 @@ from scipy.spatial import cKDTree
 from scipy.spatial.distance import pdist, squareform
 from sklearn.base import ClusterMixin
 from sklearn.utils import check_random_state
-from sklearn.utils.validation import validate_data
 
 from .._core.compiled import kernel_array
 from .._core.scaling import scale_for
-from .._validation import Interval, Options, RandomState
+from .._validation import Interval, Options, RandomState, validate_data
 from ..base import StatBase, fit_context
 from ..exceptions import NumericalWarning
 from ._kmeans import KMeans

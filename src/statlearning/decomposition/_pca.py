@@ -9,11 +9,11 @@ import numpy as np
 from scipy import linalg
 from sklearn.base import ClassNamePrefixFeaturesOutMixin
 from sklearn.utils import check_random_state
-from sklearn.utils.validation import check_is_fitted, validate_data
+from sklearn.utils.validation import check_is_fitted
 
 from .._core.linalg import gram
 from .._core.scaling import max_abs, scale_for, times
-from .._validation import Boolean, Interval, Options, RandomState
+from .._validation import Boolean, Interval, Options, RandomState, validate_data
 from ..base import StatBase, TransformerMixin, fit_context
 from ..exceptions import warn_data_scale
 from ._summary import PCASummary

@@ -2,28 +2,13 @@
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
+
+from ..inference._format import format_real
 
 __all__ = ["PCASummary"]
 
 ROWS = ("Standard deviation", "Proportion of Variance", "Cumulative Proportion")
-
-
-def _decimals(value: float, digits: int) -> int:
-    """Decimals R's ``formatReal`` needs to show ``value`` with ``digits`` significant digits.
-
-    Trailing zeros are dropped (``1.0000`` needs none), as R does.
-    """
-    if value == 0 or not math.isfinite(value):
-        return 0
-    magnitude = math.floor(math.log10(abs(value)))
-    target = float(f"{value:.{digits - 1}e}")
-    for sig in range(1, digits + 1):
-        if float(f"{value:.{sig - 1}e}") == target:
-            return max(0, sig - 1 - magnitude)
-    return max(0, digits - 1 - magnitude)
 
 
 class PCASummary:
@@ -73,8 +58,7 @@ class PCASummary:
         shown[1:] = np.round(shown[1:], 5)
         cells = []
         for j, name in enumerate(self.columns):
-            dec = max(_decimals(float(v), 4) for v in shown[:, j])
-            col = [f"{v:.{dec}f}" for v in shown[:, j]]
+            col = [c.strip() for c in format_real(shown[:, j], 4)]
             width = max(len(name), *(len(c) for c in col))
             cells.append([name.rjust(width)] + [c.rjust(width) for c in col])
         label_width = max(len(r) for r in ROWS)

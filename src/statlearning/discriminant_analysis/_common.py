@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import numpy as np
-from sklearn.utils.validation import check_is_fitted, validate_data
+from sklearn.utils.validation import check_is_fitted
 
 from .._core.class_labels import log_normalise_rows
 from .._core.compiled import kernel_array
+from .._validation import validate_data
 from ..base import PosteriorClassifierMixin
 
 _BLOCK_BYTES = 16 * 2**20

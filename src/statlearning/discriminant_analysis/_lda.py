@@ -7,7 +7,7 @@ from numbers import Integral, Real
 import numpy as np
 from scipy import linalg
 from sklearn.base import ClassNamePrefixFeaturesOutMixin
-from sklearn.utils.validation import check_is_fitted, validate_data
+from sklearn.utils.validation import check_is_fitted
 
 from .._core.class_labels import encode_class_labels, resolve_priors
 from .._core.compiled import kernel_array
@@ -24,7 +24,7 @@ from .._core.discriminant import (
     within_scatter,
 )
 from .._core.scaling import max_abs, scale_for, times
-from .._validation import ArrayLike, Interval, Options
+from .._validation import ArrayLike, Interval, Options, validate_data
 from ..base import ClassifierMixin, StatBase, TransformerMixin, fit_context
 from ..exceptions import warn_data_scale, warn_unrescaled_scale
 from ._common import DiscriminantMixin, feature_names, row_blocks

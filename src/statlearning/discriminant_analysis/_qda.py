@@ -5,7 +5,7 @@ from __future__ import annotations
 from numbers import Real
 
 import numpy as np
-from sklearn.utils.validation import check_is_fitted, validate_data
+from sklearn.utils.validation import check_is_fitted
 
 from .._core.class_labels import encode_class_labels, label_repr, resolve_priors
 from .._core.compiled import kernel_array
@@ -15,7 +15,7 @@ from .._core.discriminant import (
     class_scatters,
     quadratic_discriminants,
 )
-from .._validation import ArrayLike, Boolean, Interval
+from .._validation import ArrayLike, Boolean, Interval, validate_data
 from ..base import ClassifierMixin, StatBase, fit_context
 from ..exceptions import warn_unrescaled_scale
 from ._common import DiscriminantMixin, feature_names, row_blocks

@@ -17,12 +17,12 @@ import numpy as np
 from sklearn.base import clone
 from sklearn.utils import check_random_state
 from sklearn.utils.parallel import Parallel, delayed
-from sklearn.utils.validation import check_is_fitted, has_fit_parameter, validate_data
+from sklearn.utils.validation import check_is_fitted, has_fit_parameter
 
 from .._core.class_labels import encode_class_labels
 from .._core.compiled import kernel_array
 from .._core.scaling import max_abs, scale_for, times
-from .._validation import check_sample_weight
+from .._validation import check_finite_columns, check_sample_weight, validate_data
 from ..base import StatBase
 from ..exceptions import warn_data_scale
 from ..tree import DecisionTreeClassifier, DecisionTreeRegressor
@@ -65,14 +65,16 @@ def row_order(X, target) -> np.ndarray:
     return np.lexsort((target, proj[:, 1], proj[:, 0]))
 
 
-def check_finite_input(X, owner: str) -> None:
-    """Forests do not route missing values: NaN or infinity in ``X`` is a ``ValueError``."""
-    if X.dtype.kind == "f" and not np.all(np.isfinite(X)):
-        what = "NaN" if np.any(np.isnan(X)) else "infinity"
-        raise ValueError(
-            f"{owner}: Input X contains {what}. Bagged trees and random forests do not route "
-            "missing or infinite values (no surrogate splits); impute or drop those rows first."
-        )
+def check_finite_input(X, owner: str, names=None) -> None:
+    """Forests do not route missing values: NaN or infinity in ``X`` is a ``ValueError``
+    naming the column."""
+    check_finite_columns(
+        X,
+        owner,
+        names=names,
+        advice="bagged trees and random forests do not route missing or infinite values (no "
+        "surrogate splits), so impute or drop those rows first",
+    )
 
 
 class BaseBagging(StatBase, metaclass=ABCMeta):
@@ -148,7 +150,7 @@ class BaseBagging(StatBase, metaclass=ABCMeta):
         name = type(self).__name__
         X, y = validate_data(self, X, y, dtype=np.float64, ensure_all_finite=False,
                              y_numeric=not self._is_classifier)
-        check_finite_input(X, name)
+        check_finite_input(X, name, getattr(self, "feature_names_in_", None))
         if self._is_classifier:
             self.classes_, codes = encode_class_labels(y, name, min_classes=2)
             self.n_classes_ = int(self.classes_.size)
@@ -244,7 +246,7 @@ class BaseBagging(StatBase, metaclass=ABCMeta):
     def _validate_predict(self, X):
         check_is_fitted(self, "estimators_")
         X = validate_data(self, X, reset=False, dtype=np.float64, ensure_all_finite=False)
-        check_finite_input(X, type(self).__name__)
+        check_finite_input(X, type(self).__name__, getattr(self, "feature_names_in_", None))
         return X
 
     # -- out-of-bag ------------------------------------------------------------------------

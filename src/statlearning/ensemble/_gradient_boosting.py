@@ -14,11 +14,11 @@ from numbers import Integral, Real
 import numpy as np
 from scipy.special import expit, softmax
 from sklearn.utils import check_random_state
-from sklearn.utils.validation import check_is_fitted, validate_data
+from sklearn.utils.validation import check_is_fitted
 
 from .._core.class_labels import encode_class_labels
 from .._core.compiled import kernel_array
-from .._validation import Interval, Options, RandomState, check_sample_weight
+from .._validation import Interval, Options, RandomState, check_sample_weight, validate_data
 from ..base import ClassifierMixin, RegressorMixin, StatBase, fit_context
 from ..exceptions import warn_unrescaled_scale
 from ..tree._apply import apply_packed
@@ -30,6 +30,14 @@ from ._accumulate import accumulate_forest, pack_forest
 from ._gb_losses import make_loss
 
 __all__ = ["GradientBoostingClassifier", "GradientBoostingRegressor"]
+
+
+def _subset_loss(loss, y, raw, w, rows) -> float:
+    """The loss on ``rows``; NaN when they carry no weight (no out-of-bag row: one sample, or
+    zero weights), as an out-of-bag estimate without rows is undefined."""
+    if not np.any(w[rows] > 0):
+        return np.nan
+    return loss.factor * loss.loss(y[rows], raw[rows], w[rows])
 
 
 class _BaseGradientBoosting(StatBase):
@@ -76,7 +84,7 @@ class _BaseGradientBoosting(StatBase):
                 inbag = np.zeros(n, dtype=bool)
                 inbag[rng.choice(n, size=n_inbag, replace=False)] = True
                 if b == 0:
-                    init_oob = loss.factor * loss.loss(y[~inbag], raw[~inbag], w[~inbag])
+                    init_oob = _subset_loss(loss, y, raw, w, ~inbag)
             loss.prepare(y, raw, w)
             g = loss.neg_gradient(y, raw)
             w_in = w * inbag if do_oob else w
@@ -98,7 +106,7 @@ class _BaseGradientBoosting(StatBase):
                 trees[b, k] = tree
             if do_oob:
                 train_score[b] = loss.factor * loss.loss(y[inbag], raw[inbag], w[inbag])
-                oob_scores[b] = loss.factor * loss.loss(y[~inbag], raw[~inbag], w[~inbag])
+                oob_scores[b] = _subset_loss(loss, y, raw, w, ~inbag)
             else:
                 train_score[b] = loss.factor * loss.loss(y, raw, w)
         if not np.all(np.isfinite(raw)):
@@ -204,7 +212,8 @@ max_leaf_nodes, max_features
     train_score_ : ndarray of shape (n_estimators,)
         In-bag loss after each stage.
     oob_improvement_, oob_scores_ : ndarray of shape (n_estimators,)
-        Only with ``subsample < 1``: out-of-bag loss decrease and loss after each stage.
+        Only with ``subsample < 1``: out-of-bag loss decrease and loss after each stage (NaN
+        for a stage whose out-of-bag rows carry no weight, e.g. with a single sample).
     oob_score_ : float
         The last out-of-bag loss (``subsample < 1``).
     feature_importances_ : ndarray of shape (n_features,)

@@ -14,10 +14,10 @@ import numpy as np
 from scipy.special import softmax
 from sklearn.base import BaseEstimator, clone
 from sklearn.utils import check_random_state
-from sklearn.utils.validation import check_is_fitted, has_fit_parameter, validate_data
+from sklearn.utils.validation import check_is_fitted, has_fit_parameter
 
 from .._core.class_labels import encode_class_labels
-from .._validation import InstanceOf, Interval, RandomState, check_sample_weight
+from .._validation import InstanceOf, Interval, RandomState, check_sample_weight, validate_data
 from ..base import ClassifierMixin, StatBase, fit_context
 from ..tree import DecisionTreeClassifier
 

@@ -7,12 +7,13 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from sklearn.utils.validation import check_is_fitted, validate_data
+from sklearn.utils.validation import check_is_fitted
 
 from .._core.compiled import single_blas_thread
 from .._core.ridge import centred_cross_products
 from .._core.scaling import linear_rescaling, times
 from .._core.selection import select_index
+from .._validation import validate_data
 from ..exceptions import warn_data_scale
 from ._subset_kernels import sweep_columns
 

@@ -10,9 +10,16 @@ import numpy as np
 from scipy.spatial import cKDTree
 from scipy.special import digamma
 from sklearn.base import clone
-from sklearn.utils.validation import check_random_state, validate_data
+from sklearn.utils.validation import check_random_state
 
-from .._validation import DEPRECATED, Interval, Options, RandomState, renamed_parameter
+from .._validation import (
+    DEPRECATED,
+    Interval,
+    Options,
+    RandomState,
+    renamed_parameter,
+    validate_data,
+)
 from ..base import StatBase, TransformerMixin, fit_context
 from ..exceptions import NumericalWarning
 from ._common import SelectorMixin

@@ -8,7 +8,6 @@ from numbers import Integral
 import numpy as np
 from sklearn.base import clone
 from sklearn.utils import get_tags
-from sklearn.utils.validation import validate_data
 
 from .._validation import (
     CV,
@@ -19,6 +18,7 @@ from .._validation import (
     Interval,
     Options,
     renamed_parameter,
+    validate_data,
 )
 from ..base import StatBase, TransformerMixin, fit_context
 from ..exceptions import RankDeficientWarning, warn_aliased

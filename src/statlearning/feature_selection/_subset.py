@@ -7,10 +7,17 @@ from numbers import Integral
 
 import numpy as np
 from sklearn.model_selection import check_cv
-from sklearn.utils.validation import validate_data
 
 from .._core.scaling import times
-from .._validation import CV, DEPRECATED, Boolean, Interval, Options, renamed_parameter
+from .._validation import (
+    CV,
+    DEPRECATED,
+    Boolean,
+    Interval,
+    Options,
+    renamed_parameter,
+    validate_data,
+)
 from ..base import StatBase, TransformerMixin, fit_context
 from ..exceptions import warn_aliased
 from ._common import (

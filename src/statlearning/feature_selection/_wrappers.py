@@ -10,11 +10,18 @@ from numbers import Integral, Real
 import numpy as np
 from sklearn.base import clone, is_classifier
 from sklearn.model_selection import ShuffleSplit, StratifiedShuffleSplit, check_cv, cross_val_score
-from sklearn.utils.validation import validate_data
 
 from .._core.scaling import scale_for, times
 from .._core.selection import select_index
-from .._validation import CV, DEPRECATED, Boolean, Interval, Options, renamed_parameter
+from .._validation import (
+    CV,
+    DEPRECATED,
+    Boolean,
+    Interval,
+    Options,
+    renamed_parameter,
+    validate_data,
+)
 from ..base import StatBase, TransformerMixin, fit_context
 from ..exceptions import ConvergenceWarning, NumericalWarning, RankDeficientWarning, warn_data_scale
 from ..linear_model import lasso_path

@@ -8,10 +8,10 @@ import warnings
 from numbers import Integral, Real
 
 import numpy as np
-from sklearn.utils.validation import check_is_fitted, validate_data
+from sklearn.utils.validation import check_is_fitted
 
 from .._core.kernel_gram import is_psd
-from .._validation import ArrayLike, Callable, InstanceOf, Interval, Options
+from .._validation import ArrayLike, Callable, InstanceOf, Interval, Options, validate_data
 from ..exceptions import NumericalWarning, external_stacklevel
 from ..kernels import Kernel, Precomputed, resolve_kernel
 
@@ -37,7 +37,8 @@ def read_X(estimator, X, y="no_validation", *, reset=True, **kwargs):
     try:
         return validate_data(estimator, X, y, reset=reset, dtype=np.float64, **kwargs)
     except ValueError as exc:
-        if "could not convert string" in str(exc) or "dtype='numeric'" in str(exc):
+        text = str(exc)
+        if "could not convert string" in text or "dtype='numeric'" in text or "not numeric" in text:
             raise ValueError(
                 f"{type(estimator).__name__}: X must be numeric for the kernel "
                 f"{estimator.kernel!r}; it holds strings ({exc}). For a string kernel "

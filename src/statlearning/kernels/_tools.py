@@ -6,9 +6,10 @@ from __future__ import annotations
 import numbers
 
 import numpy as np
-from sklearn.utils.validation import check_is_fitted, validate_data
+from sklearn.utils.validation import check_is_fitted
 
 from .._core.kernel_gram import is_psd
+from .._validation import validate_data
 from ..base import StatBase, TransformerMixin, fit_context
 from ._base import Kernel, as_numeric
 from ._builtin import (

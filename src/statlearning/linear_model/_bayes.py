@@ -6,10 +6,10 @@ import warnings
 from numbers import Integral, Real
 
 import numpy as np
-from sklearn.utils.validation import check_is_fitted, validate_data
+from sklearn.utils.validation import check_is_fitted
 
 from .._core.ridge import centred_cross_products, weighted_means
-from .._validation import Boolean, Interval, check_sample_weight
+from .._validation import Boolean, Interval, check_sample_weight, validate_data
 from ..base import LinearPredictorMixin, RegressorMixin, StatBase, fit_context
 from ..exceptions import NumericalWarning, warn_not_converged, warn_unrescaled_scale
 

@@ -13,7 +13,6 @@ from numbers import Integral, Real
 
 import numpy as np
 from sklearn.utils import check_random_state, check_X_y
-from sklearn.utils.validation import validate_data
 
 from .._core.scaling import scale_for, times
 from .._solvers import coordinate_descent as cd
@@ -25,6 +24,7 @@ from .._validation import (
     RandomState,
     check_alphas,
     check_sample_weight,
+    validate_data,
 )
 from ..base import LinearPredictorMixin, RegressorMixin, StatBase, fit_context
 from ..exceptions import ConvergenceWarning, InvalidParameterError, warn_data_scale

@@ -7,7 +7,6 @@ from numbers import Integral, Real
 
 import numpy as np
 from sklearn.model_selection import check_cv
-from sklearn.utils.validation import validate_data
 
 from .._core.selection import select_index
 from .._solvers import coordinate_descent as cd
@@ -21,6 +20,7 @@ from .._validation import (
     check_alphas,
     check_sample_weight,
     renamed_parameter,
+    validate_data,
 )
 from ..base import LinearPredictorMixin, RegressorMixin, StatBase, fit_context
 from ..exceptions import warn_not_converged, warn_unrescaled_scale

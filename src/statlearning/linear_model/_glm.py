@@ -6,7 +6,7 @@ import warnings
 from numbers import Integral, Real
 
 import numpy as np
-from sklearn.utils.validation import check_is_fitted, validate_data
+from sklearn.utils.validation import check_is_fitted
 
 from .._core.families import FAMILIES, get_family
 from .._core.glm_loss import supports
@@ -14,7 +14,7 @@ from .._core.links import LINKS, get_link
 from .._core.scaling import linear_rescaling
 from .._solvers.glm_lbfgs import glm_lbfgs
 from .._solvers.irls import irls
-from .._validation import Boolean, Interval, Options, check_sample_weight
+from .._validation import Boolean, Interval, Options, check_sample_weight, validate_data
 from ..base import InferenceMixin, LinearPredictorMixin, RegressorMixin, StatBase, fit_context
 from ..exceptions import NumericalWarning, warn_not_converged, warn_unrescaled_scale
 from ..inference import Summary

@@ -6,7 +6,7 @@ import warnings
 from numbers import Integral, Real
 
 import numpy as np
-from sklearn.utils.validation import check_is_fitted, validate_data
+from sklearn.utils.validation import check_is_fitted
 
 from .._core.linalg import (
     R_TOL,
@@ -20,7 +20,7 @@ from .._core.linalg import (
 from .._core.ols import ols_statistics
 from .._core.scaling import linear_rescaling
 from .._solvers.gradient_descent import gradient_descent
-from .._validation import Boolean, Interval, Options, check_sample_weight
+from .._validation import Boolean, Interval, Options, check_sample_weight, validate_data
 from ..base import InferenceMixin, LinearPredictorMixin, RegressorMixin, StatBase, fit_context
 from ..exceptions import (
     NumericalWarning,

@@ -8,7 +8,7 @@ from numbers import Integral, Real
 
 import numpy as np
 from scipy import linalg, special
-from sklearn.utils.validation import check_is_fitted, validate_data
+from sklearn.utils.validation import check_is_fitted
 
 from .._core.class_labels import encode_class_labels
 from .._core.families import get_family
@@ -21,7 +21,7 @@ from .._core.logistic import (
 )
 from .._core.scaling import linear_rescaling, scale_for
 from .._solvers.logistic import Objective, binary_irls, cd_fit, gd_fit, lbfgs_fit, newton
-from .._validation import Boolean, Interval, Options, check_sample_weight
+from .._validation import Boolean, Interval, Options, check_sample_weight, validate_data
 from ..base import ClassifierMixin, InferenceMixin, StatBase, fit_context
 from ..exceptions import ConvergenceWarning, NumericalWarning, warn_not_converged
 from ..inference import Summary

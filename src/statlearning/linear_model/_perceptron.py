@@ -8,12 +8,12 @@ from numbers import Integral, Real
 
 import numpy as np
 from sklearn.utils import check_random_state
-from sklearn.utils.validation import check_is_fitted, validate_data
+from sklearn.utils.validation import check_is_fitted
 
 from .._core.linalg import R_TOL, qr_least_squares
 from .._core.perceptron import perceptron_epochs
 from .._core.scaling import linear_rescaling
-from .._validation import Boolean, Interval, RandomState, check_sample_weight
+from .._validation import Boolean, Interval, RandomState, check_sample_weight, validate_data
 from ..base import ClassifierMixin, StatBase, fit_context
 from ..exceptions import ConvergenceWarning, RankDeficientWarning, warn_unrescaled_scale
 from ._logistic import encode_classes

@@ -15,7 +15,6 @@ import numpy as np
 from sklearn.base import BaseEstimator
 from sklearn.metrics import get_scorer
 from sklearn.model_selection import check_cv
-from sklearn.utils.validation import validate_data
 
 from .._core.ridge import (
     centred_cross_products,
@@ -40,6 +39,7 @@ from .._validation import (
     check_alphas,
     check_sample_weight,
     renamed_parameter,
+    validate_data,
 )
 from ..base import LinearPredictorMixin, RegressorMixin, StatBase, fit_context
 from ..exceptions import RankDeficientWarning, warn_unrescaled_scale

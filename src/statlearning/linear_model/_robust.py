@@ -7,7 +7,6 @@ import warnings
 from numbers import Integral, Real
 
 import numpy as np
-from sklearn.utils.validation import validate_data
 
 from .._core.robust_losses import (
     huber_irls_weights,
@@ -19,7 +18,7 @@ from .._core.scaling import linear_rescaling, times
 from .._solvers.lbfgs import lbfgs
 from .._solvers.linprog import lad_linprog, lad_vertex_certificate
 from .._solvers.robust_irls import huber_active_set_polish, robust_irls
-from .._validation import Boolean, Interval, Options, check_sample_weight
+from .._validation import Boolean, Interval, Options, check_sample_weight, validate_data
 from ..base import LinearPredictorMixin, RegressorMixin, StatBase, fit_context
 from ..exceptions import (
     NumericalWarning,

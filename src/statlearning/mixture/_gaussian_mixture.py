@@ -8,9 +8,9 @@ from numbers import Integral, Real
 import numpy as np
 from sklearn.base import DensityMixin
 from sklearn.utils import check_random_state
-from sklearn.utils.validation import check_is_fitted, validate_data
+from sklearn.utils.validation import check_is_fitted
 
-from .._validation import ArrayLike, Interval, Options, RandomState
+from .._validation import ArrayLike, Interval, Options, RandomState, validate_data
 from ..base import StatBase, fit_context
 from ..cluster import KMeans, kmeans_plusplus
 from ..exceptions import NumericalWarning, warn_not_converged, warn_unrescaled_scale

@@ -13,7 +13,7 @@ from sklearn.base import clone, is_classifier, is_regressor
 from sklearn.utils import check_random_state
 
 from .._core.scaling import column_scales, linear_rescaling
-from ..exceptions import NumericalWarning
+from ..exceptions import NumericalWarning, RankDeficientWarning, external_stacklevel
 from . import _bootstrap_ols as ols
 from ._cv import take_rows
 from ._jackknife import _is_estimator, check_xy, jackknife, make_statistic
@@ -29,7 +29,8 @@ class BootstrapResult:
     ----------
     replicates : ndarray of shape (n_resamples, n_stat)
         The statistic on each resample :math:`\\hat\\theta^*_b`, in the order the resamples
-        were drawn. Rows that are NaN or infinite are kept here; the summaries below ignore them.
+        were drawn. Entries that are NaN or infinite (an aliased coefficient in that resample:
+        R's ``NA``) are kept here; each component's summaries below use its finite replicates.
     estimate : ndarray of shape (n_stat,)
         The statistic on the original sample, :math:`\\hat\\theta` (R's ``t0``).
     bias : ndarray of shape (n_stat,)
@@ -119,37 +120,92 @@ def _chunks(idx, n_jobs):
 
 
 def _run_pairs(stat, X, y, idx):
-    return [stat(take_rows(X, i), take_rows(y, i)) for i in idx]
+    # A resample's aliased column is reported once, counted, by bootstrap() (R's NA).
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RankDeficientWarning)
+        return [stat(take_rows(X, i), take_rows(y, i)) for i in idx]
 
 
 def _run_residual(stat, X, fitted, resid, idx):
-    return [stat(X, fitted + resid[i]) for i in idx]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RankDeficientWarning)
+        return [stat(X, fitted + resid[i]) for i in idx]
+
+
+def _by_component(func, reps, *args):
+    """``func(column, *args)`` over the finite replicates of each component; NaN where none."""
+    out = []
+    for j in range(reps.shape[1]):
+        column = reps[:, j]
+        column = column[np.isfinite(column)]
+        out.append(func(column, j, *args) if column.size else np.nan)
+    return np.array(out, dtype=np.float64)
+
+
+def _sd(column, _):
+    """Standard deviation (``ddof=1``), computed on rescaled values when the squares of the
+    replicates would leave float64's range."""
+    if column.size < 2:
+        return np.nan
+    d = column_scales(column[:, None])
+    return column.std(ddof=1) if d is None else (column / d[0]).std(ddof=1) * d[0]
 
 
 def _percentile(reps, lo, hi):
-    return np.quantile(reps, lo, axis=0), np.quantile(reps, hi, axis=0)
+    def quantile(column, _, q):
+        return np.quantile(column, q)
+
+    return _by_component(quantile, reps, lo), _by_component(quantile, reps, hi)
+
+
+def _warn_non_finite(reps):
+    """One warning counting, per component, the replicates that are NaN or infinite."""
+    bad = np.sum(~np.isfinite(reps), axis=0)
+    if not bad.any():
+        return
+    n = reps.shape[0]
+    listed = ", ".join(f"component {j} in {int(bad[j])}" for j in np.flatnonzero(bad)[:10])
+    more = "" if np.count_nonzero(bad) <= 10 else ", ..."
+    warnings.warn(
+        f"bootstrap: replicates NaN or infinite (e.g. an aliased coefficient, R's NA) for "
+        f"{listed}{more} of {n}; each component's bias, SE and interval use its finite "
+        "replicates only",
+        NumericalWarning,
+        stacklevel=external_stacklevel(),
+    )
 
 
 def _bca(reps, estimate, jack_reps, alpha):
-    """BCa limits with the jackknife acceleration (Efron 1987; Davison & Hinkley eq. 5.21)."""
-    prop = np.mean(reps < estimate, axis=0)
+    """BCa limits with the jackknife acceleration (Efron 1987; Davison & Hinkley eq. 5.21).
+
+    Each component uses its finite replicates (and its finite jackknife replicates).
+    """
+    finite = np.isfinite(reps)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        prop = np.sum((reps < estimate) & finite, axis=0) / np.sum(finite, axis=0)
+    jack_reps = np.where(np.isfinite(jack_reps), jack_reps, np.nan)
     with np.errstate(divide="ignore"):
         z0 = stats.norm.ppf(prop)
-    d = jack_reps.mean(axis=0) - jack_reps
-    denom = 6.0 * np.sum(d**2, axis=0) ** 1.5
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)  # an all-NaN jackknife column
+        d = np.nanmean(jack_reps, axis=0) - jack_reps
+    denom = 6.0 * np.nansum(d**2, axis=0) ** 1.5
     with np.errstate(invalid="ignore", divide="ignore"):
-        a = np.where(denom > 0, np.sum(d**3, axis=0) / denom, 0.0)
+        a = np.where(denom > 0, np.nansum(d**3, axis=0) / denom, 0.0)
     lows, highs = [], []
     for q, out in ((alpha / 2, lows), (1 - alpha / 2, highs)):
         zq = stats.norm.ppf(q)
         with np.errstate(invalid="ignore", divide="ignore"):
             adj = stats.norm.cdf(z0 + (z0 + zq) / (1 - a * (z0 + zq)))
         for j in range(reps.shape[1]):
-            out.append(np.quantile(reps[:, j], adj[j]) if np.isfinite(adj[j]) else np.nan)
+            column = reps[finite[:, j], j]
+            ok = np.isfinite(adj[j]) and column.size
+            out.append(np.quantile(column, adj[j]) if ok else np.nan)
     low, high = np.array(lows), np.array(highs)
     if not np.all(np.isfinite(z0)):
         low[~np.isfinite(z0)] = np.nan
         high[~np.isfinite(z0)] = np.nan
+    if not np.all(np.isfinite(z0) | ~finite.any(axis=0)):
         warnings.warn(
             "BCa: the estimate lies outside the range of the replicates for some component "
             "(bias correction z0 is infinite); those limits are NaN",
@@ -220,8 +276,13 @@ def bootstrap(
     ``_bootstrap_ols_design``) with ``attribute="coef_"`` or ``"intercept_"`` the resamples
     are solved in batches from their weighted Gram matrices
     ``Aᵀdiag(c)A`` (``c`` the bootstrap counts) instead of refitting: the same numbers, many
-    times faster. Designs that are ill conditioned (or rank deficient in some resample) use the
-    ordinary refits, which report aliased columns as R does.
+    times faster. Designs that are ill conditioned use the ordinary refits; so do the resamples
+    in which a column is aliased (its Gram matrix is singular or ill conditioned there).
+
+    A component that is NaN or infinite in some replicates (a coefficient aliased in that
+    resample: R's ``boot`` holds ``NA``) keeps NaN there; its bias, SE and interval use its
+    other replicates, as R's ``print.boot`` does, and one :class:`NumericalWarning` counts them
+    per component. Sparse ``X`` is resampled by rows; the estimator accepts or refuses it.
     """
     if kind not in ("pairs", "residual"):
         raise ValueError(f"kind must be 'pairs' or 'residual'; got {kind!r}")
@@ -251,6 +312,10 @@ def bootstrap(
             reps = ols.to_attribute(coefs, mean, fit_intercept, attribute)
         except np.linalg.LinAlgError:
             reps = None
+        if reps is not None:
+            refit = np.flatnonzero(np.isnan(coefs).any(axis=1))
+            if refit.size:  # aliased in these resamples: the estimator's own fit (R's NA)
+                reps[refit] = np.asarray(_run_pairs(stat, X, y, idx[refit]), dtype=np.float64)
     estimate = stat(X, y)
     if reps is None:
         chunks = _chunks(idx, n_jobs)
@@ -270,21 +335,13 @@ def bootstrap(
         if any(np.shape(r) != estimate.shape for r in reps):
             raise ValueError("the statistic returned arrays of different lengths on resamples")
         reps = np.asarray(reps, dtype=np.float64).reshape(n_resamples, estimate.size)
-    if not np.all(np.isfinite(reps)):
-        warnings.warn(
-            f"{int(np.sum(~np.all(np.isfinite(reps), axis=1)))} bootstrap replicate(s) are NaN "
-            "or infinite (e.g. aliased coefficients); summaries ignore them",
-            NumericalWarning,
-            stacklevel=2,
-        )
-    good = reps[np.all(np.isfinite(reps), axis=1)]
-    bias = good.mean(axis=0) - estimate
-    d = column_scales(good)  # replicates whose squares leave float64's range
-    se = good.std(axis=0, ddof=1) if d is None else (good / d).std(axis=0, ddof=1) * d
+    _warn_non_finite(reps)
+    bias = _by_component(lambda column, j: column.mean() - estimate[j], reps)
+    se = _by_component(_sd, reps)
     alpha = 1.0 - level
     a = z0 = None
     if ci == "percentile":
-        low, high = _percentile(good, alpha / 2, 1 - alpha / 2)
+        low, high = _percentile(reps, alpha / 2, 1 - alpha / 2)
     elif ci == "normal":
         z = stats.norm.ppf(1 - alpha / 2)
         low, high = estimate - bias - z * se, estimate - bias + z * se
@@ -297,7 +354,7 @@ def bootstrap(
                 jack = ols.to_attribute(jc, mean, fit_intercept, attribute)
         if jack is None:
             jack = jackknife(stat, X, y).replicates
-        low, high, a, z0 = _bca(good, estimate, jack, alpha)
+        low, high, a, z0 = _bca(reps, estimate, jack, alpha)
     return BootstrapResult(
         replicates=reps,
         estimate=estimate,

@@ -44,10 +44,27 @@ def counts_of(idx: np.ndarray, n: int) -> np.ndarray:
     return np.bincount(flat, minlength=b * n).reshape(b, n).astype(np.float64)
 
 
+def _ill_conditioned(G: np.ndarray, limit: float = 1e10) -> np.ndarray:
+    """Which of the Gram matrices ``G`` (``(b, k, k)``) are singular or nearly so.
+
+    The condition number of the correlation-scaled matrix, as :func:`well_conditioned`: a
+    resample that misses every row where a column varies has an aliased column, which a solve
+    would turn into a huge coefficient rather than an error.
+    """
+    d = np.sqrt(np.einsum("bii->bi", G))
+    bad = np.any(d <= 0, axis=1)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        scaled = G / (d[:, :, None] * d[:, None, :])
+    scaled[bad] = np.eye(G.shape[1])
+    bad |= ~(np.linalg.cond(scaled) < limit)
+    return bad
+
+
 def pairs_coefficients(A: np.ndarray, y: np.ndarray, idx: np.ndarray) -> np.ndarray:
     """Least-squares coefficients of every resample ``idx[b]``: shape ``(B, k)``.
 
-    Raises ``numpy.linalg.LinAlgError`` when some resample's Gram matrix is singular.
+    Rows of resamples whose Gram matrix is singular or ill conditioned (an aliased column in
+    that resample) are NaN: the caller refits them.
     """
     n, k = A.shape
     iu = np.triu_indices(k)
@@ -60,7 +77,11 @@ def pairs_coefficients(A: np.ndarray, y: np.ndarray, idx: np.ndarray) -> np.ndar
         G = np.empty((C.shape[0], k, k))
         G[:, iu[0], iu[1]] = S[:, :m]
         G[:, iu[1], iu[0]] = S[:, :m]
-        out[start : start + C.shape[0]] = np.linalg.solve(G, S[:, m:, None])[:, :, 0]
+        bad = _ill_conditioned(G)
+        G[bad] = np.eye(k)
+        block = np.linalg.solve(G, S[:, m:, None])[:, :, 0]
+        block[bad] = np.nan
+        out[start : start + C.shape[0]] = block
     return out
 
 

@@ -28,6 +28,8 @@ def take_rows(a, idx):
         return a.iloc[idx]
     if isinstance(a, list):
         return [a[i] for i in idx]
+    if hasattr(a, "tocsr"):  # scipy.sparse: row indexing needs CSR (COO has none)
+        return a.tocsr()[np.asarray(idx)]
     return np.asarray(a)[idx]
 
 
@@ -38,6 +40,7 @@ def _test_rows(a, idx):
     if (
         a is not None
         and not isinstance(a, list)
+        and not hasattr(a, "tocsr")
         and idx.dtype.kind in "iu"
         and idx.size
         and idx[-1] - idx[0] == idx.size - 1

@@ -48,6 +48,11 @@ def make_statistic(statistic, attribute):
 
 
 def check_xy(X, y):
+    if hasattr(X, "tocsr"):  # scipy.sparse: rows are taken by take_rows, the estimator decides
+        n = X.shape[0]
+        if y is not None and len(y) != n:
+            raise ValueError(f"X and y have different numbers of samples: {n} and {len(y)}")
+        return X.tocsr(), y, n
     n = len(X)
     if y is not None and len(y) != n:
         raise ValueError(f"X and y have different numbers of samples: {n} and {len(y)}")

@@ -6,7 +6,6 @@ from __future__ import annotations
 from numbers import Integral, Real
 
 import numpy as np
-from sklearn.utils.validation import validate_data
 
 from .._core.class_labels import encode_class_labels, label_repr, resolve_priors
 from .._core.compiled import kernel_array
@@ -25,6 +24,7 @@ from .._validation import (
     Options,
     check_sample_weight,
     renamed_parameter,
+    validate_data,
 )
 from ..base import ClassifierMixin, StatBase, fit_context
 from ._base import NaiveBayesMixin, check_class_weights, feature_names, report_unseen

@@ -6,13 +6,12 @@ import warnings
 from numbers import Real
 
 import numpy as np
-from sklearn.utils.validation import validate_data
 
 from .._core.class_labels import encode_class_labels, label_repr, resolve_priors
 from .._core.compiled import kernel_array, numba_threads
 from .._core.gaussian_loglik import gaussian_log_likelihood
 from .._core.grouped_moments import grouped_centred_squares, grouped_sums
-from .._validation import ArrayLike, Interval, NJobs, Options, check_sample_weight
+from .._validation import ArrayLike, Interval, NJobs, Options, check_sample_weight, validate_data
 from ..base import ClassifierMixin, StatBase, fit_context
 from ..exceptions import NumericalWarning, warn_unrescaled_scale
 from ._base import NaiveBayesMixin, check_class_weights, feature_names

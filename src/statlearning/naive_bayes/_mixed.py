@@ -5,7 +5,6 @@ from __future__ import annotations
 from numbers import Real
 
 import numpy as np
-from sklearn.utils.validation import validate_data
 
 from .._core.class_labels import encode_class_labels, label_repr, resolve_priors
 from .._core.compiled import kernel_array, numba_threads
@@ -15,7 +14,7 @@ from .._core.naive_bayes import (
     categorical_tables,
     smoothed_log_prob,
 )
-from .._validation import ArrayLike, Interval, NJobs, Options, check_sample_weight
+from .._validation import ArrayLike, Interval, NJobs, Options, check_sample_weight, validate_data
 from ..base import ClassifierMixin, StatBase, fit_context
 from ..exceptions import warn_unrescaled_scale
 from ._base import NaiveBayesMixin, check_class_weights, feature_names, report_unseen

@@ -15,14 +15,13 @@ import warnings
 from typing import NamedTuple
 
 import numpy as np
-from scipy import integrate
+from scipy import integrate, linalg
 from scipy.special import logsumexp
-from scipy.stats import multivariate_normal
 from sklearn.utils import check_random_state
-from sklearn.utils.validation import check_is_fitted, validate_data
+from sklearn.utils.validation import check_is_fitted
 
 from .._core.class_labels import encode_class_labels, resolve_priors
-from .._validation import ArrayLike, InstanceOf
+from .._validation import ArrayLike, InstanceOf, validate_data
 from ..base import ClassifierMixin, PosteriorClassifierMixin, StatBase, fit_context
 from ..exceptions import NumericalWarning
 
@@ -62,7 +61,7 @@ class BayesClassifier(ClassifierMixin, PosteriorClassifierMixin, StatBase):
         anything with ``logpdf`` or ``pdf``) or callables mapping an
         ``(n_samples, n_features)`` array to ``n_samples`` density values. ``None`` *estimates*
         Gaussian class densities from the training data (maximum likelihood means and
-        covariances, plus ``1e-9`` times the mean feature variance on the diagonal): the
+        covariances, plus ``1e-9`` times each feature's variance on the diagonal): the
         plug-in rule, quadratic discriminant analysis with the ``1/n_k`` covariance.
     priors : array-like of shape (n_classes,), default=None
         Class probabilities ``π_k`` (non-negative, summing to 1). ``None``: the class
@@ -72,7 +71,9 @@ class BayesClassifier(ClassifierMixin, PosteriorClassifierMixin, StatBase):
     ----------
     classes_ : ndarray of shape (n_classes,)
     class_densities_ : list
-        The densities used (the given ones, or the fitted ``multivariate_normal`` objects).
+        The densities used: the given ones, or fitted Gaussians with ``logpdf``, ``pdf`` and
+        ``rvs`` as SciPy's ``multivariate_normal`` (factorised on the correlation scale, so
+        that features on very different scales keep a positive definite covariance).
     priors_ : ndarray of shape (n_classes,)
     means_, covariances_ : ndarray
         Only with ``class_densities=None``: the fitted Gaussian parameters, shapes
@@ -171,7 +172,10 @@ class BayesClassifier(ClassifierMixin, PosteriorClassifierMixin, StatBase):
 
     def _fit_gaussians(self, X, codes):
         K, p = self.classes_.size, X.shape[1]
-        eps = _RIDGE * max(float(np.mean(np.var(X, axis=0))), np.finfo(np.float64).tiny)
+        # Each feature's ridge is relative to its own variance, so that features on very
+        # different scales (breast-cancer areas ~1e5 beside ratios ~1e-3) are all regularised.
+        variance = np.var(X, axis=0)
+        eps = _RIDGE * np.where(variance > 0, variance, 1.0)
         self.means_ = np.empty((K, p))
         self.covariances_ = np.empty((K, p, p))
         singular = []
@@ -180,7 +184,9 @@ class BayesClassifier(ClassifierMixin, PosteriorClassifierMixin, StatBase):
             mu = Xk.mean(axis=0)
             R = Xk - mu
             S = R.T @ R / Xk.shape[0]
-            lam = np.linalg.eigvalsh(S)
+            d = np.sqrt(np.diag(S))
+            with np.errstate(divide="ignore", invalid="ignore"):
+                lam = np.linalg.eigvalsh(S / np.outer(d, d)) if np.all(d > 0) else [0.0, 1.0]
             if lam[0] <= p * np.finfo(np.float64).eps * max(lam[-1], 0.0):
                 singular.append(repr(self.classes_[k]))
             S[np.diag_indices(p)] += eps
@@ -188,11 +194,12 @@ class BayesClassifier(ClassifierMixin, PosteriorClassifierMixin, StatBase):
         if singular:
             warnings.warn(
                 f"{type(self).__name__}: the fitted covariance of class(es) "
-                f"{', '.join(singular)} is singular; {eps:.3g} was added to its diagonal.",
+                f"{', '.join(singular)} is singular; {_RIDGE:.0e} times each feature's "
+                "variance was added to its diagonal.",
                 NumericalWarning,
             )
         self.class_densities_ = [
-            multivariate_normal(self.means_[k], self.covariances_[k]) for k in range(K)
+            _Gaussian(self.means_[k], self.covariances_[k], type(self).__name__) for k in range(K)
         ]
 
     def _log_densities(self, X) -> np.ndarray:
@@ -361,6 +368,52 @@ class BayesClassifier(ClassifierMixin, PosteriorClassifierMixin, StatBase):
         top = volume * self._integrand(U)[:, 0]
         se = float(np.std(top, ddof=1) / np.sqrt(n))
         return BayesErrorRate(float(1.0 - top.mean()), se, "monte_carlo")
+
+
+class _Gaussian:
+    """A fitted multivariate normal density, factorised on the correlation scale.
+
+    SciPy's ``multivariate_normal`` declares a covariance singular when an eigenvalue is below
+    ``2.2e-10`` times the largest, which rejects positive definite covariances of features on
+    very different scales. Here ``Σ = D C D`` (``D`` the standard deviations, ``C`` the
+    correlations) and ``C = LLᵀ``; then ``log|Σ| = 2Σ log dⱼ + 2Σ log Lⱼⱼ`` and
+    ``(x − μ)ᵀΣ⁻¹(x − μ) = ‖L⁻¹D⁻¹(x − μ)‖²``.
+    """
+
+    def __init__(self, mean, cov, owner):
+        self.mean, self.cov = mean, cov
+        self._scale = np.sqrt(np.diag(cov))
+        try:
+            self._chol = linalg.cholesky(
+                cov / np.outer(self._scale, self._scale), lower=True, check_finite=True
+            )
+        except (linalg.LinAlgError, ValueError):
+            raise ValueError(
+                f"{owner}: a fitted class covariance is not positive definite even after "
+                "regularisation (a constant or duplicated feature within a class); drop such "
+                "features or give class_densities."
+            ) from None
+        p = mean.size
+        self._log_norm = -0.5 * (
+            p * np.log(2.0 * np.pi)
+            + 2.0 * np.sum(np.log(self._scale))
+            + 2.0 * np.sum(np.log(np.diag(self._chol)))
+        )
+
+    def logpdf(self, X):
+        """Log-density at the rows of ``X``."""
+        Z = (np.atleast_2d(X) - self.mean) / self._scale
+        W = linalg.solve_triangular(self._chol, Z.T, lower=True, check_finite=False)
+        return self._log_norm - 0.5 * np.sum(W * W, axis=0)
+
+    def pdf(self, X):
+        """Density at the rows of ``X``."""
+        return np.exp(self.logpdf(X))
+
+    def rvs(self, size=1, random_state=None):
+        """Draws, as ``scipy.stats.multivariate_normal(mean, cov).rvs``."""
+        rng = check_random_state(random_state)
+        return rng.multivariate_normal(self.mean, self.cov, size)
 
 
 def _check_bounds(bounds, p, name):

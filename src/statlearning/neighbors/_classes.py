@@ -11,7 +11,7 @@ import warnings
 from numbers import Integral, Real
 
 import numpy as np
-from sklearn.utils.validation import check_is_fitted, validate_data
+from sklearn.utils.validation import check_is_fitted
 
 from .._core.class_labels import encode_class_labels
 from .._validation import (
@@ -22,6 +22,7 @@ from .._validation import (
     NJobs,
     Options,
     renamed_parameter,
+    validate_data,
 )
 from ..base import ClassifierMixin, RegressorMixin, StatBase, fit_context
 from ..exceptions import NumericalWarning

@@ -10,10 +10,10 @@ from scipy import integrate, optimize, special
 from scipy.spatial import cKDTree
 from sklearn.base import clone
 from sklearn.utils import check_random_state
-from sklearn.utils.validation import check_is_fitted, validate_data
+from sklearn.utils.validation import check_is_fitted
 
 from .._core.compiled import kernel_array
-from .._validation import CV, Interval, Options, check_sample_weight
+from .._validation import CV, Interval, Options, check_sample_weight, validate_data
 from ..base import StatBase, fit_context
 from ..model_selection import cv_estimate
 from ._kde_kernels import KERNEL_CODES, kde_log_sums, kernel_values

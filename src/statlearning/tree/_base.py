@@ -9,7 +9,7 @@ from numbers import Integral, Real
 
 import numpy as np
 from sklearn.utils import Bunch, check_random_state
-from sklearn.utils.validation import check_is_fitted, validate_data
+from sklearn.utils.validation import check_is_fitted
 
 from .._core.compiled import kernel_array
 from .._validation import (
@@ -18,6 +18,7 @@ from .._validation import (
     Interval,
     Options,
     RandomState,
+    validate_data,
 )
 from ..base import StatBase
 from ._apply import apply_checked
