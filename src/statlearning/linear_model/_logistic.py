@@ -576,16 +576,11 @@ float or int
         stats_ = infer.fit_statistics(self, exclude=() if self.solver_ == "newton" else ("n_iter",))
         stats_.update(loglik_df=self.rank_, family="binomial", link="logit")
         return infer.build_summary(
-            names,
-            self._full_coef(),
-            self.bse_,
-            level=level,
-            stats=stats_,
+            names, self._full_coef(), self.bse_, level=level, stats=stats_,
             title=f"Logistic regression of P({self._target_name} = {self.classes_[1]}) (binomial"
             f" family, logit link; solver={self.solver_!r})",
             formula_line=infer.formula(self._target_name, names, self.fit_intercept),
-            residual_quantiles=self._residual_quantiles,
-            residual_label="Deviance Residuals",
+            residual_quantiles=self._residual_quantiles, residual_label="Deviance Residuals",
             kind="glm",
         )
 
@@ -623,20 +618,12 @@ float or int
         name = type(self).__name__
         self._require_inference("predict_interval()")
         infer.check_interval_request(
-            name,
-            kind,
-            level,
-            prediction_ok=False,
+            name, kind, level, prediction_ok=False,
             why="is not defined for a classifier (a new observation is a class label); use "
-            "kind='confidence' for an interval for the probability",
+                "kind='confidence' for an interval for the probability",
         )
         X = validate_data(self, X, reset=False, dtype=np.float64)
         return infer.wald_interval(
-            X,
-            self._eta(X),
-            self.cov_params_,
-            self.aliased_,
-            self.fit_intercept,
-            level=level,
+            X, self._eta(X), self.cov_params_, self.aliased_, self.fit_intercept, level=level,
             inverse=special.expit,
         )
