@@ -27,11 +27,10 @@ maximum-likelihood estimate then does not exist).
 
 from __future__ import annotations
 
-import numba
 import numpy as np
 from scipy import optimize, special
 
-from .compiled import readonly, writeable
+from .compiled import lazy_kernel, readonly, writeable
 from .glm_loss import FAMILY_CODES, glm_loss_gradient
 from .linalg import gram
 from .links import LINK_CODES
@@ -114,7 +113,7 @@ def binary_loss(eta, y, sample_weight=None) -> float:
     return float(w @ (np.logaddexp(0.0, eta) - y * eta))
 
 
-@numba.njit((readonly(), readonly(), readonly(), writeable()), cache=True)
+@lazy_kernel((readonly(), readonly(), readonly(), writeable()), cache=True)
 def _binary_pointwise(eta, y, w, r):
     """One pass: ``Σ w [log(1 + e^η) − yη]`` and ``r = w (σ(η) − y)`` (written into ``r``)."""
     loss = 0.0
@@ -242,7 +241,7 @@ def multinomial_hessian_product(params, X, V, sample_weight=None, fit_intercept=
     return _back(X, M, fit_intercept)
 
 
-@numba.njit((readonly(2), readonly()), cache=True)
+@lazy_kernel((readonly(2), readonly()), cache=True)
 def _weighted_sums(X, w):
     n, p = X.shape
     s1 = np.zeros(p)
