@@ -119,13 +119,23 @@ def test_final_cholesky_factor_equals_the_final_qr(monkeypatch, family, link):
     )
     fast = irls(X, y, family=family, link=link)
     assert not calls  # well conditioned: the last Cholesky factor is the answer
-    monkeypatch.setattr(irls_module, "_CHOLESKY_FINAL_COND", 0.0)  # always the final QR
+    monkeypatch.setattr(irls_module, "_CHOLESKY_FINAL_COND", 1.0)  # always the final QR
     slow = irls(X, y, family=family, link=link)
     assert calls
     assert fast.n_iter == slow.n_iter
     np.testing.assert_allclose(fast.coef, slow.coef, rtol=1e-12)
     np.testing.assert_allclose(fast.unscaled_cov, slow.unscaled_cov, rtol=1e-12)
     assert fast.deviance == pytest.approx(slow.deviance, rel=1e-14)
+
+
+def test_a_large_rank_tol_still_takes_the_final_qr(monkeypatch):
+    calls = []
+    qr = irls_module.qr_least_squares
+    monkeypatch.setattr(
+        irls_module, "qr_least_squares", lambda *a, **k: calls.append(1) or qr(*a, **k)
+    )
+    irls(X, Y["poisson"], family="poisson", link="log", rank_tol=0.5)
+    assert calls  # the QR decides which columns such a tolerance aliases
 
 
 def test_ill_conditioned_design_takes_the_final_qr(monkeypatch):

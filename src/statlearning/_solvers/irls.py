@@ -420,15 +420,17 @@ def _halve(prob, coef, coefold, penold, tol):
     return coef, eta, mu, dev, pen, ok
 
 
-def _well_conditioned(U) -> bool:
-    """Whether the Cholesky factor ``U`` of ``AᵀWA`` may stand for the final QR: every column
-    clear of collinearity (checked when it was formed) and ``κ₁(U)`` below
-    :data:`_CHOLESKY_FINAL_COND` (LAPACK's ``dtrcon`` estimate)."""
+def _well_conditioned(U, rank_tol) -> bool:
+    """Whether the Cholesky factor ``U`` of ``AᵀWA`` may stand for the final QR: ``κ₁`` of
+    ``U`` with unit column norms below :data:`_CHOLESKY_FINAL_COND` (LAPACK's ``dtrcon``
+    estimate), and far enough from ``rank_tol`` that the QR could alias no column (every
+    column's reduced norm keeps at least ``rcond/√k`` of its norm)."""
     if U is None:
         return False
     norms = np.sqrt(np.einsum("ij,ij->j", U, U))  # column norms of A√W, the scale of U
     rcond, info = lapack.dtrcon(U / norms, norm="1", uplo="U", diag="N")
-    return info == 0 and rcond * _CHOLESKY_FINAL_COND > 1.0
+    margin = max(1.0 / _CHOLESKY_FINAL_COND, 10.0 * np.sqrt(U.shape[0]) * rank_tol)
+    return info == 0 and rcond > margin
 
 
 class _Solver:
@@ -570,7 +572,7 @@ class _Solver:
         rank = prob.k
         if prob.alpha == 0:
             fac = self.last_fac
-            if not by_qr and _well_conditioned(self.last_chol):
+            if not by_qr and _well_conditioned(self.last_chol, self.rank_tol):
                 # the Cholesky solve was this problem's: coefficients and (AᵀWA)⁻¹ from U
                 fac = Factorisation(coef, kept, inverse_from_r(self.last_chol), rank)
             elif not by_qr:
