@@ -101,7 +101,7 @@ def _add_flat(table, starts, value, votes, weight, column, mode, n_classes, X, o
         Xb = X[b0:b1]
         for t in range(starts.size - 1):
             s = starts[t]
-            leaves, _ = apply_packed(table[s : starts[t + 1]], Xb, t == 0)
+            leaves, _ = apply_packed(table[s : starts[t + 1]], Xb)  # the one routing signature
             a = weight[t]
             if mode == STAGE:
                 col = column[t]
