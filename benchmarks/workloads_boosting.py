@@ -57,7 +57,76 @@ class _GBAdapter:
         return self.estimator_.predict(X)
 
 
+def classification_float32(
+    rng: np.random.Generator, n_samples: int, n_features: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """``make_classification`` (10 informative features, labels 0/1), ``X`` rounded to float32
+    values (stored as float64), so that both libraries grow the same trees."""
+    from sklearn.datasets import make_classification
+
+    X, y = make_classification(n_samples=n_samples, n_features=n_features, n_informative=10,
+                               n_redundant=0, random_state=int(rng.integers(2**31 - 1)))
+    return X.astype(np.float32).astype(np.float64), y
+
+
+def _accuracy(y, pred) -> float:
+    return float(np.mean(np.asarray(y) == np.asarray(pred)))
+
+
+class _BoostClassifierAdapter:
+    """``<library> <name>(**params)``: fit, then predict labels."""
+
+    def __init__(self, library: str, name: str, **params):
+        self.library, self.name, self.params = library, name, params
+        args = ", ".join(f"{k}={v!r}" for k, v in params.items())
+        self.label = f"{library} {name}({args})"
+
+    def fit(self, X, y) -> Adapter:
+        if self.library == "statlearning":
+            import statlearning.ensemble as module
+        else:
+            import sklearn.ensemble as module
+        self.estimator_ = getattr(module, self.name)(**self.params).fit(X, y)
+        return self
+
+    def predict(self, X):
+        return self.estimator_.predict(X)
+
+
+_ADA = {"n_estimators": 100}
+_GBC = {"n_estimators": 80, "max_depth": 3}
+
 WORKLOADS: list[Workload] = [
+    Workload(
+        name="adaboost_stumps_predict_120k",
+        description="AdaBoostClassifier(n_estimators=100) (SAMME, stumps) fitted on 20,000 × 20 "
+        "(make_classification, float32 values), predict on 120,000 held-out rows; vs "
+        "scikit-learn (the same stumps: identical labels)",
+        n_samples=20_000,
+        n_features=20,
+        ours=lambda: _BoostClassifierAdapter("statlearning", "AdaBoostClassifier", **_ADA),
+        peer=lambda: _BoostClassifierAdapter("sklearn", "AdaBoostClassifier", **_ADA),
+        data=classification_float32,
+        rtol=0.0,
+        holdout=120_000,
+        score=_accuracy,
+        score_tol=0.0,
+    ),
+    Workload(
+        name="gb_classifier_predict_120k",
+        description="GradientBoostingClassifier(n_estimators=80, max_depth=3) fitted on "
+        "20,000 × 20 (make_classification, float32 values), predict on 120,000 held-out "
+        "rows; vs scikit-learn",
+        n_samples=20_000,
+        n_features=20,
+        ours=lambda: _BoostClassifierAdapter("statlearning", "GradientBoostingClassifier", **_GBC),
+        peer=lambda: _BoostClassifierAdapter("sklearn", "GradientBoostingClassifier", **_GBC),
+        data=classification_float32,
+        rtol=0.0,
+        holdout=120_000,
+        score=_accuracy,
+        score_tol=0.001,
+    ),
     Workload(
         name="gradient_boosting_regressor_50k_x20",
         description="GradientBoostingRegressor(n_estimators=100, max_depth=3, "

@@ -122,4 +122,16 @@ WORKLOADS: list[Workload] = [
         data=poisson_counts,
         rtol=1e-6,
     ),
+    Workload(
+        name="glm_poisson_newton_80k_x40",
+        description="unpenalised Poisson GLM, 80,000 × 40: GLMRegressor(family='poisson') (R's "
+        "glm.fit with its inference, computed at fit) vs scikit-learn PoissonRegressor(alpha=0, "
+        "solver='newton-cholesky', tol=1e-8)",
+        n_samples=80_000,
+        n_features=40,
+        ours=lambda: StatlearningGLM(family="poisson"),
+        peer=lambda: SklearnPoisson(alpha=0.0, solver="newton-cholesky", tol=1e-8),
+        data=poisson_counts,
+        rtol=1e-6,
+    ),
 ]

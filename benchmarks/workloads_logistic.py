@@ -88,4 +88,26 @@ WORKLOADS: list[Workload] = [
         data=logistic_binary,
         rtol=1e-5,
     ),
+    Workload(
+        name="logistic_l2_default_50k_x150",
+        description="binary logistic regression, l2 penalty C=0.5, default solvers (ours "
+        "'auto', scikit-learn's lbfgs), tol=1e-8 on both, 50,000 × 150",
+        n_samples=50_000,
+        n_features=150,
+        ours=lambda: StatlearningLogistic(penalty="l2", C=0.5, tol=1e-8),
+        peer=lambda: SklearnLogistic(C=0.5, tol=1e-8, max_iter=1000),
+        data=logistic_binary,
+        rtol=1e-5,
+    ),
+    Workload(
+        name="logistic_l2_default_tol_50k_x150",
+        description="binary logistic regression, l2 penalty C=0.5, default solvers and scikit-"
+        "learn's default tol=1e-4 on both (the optimum to about 1e-4), 50,000 × 150",
+        n_samples=50_000,
+        n_features=150,
+        ours=lambda: StatlearningLogistic(penalty="l2", C=0.5, tol=1e-4),
+        peer=lambda: SklearnLogistic(C=0.5, tol=1e-4, max_iter=1000),
+        data=logistic_binary,
+        rtol=1e-3,
+    ),
 ]

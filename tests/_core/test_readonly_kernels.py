@@ -67,6 +67,7 @@ def _fits(X, y):
 def test_every_kernel_has_one_signature_with_read_only_inputs(tmp_path):
     X, y = _data()
     reference = _fits(X, y)
+    _fits(np.asfortranarray(X), y)  # the two-product logistic loss reads a Fortran-ordered X
     before = {name: list(k.signatures) for name, k in KERNELS.items()}
     # one signature each; the residual kernel also takes a one-row (C- and F-contiguous) X
     assert all(len(s) == (2 if n == "residual_sweeps" else 1) for n, s in before.items()), before
@@ -113,7 +114,8 @@ def test_kernels_of_any_layout_take_read_only_data_without_new_versions(tmp_path
 
     reference = fits(X)
     before = {name: list(k.signatures) for name, k in ANY_LAYOUT.items()}
-    assert all(len(s) == 2 for s in before.values()), before
+    # compiled lazily: the C version, and the F version if earlier runs needed it
+    assert all(1 <= len(s) <= 2 for s in before.values()), before
     big = np.repeat(X, 2, axis=1)
     for A in [
         _readonly(X),
@@ -123,6 +125,6 @@ def test_kernels_of_any_layout_take_read_only_data_without_new_versions(tmp_path
     ]:
         for a, b in zip(fits(A), reference, strict=True):
             np.testing.assert_allclose(a, b, rtol=1e-10, atol=1e-12)
-    assert {name: list(k.signatures) for name, k in ANY_LAYOUT.items()} == before
-    for k in ANY_LAYOUT.values():
+    for name, k in ANY_LAYOUT.items():  # Fortran-ordered data add at most the F version
+        assert set(k.signatures) <= set(k.signatures_declared), name
         assert all(not sig[0].mutable for sig in k.signatures)

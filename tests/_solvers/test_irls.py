@@ -109,6 +109,46 @@ def test_cholesky_iterations_equal_qr_iterations(monkeypatch):
     np.testing.assert_allclose(fast.unscaled_cov, slow.unscaled_cov, rtol=1e-12)
 
 
+@pytest.mark.parametrize(("family", "link"), [("poisson", "log"), ("binomial", "logit")])
+def test_final_cholesky_factor_equals_the_final_qr(monkeypatch, family, link):
+    y = Y[family]
+    calls = []
+    qr = irls_module.qr_least_squares
+    monkeypatch.setattr(
+        irls_module, "qr_least_squares", lambda *a, **k: calls.append(1) or qr(*a, **k)
+    )
+    fast = irls(X, y, family=family, link=link)
+    assert not calls  # well conditioned: the last Cholesky factor is the answer
+    monkeypatch.setattr(irls_module, "_CHOLESKY_FINAL_COND", 1.0)  # always the final QR
+    slow = irls(X, y, family=family, link=link)
+    assert calls
+    assert fast.n_iter == slow.n_iter
+    np.testing.assert_allclose(fast.coef, slow.coef, rtol=1e-12)
+    np.testing.assert_allclose(fast.unscaled_cov, slow.unscaled_cov, rtol=1e-12)
+    assert fast.deviance == pytest.approx(slow.deviance, rel=1e-14)
+
+
+def test_a_large_rank_tol_still_takes_the_final_qr(monkeypatch):
+    calls = []
+    qr = irls_module.qr_least_squares
+    monkeypatch.setattr(
+        irls_module, "qr_least_squares", lambda *a, **k: calls.append(1) or qr(*a, **k)
+    )
+    irls(X, Y["poisson"], family="poisson", link="log", rank_tol=0.5)
+    assert calls  # the QR decides which columns such a tolerance aliases
+
+
+def test_ill_conditioned_design_takes_the_final_qr(monkeypatch):
+    Z = np.column_stack([X[:, 0], X[:, 0] + 1e-3 * X[:, 1]])  # κ(scaled A) ≈ 3,000
+    calls = []
+    qr = irls_module.qr_least_squares
+    monkeypatch.setattr(
+        irls_module, "qr_least_squares", lambda *a, **k: calls.append(1) or qr(*a, **k)
+    )
+    res = irls(Z, Y["poisson"], family="poisson", link="log")
+    assert calls and res.converged
+
+
 def test_integer_weights_equal_repeated_rows():
     y = Y["poisson"]
     w = RNG.integers(0, 4, N)

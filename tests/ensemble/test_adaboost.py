@@ -3,6 +3,7 @@
 import numpy as np
 import pytest
 from sklearn import ensemble as sk_ensemble
+from sklearn import tree as sk_tree
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from statlearning.ensemble._weight_boosting import AdaBoostClassifier
@@ -40,6 +41,21 @@ def test_matches_sklearn_samme(K, learning_rate):
     for a, b in zip(ours.staged_predict(Xt), ref.staged_predict(Xt), strict=True):
         np.testing.assert_array_equal(a, b)
     np.testing.assert_allclose(ours.feature_importances_, ref.feature_importances_, atol=1e-10)
+
+
+@pytest.mark.parametrize("K", [2, 3])
+def test_compiled_votes_equal_the_per_learner_votes(K):
+    X, y = _data(K)
+    Xt, _ = _data(K, seed=2)
+    ours = AdaBoostClassifier(n_estimators=30, estimator=DecisionTreeClassifier(max_depth=2))
+    ours.fit(X, y)
+    ref = sk_ensemble.AdaBoostClassifier(
+        n_estimators=30, estimator=sk_tree.DecisionTreeClassifier(max_depth=2), random_state=0
+    ).fit(X, y)
+    *_, staged = ours.staged_decision_function(Xt)  # one learner at a time
+    np.testing.assert_array_equal(ours.decision_function(Xt), staged)
+    # the same trees give scikit-learn's sums to the last bit
+    np.testing.assert_array_equal(ours.decision_function(Xt), ref.decision_function(Xt))
 
 
 def test_sample_weight_matches_sklearn():

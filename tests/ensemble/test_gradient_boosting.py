@@ -210,6 +210,9 @@ def test_classifier_api_and_labels():
     staged = list(gb.staged_predict(X))
     assert len(staged) == 20
     np.testing.assert_array_equal(staged[-1], gb.predict(X))
+    # all trees in one compiled call add the stages in the staged order: the same bits
+    *_, last = gb.staged_decision_function(X)
+    np.testing.assert_array_equal(gb.decision_function(X), last)
     gb2 = GradientBoostingClassifier(n_estimators=5).fit(X, labels == "a")
     assert gb2.decision_function(X).shape == (X.shape[0],)
     assert gb2.estimators_.shape == (5, 1)

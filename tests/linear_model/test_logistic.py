@@ -264,7 +264,7 @@ def test_too_large_fixed_step_is_reported(binary):
 @pytest.mark.parametrize(
     ("params", "match"),
     [
-        ({"penalty": "l1"}, "valid solvers for it: 'cd'"),
+        ({"penalty": "l1", "solver": "newton"}, "valid solvers for it: 'auto', 'cd'"),
         ({"penalty": "elasticnet", "solver": "lbfgs", "l1_ratio": 0.5}, "'cd'"),
         ({"solver": "cd"}, "'newton', 'lbfgs', 'gd'"),
         ({"penalty": "elasticnet", "solver": "cd"}, "needs l1_ratio"),
@@ -278,6 +278,29 @@ def test_bad_parameters(binary, params, match):
     X, y, _ = binary
     with pytest.raises(ValueError, match=match):
         LogisticRegression(**params).fit(X, y)
+
+
+@pytest.mark.parametrize(
+    ("penalty", "l1_ratio", "chosen"),
+    [(None, None, "newton"), ("l2", None, "lbfgs"), ("l1", None, "cd"), ("elasticnet", 0.5, "cd")],
+)
+def test_auto_solver_by_penalty(binary, penalty, l1_ratio, chosen):
+    X, y, w = binary
+    auto = LogisticRegression(penalty, C=0.5, l1_ratio=l1_ratio).fit(X, y, w)
+    assert auto.solver_ == chosen
+    same = LogisticRegression(penalty, C=0.5, l1_ratio=l1_ratio, solver=chosen).fit(X, y, w)
+    np.testing.assert_array_equal(auto.coef_, same.coef_)
+
+
+@pytest.mark.parametrize("multinomial", [False, True])
+def test_auto_l2_finishes_with_newton_when_lbfgs_stops(binary, three_class, multinomial):
+    X, y, w = (*three_class, None) if multinomial else binary
+    newton = LogisticRegression("l2", C=0.5, solver="newton", tol=1e-12, max_iter=100).fit(X, y, w)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # Newton converges from where L-BFGS stopped
+        auto = LogisticRegression("l2", C=0.5, max_iter=4, tol=1e-12).fit(X, y, w)
+    assert auto.solver_ == "lbfgs" and auto.n_iter_ > 4
+    np.testing.assert_allclose(auto.coef_, newton.coef_, rtol=1e-7, atol=1e-9)
 
 
 def test_threshold_needs_two_classes(three_class):

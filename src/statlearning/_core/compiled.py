@@ -23,11 +23,21 @@ arrays a kernel writes are declared :func:`writeable` (its caller owns those buf
 matrix read in place in either order gets one signature per order (:func:`either_layout`, with
 strided views copied by :func:`contiguous`). Kernels whose inputs are large (the data matrix)
 prefer signatures; :func:`kernel_array` suits kernels without them and small fitted arrays.
+
+Numba compiles a kernel with explicit signatures when the module is imported, every signature
+at once: on a fresh cache, importing the package would compile kernels a run never calls
+(those of estimators it does not use, and the second layout of :func:`either_layout`).
+:func:`lazy_kernel` defers that to the first call and compiles only the signature the call
+needs. :func:`cache_is_cold` tells whether a kernel has yet to be compiled into the on-disk
+cache, so that a command can say that its first run compiles kernels once
+(:data:`FIRST_RUN_NOTICE`).
 """
 
 from __future__ import annotations
 
 import contextlib
+import functools
+import os
 
 import numba
 import numpy as np
@@ -36,10 +46,13 @@ from numba import types
 __all__ = [
     "B1",
     "F8",
+    "FIRST_RUN_NOTICE",
     "I8",
+    "cache_is_cold",
     "contiguous",
     "either_layout",
     "kernel_array",
+    "lazy_kernel",
     "numba_threads",
     "readonly",
     "resolve_n_threads",
@@ -166,3 +179,99 @@ def contiguous(a: np.ndarray) -> np.ndarray:
     if a.flags.c_contiguous or a.flags.f_contiguous:
         return a
     return np.ascontiguousarray(a)
+
+
+def _layout(value) -> str:
+    """The layout numba types an array with (``"C"`` first when it is contiguous both ways)."""
+    flags = value.flags
+    return "C" if flags.c_contiguous else ("F" if flags.f_contiguous else "A")
+
+
+def _layout_matches(nb_type, value) -> bool:
+    if not isinstance(nb_type, types.Array) or not isinstance(value, np.ndarray):
+        return True
+    return nb_type.layout in ("A", _layout(value))
+
+
+class _LazyKernel:
+    """A kernel compiled (or loaded from the on-disk cache) at its first call, one signature per
+    array layout met; see :func:`lazy_kernel`."""
+
+    def __init__(self, py_func, signatures, options):
+        functools.update_wrapper(self, py_func)
+        self.py_func = py_func
+        self.signatures_declared = list(signatures)
+        self._options = options
+        self._compiled = {}
+
+    @property
+    def signatures(self) -> list:
+        """The signatures compiled so far (as a numba dispatcher's ``signatures``)."""
+        return [sig for kernel in self._compiled.values() for sig in kernel.signatures]
+
+    def _select(self, args):
+        for sig in self.signatures_declared:
+            if len(sig) == len(args) and all(map(_layout_matches, sig, args)):
+                return sig
+        return self.signatures_declared[0]  # numba then names the mismatching argument
+
+    def __call__(self, *args):
+        key = tuple(_layout(a) for a in args if isinstance(a, np.ndarray))
+        kernel = self._compiled.get(key)
+        if kernel is None:
+            sig = self._select(args)
+            kernel = numba.njit([sig], **self._options)(self.py_func)
+            self._compiled[key] = kernel
+        return kernel(*args)
+
+
+def lazy_kernel(signatures, **options):
+    """``numba.njit(signatures, **options)`` compiled at the first call instead of at import.
+
+    Parameters
+    ----------
+    signatures : tuple or list of tuples
+        Explicit argument types (as for :func:`numba.njit`); the first call compiles the one
+        whose array layouts match its arguments (``"C"`` or ``"F"``, see :func:`either_layout`).
+    **options
+        Passed to :func:`numba.njit` (``cache=True``, ``nogil``, ``parallel``, ...).
+
+    Returns
+    -------
+    callable
+        Decorator. The kernel it makes is called from Python only (not from other kernels).
+    """
+    sigs = [signatures] if isinstance(signatures, tuple) else list(signatures)
+
+    def decorate(py_func):
+        return _LazyKernel(py_func, sigs, options)
+
+    return decorate
+
+
+#: What a command prints before its first run compiles the kernels into the on-disk cache.
+FIRST_RUN_NOTICE = (
+    "note: first run: compiling the numerical kernels once (this can take a minute or two); "
+    "they are cached on disk, and later runs start in seconds"
+)
+
+
+def cache_is_cold(*kernels) -> bool:
+    """Whether some of ``kernels`` (numba dispatchers with ``cache=True``) has nothing in the
+    on-disk cache yet: their first call will compile.
+
+    Parameters
+    ----------
+    *kernels : numba dispatchers
+
+    Returns
+    -------
+    bool
+        ``False`` when every kernel has a cache index, or when this cannot be told.
+    """
+    for kernel in kernels:
+        cache = getattr(kernel, "_cache", None)
+        index = getattr(getattr(cache, "_cache_file", None), "_index_path", None)
+        if index is not None and not os.path.exists(index):
+            return True
+    return False

@@ -13,14 +13,16 @@ temporaries of size ``n × K × p``; rows are independent, so the loop runs in p
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from numba import prange
 
-from .compiled import contiguous, either_layout, readonly
+from .compiled import contiguous, either_layout, lazy_kernel, readonly
 
 __all__ = ["gaussian_log_likelihood"]
 
 
-@njit(either_layout(readonly(2), readonly(2), readonly(2)), cache=True, nogil=True, parallel=True)
+@lazy_kernel(
+    either_layout(readonly(2), readonly(2), readonly(2)), cache=True, nogil=True, parallel=True
+)
 def _loglik(X, theta, inv_var, log_norm):  # pragma: no cover - compiled
     n, p = X.shape
     K = theta.shape[0]

@@ -28,7 +28,7 @@ import math
 import numpy as np
 from numba import njit
 
-from .compiled import F8, I8, readonly
+from .compiled import F8, I8, lazy_kernel, readonly
 from .links import CLOGLOG_ETA_MAX, EPS, LINK_CODES, LOGIT_THRESH, PROBIT_THRESH
 
 __all__ = ["FAMILY_CODES", "UNCONSTRAINED_LINKS", "glm_loss_gradient", "supports"]
@@ -133,7 +133,7 @@ def _unit_deviance(y, mu, family):
 
 # Reassociation lets the compiler vectorise the two inner products; no assumption about NaN or
 # infinity is made, so non-finite values propagate as without the flags.
-@njit(
+@lazy_kernel(
     (readonly(2), readonly(), readonly(), readonly(), readonly(), F8, I8, I8),
     cache=True,
     fastmath={"reassoc", "contract"},

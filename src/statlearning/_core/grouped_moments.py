@@ -14,14 +14,13 @@ observed).
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
-from .compiled import I8, contiguous, either_layout, readonly
+from .compiled import I8, contiguous, either_layout, lazy_kernel, readonly
 
 __all__ = ["grouped_centred_squares", "grouped_sums"]
 
 
-@njit(either_layout(readonly(dtype=I8), readonly(), I8), cache=True, nogil=True)
+@lazy_kernel(either_layout(readonly(dtype=I8), readonly(), I8), cache=True, nogil=True)
 def _sums(X, codes, w, n_groups):  # pragma: no cover - compiled
     n, p = X.shape
     wsum = np.zeros((n_groups, p))
@@ -37,7 +36,7 @@ def _sums(X, codes, w, n_groups):  # pragma: no cover - compiled
     return wsum, sums
 
 
-@njit(either_layout(readonly(dtype=I8), readonly(), readonly(2)), cache=True, nogil=True)
+@lazy_kernel(either_layout(readonly(dtype=I8), readonly(), readonly(2)), cache=True, nogil=True)
 def _centred_squares(X, codes, w, means):  # pragma: no cover - compiled
     n, p = X.shape
     out = np.zeros(means.shape)

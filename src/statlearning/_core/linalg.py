@@ -79,7 +79,7 @@ def _column_norms(A: np.ndarray) -> np.ndarray:
     return np.sqrt(np.einsum("ij,ij->j", A, A))
 
 
-def _inverse_from_r(R: np.ndarray) -> np.ndarray:
+def inverse_from_r(R: np.ndarray) -> np.ndarray:
     """``(RᵀR)⁻¹ = R⁻¹R⁻ᵀ`` for upper-triangular ``R``."""
     if R.shape[0] == 0:
         return np.zeros((0, 0))
@@ -110,7 +110,7 @@ def _qr_unpivoted(M: np.ndarray, ref: np.ndarray, tol: float) -> Factorisation |
         return None
     R = np.triu(qr[:k, :k])
     coef = _solve_upper(R, qr[:k, k])
-    return Factorisation(coef, np.ones(k, bool), _inverse_from_r(R), k)
+    return Factorisation(coef, np.ones(k, bool), inverse_from_r(R), k)
 
 
 def qr_least_squares(X, y, sqrt_w=None, fit_intercept=True, tol=R_TOL) -> Factorisation:
@@ -181,7 +181,7 @@ def _dqrdc2(M: np.ndarray, k: int, ref_norms: np.ndarray, tol: float) -> Factori
     coef[kept_idx] = coef_kept
     kept = np.zeros(k, bool)
     kept[kept_idx] = True
-    return Factorisation(coef, kept, _inverse_from_r(R), rank)
+    return Factorisation(coef, kept, inverse_from_r(R), rank)
 
 
 #: One product ``XᵀX − n x̄x̄ᵀ`` centres the Gram matrix only when every diagonal entry keeps at
@@ -359,7 +359,7 @@ def cholesky_factor(G: np.ndarray, b: np.ndarray, tol: float = R_TOL) -> Factori
     z = linalg.solve_triangular(U, b[kept], trans="T", lower=False, check_finite=False)
     coef = np.full(k, np.nan)
     coef[kept] = _solve_upper(U, z)
-    return Factorisation(coef, kept, _inverse_from_r(U), int(kept.sum()))
+    return Factorisation(coef, kept, inverse_from_r(U), int(kept.sum()))
 
 
 def _sequential_kept(G, ref, tol) -> np.ndarray:

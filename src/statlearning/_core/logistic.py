@@ -27,12 +27,13 @@ maximum-likelihood estimate then does not exist).
 
 from __future__ import annotations
 
-import numba
 import numpy as np
 from scipy import optimize, special
 
-from .compiled import readonly, writeable
+from .compiled import lazy_kernel, readonly, writeable
+from .glm_loss import FAMILY_CODES, glm_loss_gradient
 from .linalg import gram
+from .links import LINK_CODES
 
 __all__ = [
     "binary_loss",
@@ -102,13 +103,17 @@ def _back(X, r, fit_intercept):
 # ------------------------------------------------------------------------------------ binary
 
 
+_BINOMIAL = FAMILY_CODES["binomial"]
+_LOGIT = LINK_CODES["logit"]
+
+
 def binary_loss(eta, y, sample_weight=None) -> float:
     """``Σ w [log(1 + e^η) − y η]`` (the negative log-likelihood; y in [0, 1])."""
     w = _weights(sample_weight, eta.shape[0])
     return float(w @ (np.logaddexp(0.0, eta) - y * eta))
 
 
-@numba.njit((readonly(), readonly(), readonly(), writeable()), cache=True)
+@lazy_kernel((readonly(), readonly(), readonly(), writeable()), cache=True)
 def _binary_pointwise(eta, y, w, r):
     """One pass: ``Σ w [log(1 + e^η) − yη]`` and ``r = w (σ(η) − y)`` (written into ``r``)."""
     loss = 0.0
@@ -134,7 +139,22 @@ def binary_loss_gradient(params, X, y, sample_weight=None, fit_intercept=True):
     -------
     loss : float
     grad : ndarray of the shape of ``params``
+
+    Notes
+    -----
+    For a C-contiguous ``X`` the loss and gradient come from one pass over the rows
+    (:func:`~statlearning._core.glm_loss.glm_loss_gradient`, binomial family and logit link:
+    the same loss), about half the time of the two matrix-vector products it replaces.
     """
+    params = np.asarray(params, dtype=np.float64)
+    if params.ndim == 1 and X.flags.c_contiguous and X.dtype == np.float64:
+        b, beta = _split(params, fit_intercept)
+        n = X.shape[0]
+        loss, g0, g = glm_loss_gradient(
+            X, np.asarray(y, dtype=np.float64), _weights(sample_weight, n), np.zeros(n),
+            np.ascontiguousarray(beta), float(b), _BINOMIAL, _LOGIT,
+        )  # fmt: skip
+        return float(loss), (np.concatenate([[g0], g]) if fit_intercept else g)
     eta = linear_predictor(X, params, fit_intercept)
     w = _weights(sample_weight, X.shape[0])
     r = np.empty_like(eta)
@@ -221,7 +241,7 @@ def multinomial_hessian_product(params, X, V, sample_weight=None, fit_intercept=
     return _back(X, M, fit_intercept)
 
 
-@numba.njit((readonly(2), readonly()), cache=True)
+@lazy_kernel((readonly(2), readonly()), cache=True)
 def _weighted_sums(X, w):
     n, p = X.shape
     s1 = np.zeros(p)

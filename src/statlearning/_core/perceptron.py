@@ -8,10 +8,9 @@ without a mistake (the training data are then separated) or after ``max_epochs``
 
 from __future__ import annotations
 
-import numba
 import numpy as np
 
-from .compiled import B1, F8, I8, contiguous, either_layout, readonly, writeable
+from .compiled import B1, F8, I8, contiguous, either_layout, lazy_kernel, readonly, writeable
 
 
 def perceptron_epochs(
@@ -26,7 +25,7 @@ def perceptron_epochs(
     )  # fmt: skip
 
 
-@numba.njit(either_layout(readonly(), writeable(), F8, F8, I8, B1, B1, I8), cache=True)
+@lazy_kernel(either_layout(readonly(), writeable(), F8, F8, I8, B1, B1, I8), cache=True)
 def _epochs(X, s, coef, intercept, learning_rate, max_epochs, fit_intercept, shuffle, seed):
     n, p = X.shape
     if shuffle:

@@ -36,7 +36,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .._core.compiled import F8, I8, readonly, writeable
+from .._core.compiled import F8, I8, lazy_kernel, readonly, writeable
 
 __all__ = ["gram_sweeps", "residual_sweeps"]
 
@@ -74,7 +74,7 @@ _SWEEP_ARGS = (
 )  # fmt: skip
 
 
-@njit((readonly(2), *_SWEEP_ARGS), cache=True, nogil=True)
+@lazy_kernel((readonly(2), *_SWEEP_ARGS), cache=True, nogil=True)
 def gram_sweeps(G, c, beta, nrm, a, b, working, max_sweeps, thr, seed):
     """Coordinate descent on the Gram matrix over the coordinates ``working``.
 
@@ -153,7 +153,9 @@ def _axpy(delta, x, r):
 
 
 # X_s is Fortran-ordered; a single row or column is also C-contiguous, which numba types as "C"
-@njit([(readonly(2, "F"), *_SWEEP_ARGS), (readonly(2, "C"), *_SWEEP_ARGS)], cache=True, nogil=True)
+@lazy_kernel(
+    [(readonly(2, "F"), *_SWEEP_ARGS), (readonly(2, "C"), *_SWEEP_ARGS)], cache=True, nogil=True
+)
 def residual_sweeps(X, r, beta, nrm, a, b, working, max_sweeps, thr, seed):
     """Coordinate descent with residual updates over the coordinates ``working``.
 

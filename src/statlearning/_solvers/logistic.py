@@ -166,7 +166,17 @@ def _converged(f, f_old, tol) -> bool:
 
 
 def binary_irls(
-    X, y, w, *, fit_intercept=True, l1=0.0, l2=0.0, max_iter=25, tol=1e-8, rank_tol=1e-7
+    X,
+    y,
+    w,
+    *,
+    fit_intercept=True,
+    l1=0.0,
+    l2=0.0,
+    max_iter=25,
+    tol=1e-8,
+    rank_tol=1e-7,
+    coef_init=None,
 ) -> LogisticFit:
     """The binary model by the GLM IRLS (binomial family, logit link), for 0/1 ``y``.
 
@@ -175,7 +185,8 @@ def binary_irls(
     ``(AᵀWA)⁻¹`` are R's (``rank_tol`` is the aliasing tolerance). With a penalty
     ``λ₁‖β‖₁ + (λ₂/2)‖β‖²`` on the summed loss ``F`` (half the deviance), the IRLS objective
     ``D/(2Σw) + α(ρ‖β‖₁ + ½(1 − ρ)‖β‖²)`` is ``F/Σw`` with ``α = (λ₁ + λ₂)/Σw`` and
-    ``ρ = λ₁/(λ₁ + λ₂)``.
+    ``ρ = λ₁/(λ₁ + λ₂)``. ``coef_init`` (shape ``(1, k)`` or ``(k,)``, intercept first) starts
+    the iterations there instead of at R's starting values.
     """
     total = float(l1) + float(l2)
     sum_w = float(np.sum(w))
@@ -191,6 +202,7 @@ def binary_irls(
         max_iter=max_iter,
         tol=tol,
         rank_tol=rank_tol,
+        coef_init=None if coef_init is None else np.ravel(coef_init),
     )
     return LogisticFit(
         res.coef[None, :], res.n_iter, res.converged, res.kept, res.unscaled_cov,

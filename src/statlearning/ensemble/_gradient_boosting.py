@@ -26,7 +26,7 @@ from ..tree._grow import grow_tree  # the one switch point for the tree grower
 from ..tree._params import resolve_max_features
 from ..tree._splitter import SQUARED_ERROR
 from ..tree._structure import TREE_LEAF, apply_tree
-from ._accumulate import accumulate_forest, pack_forest
+from ._accumulate import STAGE, add_flat, pack_flat
 from ._gb_losses import make_loss
 
 __all__ = ["GradientBoostingClassifier", "GradientBoostingRegressor"]
@@ -119,8 +119,8 @@ class _BaseGradientBoosting(StatBase):
         self.init_raw_prediction_ = init
         self.train_score_ = train_score
         self.max_features_ = max_features
-        # routing tables for predict: every stage's tree of score k, packed once
-        self._packed = [pack_forest(trees[:, k]) for k in range(trees.shape[1])]
+        # routing tables for predict: every tree in stage order (score k inner), packed once
+        self._flat = pack_flat(trees.ravel())
         if do_oob:
             self.oob_scores_ = oob_scores
             self.oob_improvement_ = np.concatenate([[init_oob], oob_scores[:-1]]) - oob_scores
@@ -137,22 +137,24 @@ class _BaseGradientBoosting(StatBase):
 
     def _stages(self, X):
         raw = np.tile(self.init_raw_prediction_, (X.shape[0], 1)).astype(np.float64)
+        table, starts, value, _ = self._flat  # the routing tables fit stored
+        K = raw.shape[1]
         for b in range(self.estimators_.shape[0]):
-            for k, packed in enumerate(self._packed):
-                table, value, _ = packed[b]  # the routing tables fit stored
-                leaf, _ = apply_packed(table, X)
-                raw[:, k] += self.learning_rate * value[leaf, 0]
+            for k in range(K):
+                s, e = starts[b * K + k], starts[b * K + k + 1]
+                leaf, _ = apply_packed(table[s:e], X)
+                raw[:, k] += self.learning_rate * value[s + leaf]
             yield raw.copy()
 
     def _raw_predict(self, X):
-        """:math:`f_0 + \\lambda \\sum_b h_b(x)` for every score, rows in cache-sized blocks."""
+        """:math:`f_0 + \\lambda h_1(x) + \\dots + \\lambda h_B(x)` for every score, added in
+        that order (as scikit-learn adds them): all trees in one compiled call per row block."""
         X = kernel_array(self._validate_X(X), np.float64)
-        raw = np.empty((X.shape[0], len(self._packed)))
-        total = np.empty((X.shape[0], 1))
-        for k, packed in enumerate(self._packed):
-            total[:] = 0.0
-            accumulate_forest(packed, X, False, total)
-            raw[:, k] = self.init_raw_prediction_[k] + self.learning_rate * total[:, 0]
+        raw = np.tile(self.init_raw_prediction_, (X.shape[0], 1)).astype(np.float64)
+        n_trees, K = self.estimators_.shape[0] * raw.shape[1], raw.shape[1]
+        weight = np.full(n_trees, float(self.learning_rate))
+        column = np.tile(np.arange(K, dtype=np.int64), self.estimators_.shape[0])
+        add_flat(self._flat, X, weight, column, STAGE, raw)
         return raw
 
     @property

@@ -17,9 +17,12 @@ from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted, has_fit_parameter
 
 from .._core.class_labels import encode_class_labels
+from .._core.compiled import kernel_array
 from .._validation import InstanceOf, Interval, RandomState, check_sample_weight, validate_data
 from ..base import ClassifierMixin, StatBase, fit_context
 from ..tree import DecisionTreeClassifier
+from ._accumulate import SAMME, add_flat, pack_flat
+from ._base import numeric_tree
 
 __all__ = ["AdaBoostClassifier"]
 
@@ -184,16 +187,27 @@ class AdaBoostClassifier(ClassifierMixin, StatBase):
             if total <= 0:
                 break
             w /= total
+        self._flat = self._flat_tables()
         return self
 
     def _votes(self, X):
         """Yield each learner's symmetric vote ``h_m`` (n, K) times its weight, and the weight."""
-        check_is_fitted(self, "estimators_")
-        X = validate_data(self, X, dtype=np.float64, reset=False)
+        X = self._validate_X(X)
         K = self.n_classes_
         for est, a in zip(self.estimators_, self.estimator_weights_, strict=False):
             hit = np.asarray(est.predict(X))[:, None] == np.arange(K)[None, :]
             yield np.where(hit, a, -a / (K - 1)), a
+
+    def _validate_X(self, X):
+        check_is_fitted(self, "estimators_")
+        return validate_data(self, X, dtype=np.float64, reset=False)
+
+    def _flat_tables(self):
+        """All learners in one routing table when every one is a numeric tree, else ``None``."""
+        if not all(map(numeric_tree, self.estimators_)):
+            return None
+        votes = [e.classes_[np.argmax(e.tree_.value, axis=1)] for e in self.estimators_]
+        return pack_flat([e.tree_ for e in self.estimators_], votes)
 
     def _finish(self, pred, norm):
         pred = pred / norm
@@ -217,11 +231,11 @@ class AdaBoostClassifier(ClassifierMixin, StatBase):
             early), shaped as :meth:`decision_function`'s; the last is
             :meth:`decision_function`.
         """
-        pred, norm = None, 0.0
-        for vote, a in self._votes(X):
-            norm += a
+        pred = None
+        weights = self.estimator_weights_[: len(self.estimators_)]
+        for m, (vote, _) in enumerate(self._votes(X), start=1):
             pred = vote if pred is None else pred + vote
-            yield self._finish(pred, norm)
+            yield self._finish(pred, weights[:m].sum())  # summed as decision_function sums
 
     def decision_function(self, X) -> np.ndarray:
         """SAMME score as scikit-learn's: (n,) for two classes (> 0: ``classes_[1]``), else (n, K).
@@ -239,10 +253,18 @@ class AdaBoostClassifier(ClassifierMixin, StatBase):
             :math:`-1/(K-1)` otherwise, columns in ``classes_`` order. Two classes: the single
             column :math:`s_1 - s_0`, in :math:`[-2, 2]`, positive for ``classes_[1]``.
         """
-        out = None
-        for stage_out in self.staged_decision_function(X):
-            out = stage_out
-        return out
+        check_is_fitted(self, "estimators_")
+        flat = self._flat
+        if flat is None:
+            out = None
+            for stage_out in self.staged_decision_function(X):
+                out = stage_out
+            return out
+        X = kernel_array(self._validate_X(X), np.float64)
+        weights = np.ascontiguousarray(self.estimator_weights_[: len(self.estimators_)])
+        pred = np.zeros((X.shape[0], self.n_classes_))
+        add_flat(flat, X, weights, np.zeros(weights.size, np.int64), SAMME, pred)
+        return self._finish(pred, weights.sum())
 
     def _proba(self, decision):
         if self.n_classes_ == 2:

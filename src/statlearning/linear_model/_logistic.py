@@ -29,11 +29,13 @@ from ..inference import _builder as infer
 
 #: Solvers accepted by each penalty.
 VALID_SOLVERS = {
-    None: ("newton", "lbfgs", "gd"),
-    "l2": ("newton", "lbfgs", "gd", "cd"),
-    "l1": ("cd",),
-    "elasticnet": ("cd",),
+    None: ("auto", "newton", "lbfgs", "gd"),
+    "l2": ("auto", "newton", "lbfgs", "gd", "cd"),
+    "l1": ("auto", "cd"),
+    "elasticnet": ("auto", "cd"),
 }
+#: ``solver="auto"``: what each penalty is fitted with.
+AUTO_SOLVER = {None: "newton", "l2": "lbfgs", "l1": "cd", "elasticnet": "cd"}
 
 
 def encode_classes(estimator, y, name: str):
@@ -59,7 +61,11 @@ class LogisticRegression(ClassifierMixin, InferenceMixin, StatBase):
         Ignored when ``penalty=None``.
     l1_ratio : float in [0, 1] or None, default=None
         ``ρ`` of the elastic net; required when ``penalty="elasticnet"``, unused otherwise.
-    solver : {"newton", "lbfgs", "gd", "cd"}, default="newton"
+    solver : {"auto", "newton", "lbfgs", "gd", "cd"}, default="auto"
+        - ``"auto"``: ``"newton"`` without a penalty (R's ``glm`` and its inference),
+          ``"lbfgs"`` for ``"l2"`` (as scikit-learn; Newton's method finishes a fit that
+          reaches ``max_iter``), ``"cd"`` for ``"l1"`` and ``"elasticnet"``. The solver used
+          is ``solver_``.
         - ``"newton"``: Newton's method. Binary fits run the IRLS of ``GLMRegressor``
           (Fisher scoring, binomial family, logit link): unpenalised, R's ``glm.fit``
           iteration exactly; with ``"l2"``, each step solves the ridge-penalised weighted
@@ -72,6 +78,12 @@ class LogisticRegression(ClassifierMixin, InferenceMixin, StatBase):
           ``"newton"``; multinomial fits update one class at a time, as glmnet's ungrouped
           multinomial). The only solver for ``"l1"`` and
           ``"elasticnet"``; it needs a penalty.
+
+        Measured on a busy two-core machine (50,000 rows, 10 to 400 well-conditioned features,
+        ``"l2"``), L-BFGS needed 4 to 8 iterations and took 0.2 to 0.6 times the time of the
+        Newton fit, whose every iteration forms a ``(p + 1) × (p + 1)`` weighted Gram matrix:
+        hence ``"auto"``. Newton's method keeps the advantage on ill-conditioned designs,
+        where L-BFGS needs hundreds of iterations.
     fit_intercept : bool, default=True
         Fit an unpenalised intercept (R's ``y ~ x``); ``False`` is ``y ~ 0 + x``.
     max_iter : int, default=100
@@ -102,6 +114,8 @@ class LogisticRegression(ClassifierMixin, InferenceMixin, StatBase):
         columns of an unpenalised fit are ``NaN`` (R's ``NA``) and ignored by ``predict``.
     intercept_ : ndarray of shape (1,) or (n_classes,)
         Zero when ``fit_intercept=False``.
+    solver_ : str
+        The solver that fitted the model (``solver``, or what ``"auto"`` chose).
     n_iter_ : int
         Iterations of the solver (for ``"newton"`` on an unpenalised binary problem: R's
         "Number of Fisher Scoring iterations").
@@ -178,7 +192,7 @@ float or int
         "penalty": [Options({"l2", "l1", "elasticnet"}), None],
         "C": [Interval(Real, 0, None, closed="neither")],
         "l1_ratio": [Interval(Real, 0, 1, closed="both"), None],
-        "solver": [Options({"newton", "lbfgs", "gd", "cd"})],
+        "solver": [Options({"auto", "newton", "lbfgs", "gd", "cd"})],
         "fit_intercept": [Boolean()],
         "max_iter": [Interval(Integral, 1, None, closed="left")],
         "tol": [Interval(Real, 0, None, closed="neither")],
@@ -192,7 +206,7 @@ float or int
         penalty=None,
         C=1.0,
         l1_ratio=None,
-        solver="newton",
+        solver="auto",
         *,
         fit_intercept=True,
         max_iter=100,
@@ -227,7 +241,8 @@ float or int
             raise ValueError(f"{name}: penalty='elasticnet' needs l1_ratio in [0, 1]; got None.")
         return self.l1_ratio / self.C, (1.0 - self.l1_ratio) / self.C
 
-    def _check_solver(self, n_classes: int) -> None:
+    def _check_solver(self, n_classes: int) -> str:
+        """The solver to use (``"auto"`` resolved) after checking it against the penalty."""
         name = type(self).__name__
         valid = VALID_SOLVERS[self.penalty]
         if self.solver not in valid:
@@ -240,6 +255,7 @@ float or int
                 f"{name}: decision_threshold applies to binary problems only; y has "
                 f"{n_classes} classes (leave decision_threshold=0.5)."
             )
+        return AUTO_SOLVER[self.penalty] if self.solver == "auto" else self.solver
 
     @fit_context
     def fit(self, X, y, sample_weight=None):
@@ -264,7 +280,7 @@ float or int
         K = self.classes_.size
         w = check_sample_weight(sample_weight, X.shape[0], estimator_name=name)
         l1, l2 = self._penalty_strengths()
-        self._check_solver(K)
+        self.solver_ = self._check_solver(K)
         penalised = l1 > 0 or l2 > 0
         yy = codes.astype(np.float64) if K == 2 else codes
         # unpenalised fits are equivariant under column scaling: computed on power-of-two
@@ -280,7 +296,7 @@ float or int
         else:  # small data are solved as they are (the penalty then dominates XᵀWX)
             s_pen = None
         kept_x = np.ones(X.shape[1], dtype=bool)
-        if not penalised and not (K == 2 and self.solver == "newton"):
+        if not penalised and not (K == 2 and self.solver_ == "newton"):
             kept_x = self._kept_columns(X, w)
         Xf = X if kept_x.all() else X[:, kept_x]
         fit = self._solve(Xf, yy, w, K, l1, l2)
@@ -321,8 +337,9 @@ float or int
         kept = cholesky_factor(G, b, self.rank_tol).kept
         return kept[1:] if self.fit_intercept else kept
 
-    def _solve(self, X, y, w, K, l1, l2):
-        if K == 2 and self.solver in ("newton", "cd"):
+    def _solve(self, X, y, w, K, l1, l2, solver=None, x0=None):
+        solver = self.solver_ if solver is None else solver
+        if K == 2 and solver in ("newton", "cd"):
             return binary_irls(
                 X,
                 y,
@@ -333,8 +350,9 @@ float or int
                 max_iter=self.max_iter,
                 tol=self.tol,
                 rank_tol=self.rank_tol,
+                coef_init=x0,
             )
-        if self.solver == "cd":
+        if solver == "cd":
             obj = Objective(X, y, w, K, self.fit_intercept, 0.0, False)
             return cd_fit(
                 X,
@@ -350,12 +368,17 @@ float or int
             )
         reference = K > 2 and l2 == 0
         obj = Objective(X, y, w, K, self.fit_intercept, l2, reference)
-        x0 = obj.start()
+        x0 = obj.start() if x0 is None else obj.free(x0)
         try:
-            if self.solver == "newton":
+            if solver == "newton":
                 fit = newton(obj, x0, max_iter=self.max_iter, tol=self.tol)
-            elif self.solver == "lbfgs":
+            elif solver == "lbfgs":
                 fit = lbfgs_fit(obj, x0, max_iter=self.max_iter, tol=self.tol)
+                if self.solver == "auto" and not fit.converged:  # Newton finishes the fit
+                    n_lbfgs = fit.n_iter
+                    fit = self._solve(X, y, w, K, l1, l2, "newton", fit.params)
+                    fit.n_iter += n_lbfgs
+                    return fit
             else:
                 fit = gd_fit(
                     obj, x0, max_iter=self.max_iter, tol=self.tol, learning_rate=self.learning_rate
@@ -435,7 +458,7 @@ float or int
             hint = "" if penalised else " (the classes may be separated: try penalty='l2')"
             warn_not_converged(
                 self,
-                f"solver={self.solver!r}",
+                f"solver={self.solver_!r}",
                 max_iter=self.max_iter,
                 tol=self.tol,
                 advice=f"increase max_iter{hint}",
@@ -567,12 +590,12 @@ float or int
         self._require_inference("summary()")
         names = self._term_names()
         # R prints "Number of Fisher Scoring iterations" for its IRLS, our "newton"
-        stats_ = infer.fit_statistics(self, exclude=() if self.solver == "newton" else ("n_iter",))
+        stats_ = infer.fit_statistics(self, exclude=() if self.solver_ == "newton" else ("n_iter",))
         stats_.update(loglik_df=self.rank_, family="binomial", link="logit")
         return infer.build_summary(
             names, self._full_coef(), self.bse_, level=level, stats=stats_,
             title=f"Logistic regression of P({self._target_name} = {self.classes_[1]}) (binomial"
-            f" family, logit link; solver={self.solver!r})",
+            f" family, logit link; solver={self.solver_!r})",
             formula_line=infer.formula(self._target_name, names, self.fit_intercept),
             residual_quantiles=self._residual_quantiles, residual_label="Deviance Residuals",
             kind="glm",
