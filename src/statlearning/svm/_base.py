@@ -25,6 +25,11 @@ from ._kernel import KERNEL_NAMES, cross_gram, resolve_svm_kernel
 
 __all__ = ["BaseSVM"]
 
+#: Problems with at most this many free multipliers end on the exact optimum of their active set
+#: (:func:`statlearning._solvers.smo.polish`), after SMO at ``_FINE_TOL`` when needed.
+_SMALL = 256
+_FINE_TOL = 1e-10
+
 _KERNEL_CONSTRAINT = [Options(KERNEL_NAMES), Callable()]
 _GAMMA_CONSTRAINT = [
     Options({"scale", "auto"}),
@@ -131,10 +136,26 @@ class BaseSVM(StatBase):
             warn_not_converged(
                 self, "SMO", max_iter=cap, tol=self.tol, advice="increase max_iter or tol"
             )
-        else:
+            return alpha, rho, n_iter
+        better = polish(*args, alpha, grad, shift=shift, nu=nu, tol=self.tol)
+        n_free = np.count_nonzero((alpha > 0) & (alpha < upper))
+        if better is None and n_free <= _SMALL and self.tol > _FINE_TOL:
+            # a small problem whose active set SMO has not settled at tol (duplicated rows, or
+            # a multiplier about to leave its bound): finish it at a fine tolerance
+            alpha, grad, rho, more, _ = smo(
+                *args,
+                alpha0=alpha,
+                shift=shift,
+                nu=nu,
+                tol=_FINE_TOL,
+                max_iter=100 * y.shape[0] + 10_000,
+                cache_size=self.cache_size,
+                shrinking=self.shrinking,
+            )
+            n_iter += more
             better = polish(*args, alpha, grad, shift=shift, nu=nu, tol=self.tol)
-            if better is not None:
-                alpha, grad, rho = better
+        if better is not None:
+            alpha, grad, rho = better
         return alpha, rho, n_iter
 
     # ------------------------------------------------------------------ prediction

@@ -170,12 +170,21 @@ class BaseSVC(BaseSVM):
 
     # ------------------------------------------------------------------ Platt scaling
     def _platt_cv(self, data, sqnorm, code, gamma, idx, ys, weights, block, rng, n_folds=5):
-        """Platt's sigmoid on 5-fold cross-validated decision values of one pair."""
-        perm = rng.permutation(idx.size)
+        """Platt's sigmoid on 5-fold cross-validated decision values of one pair.
+
+        Folds are drawn over distinct rows, so that copies of a row (and a row of integer
+        weight k, its k copies) always sit in the same fold.
+        """
+        _, group = np.unique(data[idx], axis=0, return_inverse=True)
+        group = group.reshape(-1)
+        n_groups = group.max() + 1
+        fold_of = np.empty(n_groups, dtype=np.int64)
+        fold_of[rng.permutation(n_groups)] = np.arange(n_groups) * n_folds // n_groups
+        fold = fold_of[group]
         dec = np.zeros(idx.size)
         for f in range(n_folds):
-            test = perm[f * idx.size // n_folds : (f + 1) * idx.size // n_folds]
-            train = np.setdiff1d(perm, test)
+            test = np.flatnonzero(fold == f)
+            train = np.flatnonzero(fold != f)
             if test.size == 0:
                 continue
             n_pos = int((ys[train] > 0).sum())
@@ -191,7 +200,7 @@ class BaseSVC(BaseSVM):
             sv = coef != 0
             K = block(idx[test], idx[train][sv])
             dec[test] = K @ coef[sv] - rho
-        return fit_platt(dec, ys > 0)
+        return fit_platt(dec, ys > 0, weights[idx])
 
     def _fold_feasible(self, ys, weights):
         return True
@@ -227,6 +236,10 @@ class BaseSVC(BaseSVM):
     def predict(self, X):
         """Class labels by one-vs-one voting (libsvm; ties to the first class in
         ``classes_``), or by the largest one-vs-rest value when ``break_ties=True``.
+
+        As in libsvm and scikit-learn, the vote ignores the Platt sigmoids: with
+        ``probability=True`` the class of largest :meth:`predict_proba` can differ near the
+        boundary (Platt's offset ``B`` moves the 50 % point away from decision value 0).
 
         Parameters
         ----------
@@ -266,7 +279,9 @@ class BaseSVC(BaseSVM):
         ndarray of shape (n_samples, n_classes)
             Columns follow ``classes_``.
         """
-        dec = self._ovo_decision(X)
+        return self._proba_from_decision(self._ovo_decision(X))
+
+    def _proba_from_decision(self, dec):
         r = np.clip(platt_probability(dec, self.probA_, self.probB_), 1e-7, 1 - 1e-7)
         n_classes = self.classes_.size
         if n_classes == 2:

@@ -19,22 +19,24 @@ from .._solvers.logistic import binary_irls
 __all__ = ["couple_pairwise", "fit_platt", "ovr_from_ovo", "platt_probability"]
 
 
-def fit_platt(decision, positive):
+def fit_platt(decision, positive, weights):
     """Platt's ``(A, B)`` for decision values ``decision`` of labels ``positive`` (bool).
 
     Parameters
     ----------
     decision : ndarray of shape (n,)
     positive : ndarray of bool, shape (n,)
+    weights : ndarray of shape (n,)
+        Sample weights (counts of repeated rows).
 
     Returns
     -------
     A, B : float
     """
-    n_pos = int(positive.sum())
-    n_neg = positive.size - n_pos
+    n_pos = float(weights[positive].sum())
+    n_neg = float(weights[~positive].sum())
     target = np.where(positive, (n_pos + 1.0) / (n_pos + 2.0), 1.0 / (n_neg + 2.0))
-    fit = binary_irls(decision[:, None], target, np.ones(decision.size), max_iter=100)
+    fit = binary_irls(decision[:, None], target, weights, max_iter=100)
     b0, b1 = fit.params[0]
     if not np.all(np.isfinite([b0, b1])):  # pragma: no cover - Platt's targets never separate
         b0, b1 = np.log((n_pos + 1.0) / (n_neg + 1.0)), 0.0
