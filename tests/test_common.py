@@ -40,6 +40,7 @@ from statlearning.feature_selection import (
     WrapperSelector,
     mutual_info_scores,
 )
+from statlearning.kernels import KernelCenterer
 from statlearning.linear_model import (
     BayesianLinearRegression,
     ElasticNet,
@@ -190,6 +191,7 @@ ESTIMATORS = [
     KMeans(n_clusters=3, init="random", random_state=0),
     KMeans(n_clusters=2, tol=0.0),
     KMeans(algorithm="elkan"),
+    KernelCenterer(),
     MiniBatchKMeans(),
     MiniBatchKMeans(n_clusters=3, init="random", batch_size=20, tol=1e-3, max_no_improvement=None),
     DBSCAN(),
@@ -287,8 +289,9 @@ ESTIMATORS = [
 ]
 
 # Methods that need the training sample to predict keep it (DESIGN.md's documented exception):
-# the neighbours, and the support vectors of the kernel machines (every training row may be one).
-STORES_TRAINING_DATA = (KNeighborsClassifier, KNeighborsRegressor, SVC, NuSVC, SVR)
+# the neighbours, the support vectors of the kernel machines (every training row may be one),
+# and KernelCenterer (the column means of the training Gram, one per training point).
+STORES_TRAINING_DATA = (KNeighborsClassifier, KNeighborsRegressor, KernelCenterer, SVC, NuSVC, SVR)
 
 # An entry here needs a reason a reader would accept. One by type, one by setting:
 EXPECTED_FAILED_CHECKS: dict = {

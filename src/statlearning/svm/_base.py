@@ -83,7 +83,7 @@ class BaseSVM(StatBase):
                 )
             _warn_if_not_psd(self, X)
             return prepare_columns(X, "precomputed", None)
-        if spec.name == "callable":
+        if spec.name == "object":
             K = spec.evaluate(X, X)
             _warn_if_not_psd(self, K)
             return prepare_columns(K, "precomputed", None)
@@ -99,7 +99,7 @@ class BaseSVM(StatBase):
                     f"per training sample ({self.shape_fit_[0]}); got {X.shape[1]}."
                 )
             return X[:, self.support_]
-        if spec.name == "callable":
+        if spec.name == "object":
             return spec.evaluate(X, self.support_vectors_)
         return cross_gram(X, self.support_vectors_, spec)
 

@@ -33,9 +33,12 @@ class SVC(ClassifierMixin, BaseSVC):
     C : float, default=1.0
         Cost of a margin violation (> 0); ``np.inf`` is the hard margin (a warning when the
         data are not separable). ``class_weight`` and ``sample_weight`` multiply it per sample.
-    kernel : {"linear", "poly", "rbf", "sigmoid", "laplacian", "cosine", "precomputed"} or \
-callable, default="rbf"
-        The kernel; a callable is called as ``kernel(X, Y)`` and returns their Gram matrix.
+    kernel : {"linear", "poly", "rbf", "sigmoid", "laplacian", "cosine", "precomputed"}, \
+Kernel or callable, default="rbf"
+        A name (with ``gamma``, ``degree``, ``coef0``), a kernel object of
+        :mod:`statlearning.kernels` (``RBF(gamma=[...])`` is the ARD Gaussian; sums, products
+        and other composite kernels are evaluated into the training Gram matrix), or a callable
+        ``kernel(X, Y)`` returning the Gram matrix.
     degree : float, default=3
         Degree of ``"poly"``.
     gamma : {"scale", "auto"} or float, default="scale"
@@ -206,8 +209,8 @@ class NuSVC(ClassifierMixin, BaseSVC):
         ν ∈ (0, 1]: an upper bound on the fraction of margin errors and a lower bound on the
         fraction of support vectors (of each pair's weighted samples). Infeasible when
         ``ν > 2 min(n₊, n₋) / (n₊ + n₋)`` for some pair (an error).
-    kernel : {"linear", "poly", "rbf", "sigmoid", "laplacian", "cosine", "precomputed"} or \
-callable, default="rbf"
+    kernel : {"linear", "poly", "rbf", "sigmoid", "laplacian", "cosine", "precomputed"}, \
+Kernel or callable, default="rbf"
         As :class:`SVC`.
     degree : float, default=3
         Degree of ``"poly"``.
@@ -388,8 +391,8 @@ class SVR(RegressorMixin, BaseSVM):
 
     Parameters
     ----------
-    kernel : {"linear", "poly", "rbf", "sigmoid", "laplacian", "cosine", "precomputed"} or \
-callable, default="rbf"
+    kernel : {"linear", "poly", "rbf", "sigmoid", "laplacian", "cosine", "precomputed"}, \
+Kernel or callable, default="rbf"
         As :class:`SVC`.
     degree : float, default=3
         Degree of ``"poly"``.
@@ -567,6 +570,6 @@ callable, default="rbf"
     @property
     def coef_(self):
         """Primal weights ``w = Σ β_i x_i`` (linear kernel only), shape (1, n_features)."""
-        if self.kernel != "linear":
-            raise AttributeError("coef_ is only available when kernel='linear'")
+        if self._kernel_spec.name != "linear":
+            raise AttributeError("coef_ is only available with the linear kernel")
         return self.dual_coef_ @ self.support_vectors_

@@ -306,8 +306,8 @@ class BaseSVC(BaseSVM):
     def coef_(self):
         """Primal weights ``w`` of each one-vs-one pair (linear kernel only), shape
         (n_classes·(n_classes−1)/2, n_features)."""
-        if self.kernel != "linear":
-            raise AttributeError("coef_ is only available when kernel='linear'")
+        if self._kernel_spec.name != "linear":
+            raise AttributeError("coef_ is only available with the linear kernel")
         n_classes = len(self.n_support_)
         if n_classes == 2:
             return self.dual_coef_ @ self.support_vectors_

@@ -1,9 +1,15 @@
-"""The kernel of a support-vector machine: its parameters resolved at fit time.
+"""The kernel of a support-vector machine, resolved at fit time.
 
-``kernel`` is one of scikit-learn's names with ``gamma``, ``degree`` and ``coef0``, or a
-callable ``k(X, Y) → Gram``. ``gamma="scale"`` is ``1 / (n_features · Var(X))`` over all
-entries of ``X`` (weighted by ``sample_weight`` when given, so that an integer weight is a
-repeated row), ``"auto"`` is ``1 / n_features``.
+``kernel`` is one of scikit-learn's names with ``gamma``, ``degree`` and ``coef0``, a kernel
+object of :mod:`statlearning.kernels`, or a callable ``k(X, Y) → Gram``
+(:func:`statlearning.kernels.resolve_kernel` says what each means). ``gamma="scale"`` is
+``1 / (n_features · Var(X))`` over all entries of ``X``, the variance weighted by
+``sample_weight`` when one is given (so that an integer weight is a repeated row).
+
+The built-in kernels (and the ARD Gaussian) are evaluated column by column inside the SMO loop
+(:mod:`statlearning._core._kernel_columns`) and, for prediction, by the one Gram implementation
+:func:`statlearning._core.kernel_gram.gram`; any other kernel object (sums, products, normalised
+kernels, callables) is evaluated once into the training Gram matrix.
 """
 
 from __future__ import annotations
@@ -13,66 +19,66 @@ from typing import Any
 
 import numpy as np
 
+from .._core.kernel_gram import KERNELS, gram
+from ..kernels import RBF, resolve_kernel
+
 __all__ = ["KERNEL_NAMES", "KernelSpec", "cross_gram", "resolve_svm_kernel"]
 
-KERNEL_NAMES = ("linear", "poly", "rbf", "sigmoid", "laplacian", "cosine", "precomputed")
+KERNEL_NAMES = (*KERNELS, "precomputed")
 
 
 @dataclass(frozen=True)
 class KernelSpec:
-    """A resolved kernel: a built-in name with its numbers, ``"precomputed"``, or
-    ``"callable"`` (then ``function`` is called as ``function(X, Y)``)."""
+    """A resolved kernel: a built-in ``name`` with its numbers (``gamma`` a vector for the ARD
+    Gaussian), ``"precomputed"``, or ``"object"`` (evaluated by calling ``function(X, Y)``)."""
 
     name: str
-    gamma: float = 1.0
+    gamma: Any = 1.0
     degree: float = 3.0
     coef0: float = 0.0
     function: Any = None
 
     def evaluate(self, X, Y):
-        """The Gram matrix of a callable kernel, checked for shape and finiteness."""
+        """The Gram matrix of an ``"object"`` kernel, checked for shape and finiteness."""
         K = np.asarray(self.function(X, Y), dtype=np.float64)
         if K.shape != (X.shape[0], Y.shape[0]):
             raise ValueError(
-                f"the kernel callable returned shape {K.shape}; expected "
+                f"the kernel returned a Gram matrix of shape {K.shape}; expected "
                 f"({X.shape[0]}, {Y.shape[0]})."
             )
         if not np.all(np.isfinite(K)):
-            raise ValueError("the kernel callable returned NaN or infinite values.")
+            raise ValueError("the kernel returned NaN or infinite values.")
         return K
 
 
 def _scale_gamma(X, sample_weight):
-    if sample_weight is None:
-        var = X.var()
-    else:
-        w = sample_weight / sample_weight.sum()
-        mean = float(w @ X.mean(axis=1))
-        var = float(w @ ((X - mean) ** 2).mean(axis=1))
+    w = sample_weight / sample_weight.sum()
+    mean = float(w @ X.mean(axis=1))
+    var = float(w @ ((X - mean) ** 2).mean(axis=1))
     return 1.0 / (X.shape[1] * var) if var > 0 else 1.0
 
 
-def resolve_svm_kernel(est, X, sample_weight=None) -> KernelSpec:
+def resolve_svm_kernel(est, X, sample_weight) -> KernelSpec:
     """The kernel of estimator ``est`` (``kernel``, ``gamma``, ``degree``, ``coef0``) on ``X``."""
-    kernel = est.kernel
-    if callable(kernel):
-        return KernelSpec("callable", function=kernel)
-    if kernel == "precomputed":
-        return KernelSpec("precomputed")
     gamma = est.gamma
-    if gamma == "scale":
+    if gamma == "scale" and isinstance(est.kernel, str):
         gamma = _scale_gamma(X, sample_weight)
-    elif gamma == "auto":
-        gamma = 1.0 / X.shape[1]
-    return KernelSpec(kernel, float(gamma), float(est.degree), float(est.coef0))
+    kernel = resolve_kernel(est.kernel, gamma=gamma, degree=est.degree, coef0=est.coef0, X=X)
+    spec = kernel.compiled_spec()
+    if spec is not None:
+        name, g, degree, coef0 = spec
+        return KernelSpec(name, float(g), float(degree), float(coef0))
+    if isinstance(kernel, RBF):  # the ARD Gaussian: one γ per feature
+        g = np.asarray(kernel.gamma, dtype=np.float64)
+        if g.shape != (X.shape[1],):
+            raise ValueError(
+                f"{type(est).__name__}: the RBF kernel has {g.size} values of gamma but X has "
+                f"{X.shape[1]} features."
+            )
+        return KernelSpec("rbf", g, 1.0, 0.0)
+    return KernelSpec("object", function=kernel)
 
 
 def cross_gram(X, Y, spec: KernelSpec) -> np.ndarray:
     """``K(X, Y)`` of a built-in kernel."""
-    from sklearn.metrics.pairwise import pairwise_kernels
-
-    params = {"linear": {}, "cosine": {}, "rbf": {"gamma": spec.gamma},
-              "laplacian": {"gamma": spec.gamma},
-              "poly": {"gamma": spec.gamma, "degree": spec.degree, "coef0": spec.coef0},
-              "sigmoid": {"gamma": spec.gamma, "coef0": spec.coef0}}[spec.name]  # fmt: skip
-    return pairwise_kernels(X, Y, metric=spec.name, **params)
+    return gram(X, Y, kernel=spec.name, gamma=spec.gamma, degree=spec.degree, coef0=spec.coef0)

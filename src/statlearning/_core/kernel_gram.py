@@ -1,0 +1,238 @@
+"""The Gram matrix of the built-in kernels, computed in row blocks (the one Gram implementation).
+
+Every kernel machine of the package (the objects of :mod:`statlearning.kernels`, the SVMs,
+kernel ridge and kernel logistic regression) evaluates its built-in kernels here. The inner
+products come from BLAS, one block of rows at a time; squared distances are
+``‖x‖² + ‖y‖² − 2xᵀy`` clipped at 0 (exactly 0 on the diagonal of a symmetric Gram), the L1
+distances of the Laplacian kernel are SciPy's ``cdist(..., "cityblock")`` per block, so nothing
+of size ``n × m × p`` is ever formed. A symmetric Gram (``Y`` is None) computes only the blocks
+on and above the diagonal and mirrors them: half the multiply-adds.
+
+Kernels (γ = ``gamma``, d = ``degree``, r = ``coef0``):
+
+=============  ====================================
+``linear``     xᵀy
+``poly``       (γ xᵀy + r)^d
+``rbf``        exp(−γ ‖x − y‖²); γ a scalar or one value per feature (ARD: Σⱼ γⱼ (xⱼ − yⱼ)²)
+``sigmoid``    tanh(γ xᵀy + r)
+``laplacian``  exp(−γ ‖x − y‖₁)
+``cosine``     xᵀy / (‖x‖ ‖y‖)  (0 when either norm is 0, as scikit-learn)
+=============  ====================================
+
+``gamma=None`` means ``1 / n_features`` (scikit-learn's ``pairwise_kernels`` default).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from scipy.spatial.distance import cdist
+
+__all__ = ["KERNELS", "gram", "gram_diag", "is_psd", "resolve_gamma"]
+
+#: The kernel names :func:`gram` evaluates.
+KERNELS = ("linear", "poly", "rbf", "sigmoid", "laplacian", "cosine")
+
+# Bytes of one block of the output (and of its temporaries) when block_rows is None.
+_BLOCK_BYTES = 1 << 24
+
+
+def resolve_gamma(gamma, n_features: int, kernel: str):
+    """``gamma`` as a float (or, for ``rbf``, possibly a length-``n_features`` vector)."""
+    if gamma is None:
+        return 1.0 / max(n_features, 1)
+    g = np.asarray(gamma, dtype=np.float64)
+    if g.ndim == 0:
+        return float(g)
+    if kernel != "rbf":
+        raise ValueError(f"gamma must be a scalar for the {kernel!r} kernel; got shape {g.shape}.")
+    if g.shape != (n_features,):
+        raise ValueError(
+            f"gamma has {g.size} values but X has {n_features} features; a vector gamma needs "
+            "one value per feature."
+        )
+    return g
+
+
+def _as_matrix(A, name: str) -> np.ndarray:
+    A = np.asarray(A, dtype=np.float64)
+    if A.ndim != 2:
+        raise ValueError(f"{name} must be a 2-D array; got {A.ndim} dimension(s).")
+    return A
+
+
+def _block_size(block_rows, n_cols: int) -> int:
+    if block_rows is not None:
+        return max(int(block_rows), 1)
+    return max(_BLOCK_BYTES // (8 * max(n_cols, 1)), 16)
+
+
+def _transform(block, kernel, gamma, degree, coef0, sq_rows=None, sq_cols=None):
+    """Turn a block of inner products into kernel values, in place where possible."""
+    if kernel == "linear":
+        return block
+    if kernel == "poly":
+        block *= gamma
+        block += coef0
+        return np.power(block, degree, out=block)
+    if kernel == "sigmoid":
+        block *= gamma
+        block += coef0
+        return np.tanh(block, out=block)
+    if kernel == "rbf":
+        block *= -2.0
+        block += sq_rows[:, None]
+        block += sq_cols[None, :]
+        np.maximum(block, 0.0, out=block)
+        block *= -gamma
+        return np.exp(block, out=block)
+    if kernel == "cosine":
+        block *= sq_rows[:, None]
+        block *= sq_cols[None, :]
+        return block
+    raise ValueError(f"Unknown kernel {kernel!r}; expected one of {', '.join(KERNELS)}.")
+
+
+def _row_terms(A, kernel):
+    """Per-row quantities the transform needs: squared norms (rbf) or inverse norms (cosine)."""
+    if kernel == "rbf":
+        return np.einsum("ij,ij->i", A, A)
+    if kernel == "cosine":
+        norms = np.sqrt(np.einsum("ij,ij->i", A, A))
+        inv = np.zeros_like(norms)
+        np.divide(1.0, norms, out=inv, where=norms > 0)
+        return inv
+    return None
+
+
+def gram(X, Y=None, *, kernel, gamma=None, degree=3, coef0=1.0, block_rows=None) -> np.ndarray:
+    """The Gram matrix ``K[i, j] = k(X[i], Y[j])`` of a built-in kernel.
+
+    Parameters
+    ----------
+    X : ndarray of shape (n, p)
+    Y : ndarray of shape (m, p) or None
+        None means ``Y = X`` (symmetric Gram, computed by halves).
+    kernel : {"linear", "poly", "rbf", "sigmoid", "laplacian", "cosine"}
+    gamma : float, ndarray of shape (p,) or None
+        A vector is allowed for ``"rbf"`` only (ARD); None means ``1 / p``.
+    degree : float, default=3
+    coef0 : float, default=1.0
+    block_rows : int or None
+        Rows of ``X`` per block; None sizes blocks to about 16 MB.
+
+    Returns
+    -------
+    ndarray of shape (n, m)
+    """
+    X = _as_matrix(X, "X")
+    symmetric = Y is None
+    Y = X if symmetric else _as_matrix(Y, "Y")
+    if X.shape[1] != Y.shape[1]:
+        raise ValueError(
+            f"X has {X.shape[1]} features but Y has {Y.shape[1]}; a Gram matrix needs the same "
+            "features on both sides."
+        )
+    if kernel not in KERNELS:
+        raise ValueError(f"Unknown kernel {kernel!r}; expected one of {', '.join(KERNELS)}.")
+    gamma = resolve_gamma(gamma, X.shape[1], kernel)
+    if isinstance(gamma, np.ndarray):  # ARD: scale column j by sqrt(gamma_j), then gamma = 1
+        root = np.sqrt(gamma)
+        X = X * root
+        Y = X if symmetric else Y * root
+        gamma = 1.0
+    n, m = X.shape[0], Y.shape[0]
+    out = np.empty((n, m))
+    if n == 0 or m == 0:
+        return out
+    step = _block_size(block_rows, m)
+    if kernel == "laplacian":
+        for s in range(0, n, step):
+            e = min(s + step, n)
+            lo = s if symmetric else 0
+            block = cdist(X[s:e], Y[lo:], "cityblock")
+            block *= -gamma
+            out[s:e, lo:] = np.exp(block, out=block)
+        if symmetric:
+            _mirror_upper(out, step)
+        return out
+    rows = _row_terms(X, kernel)
+    cols = rows if symmetric else _row_terms(Y, kernel)
+    for s in range(0, n, step):
+        e = min(s + step, n)
+        lo = s if symmetric else 0
+        block = X[s:e] @ Y[lo:].T
+        if kernel == "rbf" and symmetric:
+            # xᵀx = ‖x‖² exactly, so the diagonal distance is exactly 0
+            idx = np.arange(e - s)
+            block[idx, idx] = rows[s:e]
+        out[s:e, lo:] = _transform(
+            block,
+            kernel,
+            gamma,
+            degree,
+            coef0,
+            None if rows is None else rows[s:e],
+            None if cols is None else cols[lo:],
+        )
+    if symmetric:
+        _mirror_upper(out, step)
+    return out
+
+
+def _mirror_upper(out: np.ndarray, step: int) -> None:
+    """Copy the upper triangle of a square matrix into its lower triangle, by row blocks."""
+    n = out.shape[0]
+    for s in range(0, n, step):
+        e = min(s + step, n)
+        # rows e: and columns s:e lie below the diagonal blocks already filled
+        out[e:, s:e] = out[s:e, e:].T
+        # within the diagonal block
+        blk = out[s:e, s:e]
+        lower = np.tril_indices(e - s, -1)
+        blk[lower] = blk.T[lower]
+
+
+def gram_diag(X, *, kernel, gamma=None, degree=3, coef0=1.0) -> np.ndarray:
+    """The diagonal ``k(X[i], X[i])`` of the symmetric Gram, without forming it.
+
+    Parameters
+    ----------
+    X : ndarray of shape (n, p)
+    kernel : {"linear", "poly", "rbf", "sigmoid", "laplacian", "cosine"}
+    gamma : float, ndarray of shape (p,) or None
+    degree : float, default=3
+    coef0 : float, default=1.0
+
+    Returns
+    -------
+    ndarray of shape (n,)
+    """
+    X = _as_matrix(X, "X")
+    if kernel not in KERNELS:
+        raise ValueError(f"Unknown kernel {kernel!r}; expected one of {', '.join(KERNELS)}.")
+    gamma = resolve_gamma(gamma, X.shape[1], kernel)
+    n = X.shape[0]
+    if kernel in ("rbf", "laplacian"):
+        return np.ones(n)
+    sq = np.einsum("ij,ij->i", X, X)
+    if kernel == "linear":
+        return sq
+    if kernel == "cosine":
+        return (sq > 0).astype(np.float64)
+    if kernel == "poly":
+        return (gamma * sq + coef0) ** degree
+    return np.tanh(gamma * sq + coef0)
+
+
+def is_psd(K, *, tol=1e-8):
+    """Whether a square matrix is symmetric positive semi-definite to relative ``tol``."""
+    K = np.asarray(K, dtype=np.float64)
+    if K.ndim != 2 or K.shape[0] != K.shape[1]:
+        raise ValueError(f"A Gram matrix must be square; got shape {K.shape}.")
+    if K.size == 0:
+        return True
+    scale = float(np.abs(K).max())
+    if not np.allclose(K, K.T, rtol=0.0, atol=tol * max(scale, np.finfo(float).tiny)):
+        return False
+    eig = np.linalg.eigvalsh(0.5 * (K + K.T))
+    return bool(eig[0] >= -tol * max(np.abs(eig).max(), np.finfo(float).tiny))

@@ -1,0 +1,56 @@
+"""Kernel functions and their algebra (no estimators).
+
+- kernel objects :class:`Linear`, :class:`Polynomial`, :class:`RBF` (scalar or per-feature γ),
+  :class:`Laplacian`, :class:`Sigmoid`, :class:`Cosine`, :class:`AllSubsets`,
+  :class:`Spectrum` (a string kernel), :class:`Precomputed`, :class:`CallableKernel`,
+  :class:`Constant`; each is callable, ``kernel(X, Y=None)`` → Gram matrix, with
+  ``kernel.diag(X)``;
+- the algebra under which positive-definite kernels are closed: ``k1 + k2`` (:class:`Sum`),
+  ``k1 * k2`` (:class:`Product`), ``c * k`` (:class:`Scaled`), :class:`Normalized`,
+  :class:`Exponential`;
+- :func:`pairwise_kernel`, :func:`resolve_kernel` (what every kernel estimator's ``kernel=``
+  means), :func:`is_mercer`, :func:`center_kernel` and :class:`KernelCenterer`.
+
+Gram matrices of the numeric kernels are computed in row blocks with BLAS
+(``‖x‖² + ‖y‖² − 2xᵀy`` clipped at 0), never as an ``n × m × p`` tensor.
+"""
+
+from ._base import Constant, Exponential, Kernel, Normalized, Product, Scaled, Sum
+from ._builtin import (
+    RBF,
+    AllSubsets,
+    CallableKernel,
+    Cosine,
+    Laplacian,
+    Linear,
+    Polynomial,
+    Precomputed,
+    Sigmoid,
+    Spectrum,
+)
+from ._tools import KernelCenterer, center_kernel, is_mercer, pairwise_kernel, resolve_kernel
+
+__all__ = [
+    "RBF",
+    "AllSubsets",
+    "CallableKernel",
+    "Constant",
+    "Cosine",
+    "Exponential",
+    "Kernel",
+    "KernelCenterer",
+    "Laplacian",
+    "Linear",
+    "Normalized",
+    "Polynomial",
+    "Precomputed",
+    "Product",
+    "Scaled",
+    "Sigmoid",
+    "Spectrum",
+    "Sum",
+    "center_kernel",
+    "is_mercer",
+    "pairwise_kernel",
+    "resolve_kernel",
+]
