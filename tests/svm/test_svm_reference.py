@@ -13,7 +13,6 @@ import json
 
 import numpy as np
 import pytest
-from conftest import REFERENCE
 from sklearn import svm as sk
 from svm_checks import (
     active_set_residual,
@@ -23,6 +22,7 @@ from svm_checks import (
     pair_coefficients,
 )
 
+from conftest import REFERENCE
 from statlearning.kernels import pairwise_kernel
 from statlearning.svm import SVC, SVR, NuSVC
 

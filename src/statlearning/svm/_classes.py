@@ -137,7 +137,7 @@ Kernel or callable, default="rbf"
     >>> svc = SVC(kernel="linear", C=np.inf, tol=1e-10).fit(X, y)
     >>> svc.support_.tolist(), np.round(np.abs(svc.dual_coef_), 6).tolist()
     ([4, 6, 2], [[0.25, 0.25, 0.5]])
-    >>> np.round(svc.coef_, 6).tolist(), round(float(svc.intercept_[0]), 6)
+    >>> np.round(svc.coef_, 6).tolist(), abs(round(float(svc.intercept_[0]), 6))
     ([[0.0, 1.0]], 0.0)
     """
 
@@ -201,7 +201,7 @@ Kernel or callable, default="rbf"
 
 
 class NuSVC(ClassifierMixin, BaseSVC):
-    """ν-support vector classification (Schölkopf et al.), solved by our own SMO.
+    """Nu-support vector classification (Schölkopf et al.), solved by our own SMO.
 
     Parameters
     ----------
@@ -387,7 +387,7 @@ Kernel or callable, default="rbf"
 
 
 class SVR(RegressorMixin, BaseSVM):
-    """ε-support vector regression, solved by our own SMO.
+    """Epsilon-support vector regression, solved by our own SMO.
 
     Parameters
     ----------

@@ -234,9 +234,10 @@ class BaseSVC(BaseSVM):
         return dec
 
     def predict(self, X):
-        """Class labels by one-vs-one voting (libsvm; ties to the first class in
-        ``classes_``), or by the largest one-vs-rest value when ``break_ties=True``.
+        """Class labels by one-vs-one voting, as libsvm.
 
+        Ties go to the first class in ``classes_``; with ``break_ties=True`` the largest
+        one-vs-rest value decides instead.
         As in libsvm and scikit-learn, the vote ignores the Platt sigmoids: with
         ``probability=True`` the class of largest :meth:`predict_proba` can differ near the
         boundary (Platt's offset ``B`` moves the 50 % point away from decision value 0).
@@ -304,8 +305,10 @@ class BaseSVC(BaseSVM):
 
     @property
     def coef_(self):
-        """Primal weights ``w`` of each one-vs-one pair (linear kernel only), shape
-        (n_classes·(n_classes−1)/2, n_features)."""
+        """Primal weights ``w`` of each one-vs-one pair (linear kernel only).
+
+        Shape (n_classes·(n_classes−1)/2, n_features).
+        """
         if self._kernel_spec.name != "linear":
             raise AttributeError("coef_ is only available with the linear kernel")
         n_classes = len(self.n_support_)
