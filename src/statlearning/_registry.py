@@ -45,6 +45,7 @@ FAMILIES = (
     "neighbors",
     "tree",
     "ensemble",
+    "svm",
 )
 
 #: The tasks a model can be registered for.

@@ -174,6 +174,13 @@ MODELS: tuple[Model, ...] = (
     Model("gradient_boosting_classifier", "ensemble", "GradientBoostingClassifier", CLS,
           "Gradient boosting, log-loss, 100 depth-3 trees, learning rate 0.1",
           {"n_estimators": 100, "max_depth": 3}),
+    # svm
+    Model("svc", "svm", "SVC", CLS,
+          "Support vector classifier, RBF kernel (C=1, gamma='scale'), one-vs-one, own SMO",
+          needs_scaling=True),
+    Model("svr", "svm", "SVR", REG,
+          "Epsilon-support vector regression, RBF kernel (C=1, epsilon=0.1), own SMO",
+          needs_scaling=True),
 )  # fmt: skip
 
 
