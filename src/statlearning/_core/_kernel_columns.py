@@ -19,7 +19,9 @@ code        kernel      ``K(x_i, x_t)``
 
 The ARD Gaussian (one γ per feature) is the ``rbf`` code on columns pre-scaled by ``√γ_j`` with
 γ = 1, and the cosine kernel is the ``linear`` code on rows scaled to unit norm (zero rows stay
-zero): the callers prepare the data with :func:`prepare_columns`.
+zero): the callers prepare the data with :func:`prepare_columns`, which also stores it
+transposed, so that a column accumulates one feature at a time over contiguous memory (the
+order of the sums is the same).
 """
 
 from __future__ import annotations
@@ -59,71 +61,81 @@ def prepare_columns(X, kernel: str, gamma):
 
     Returns
     -------
-    data : ndarray of shape (n_samples, n_features), C-ordered float64
-        ``X`` itself, or its rescaled copy (ARD columns, cosine rows).
+    data : ndarray, C-ordered float64
+        The data transposed, shape (n_features, n_samples) — rescaled for the ARD Gaussian
+        (columns by ``√γ_j``) and the cosine kernel (rows to unit norm) — so that a column is
+        accumulated one feature at a time over contiguous memory; for ``"precomputed"`` the
+        (symmetric) Gram matrix itself.
     sqnorm : ndarray of shape (n_samples,)
-        Squared row norms of ``data`` (used by ``rbf``).
+        Squared norms of the samples in ``data`` (used by ``rbf``).
     code : int
     gamma : float
     """
-    data = np.ascontiguousarray(X, dtype=np.float64)
+    X = np.asarray(X, dtype=np.float64)
     g = np.asarray(gamma if gamma is not None else 1.0, dtype=np.float64)
+    if kernel == "precomputed":
+        return np.ascontiguousarray(X), np.zeros(X.shape[0]), PRECOMPUTED, 1.0
     if kernel == "rbf" and g.ndim == 1:
-        data = np.ascontiguousarray(data * np.sqrt(g))
+        X = X * np.sqrt(g)
         g = np.float64(1.0)
     elif kernel == "cosine":
-        norms = np.sqrt(np.einsum("ij,ij->i", data, data))
+        norms = np.sqrt(np.einsum("ij,ij->i", X, X))
         inv = np.zeros_like(norms)
         np.divide(1.0, norms, out=inv, where=norms > 0)
-        data = np.ascontiguousarray(data * inv[:, None])
-    if kernel == "precomputed":
-        sqnorm = np.zeros(data.shape[0])
-    else:
-        sqnorm = np.einsum("ij,ij->i", data, data)
-    return data, sqnorm, KERNEL_CODES[kernel], float(g)
+        X = X * inv[:, None]
+    sqnorm = np.einsum("ij,ij->i", X, X)
+    return np.ascontiguousarray(X.T), sqnorm, KERNEL_CODES[kernel], float(g)
 
 
 @njit(cache=True, nogil=True)
-def kernel_column(X, sqnorm, code, gamma, degree, coef0, i, out):  # pragma: no cover - compiled
-    """Fill ``out[t] = K(X[i], X[t])`` for every row ``t`` of ``X``."""
-    n, p = X.shape
+def kernel_column(data, sqnorm, code, gamma, degree, coef0, i, out):  # pragma: no cover - compiled
+    """Fill ``out[t] = K(x_i, x_t)`` for every sample ``t`` (``data`` from
+    :func:`prepare_columns`)."""
     if code == PRECOMPUTED:
+        n = data.shape[0]
         for t in range(n):
-            out[t] = X[i, t]
+            out[t] = data[i, t]
         return
-    xi = X[i]
-    if code == LAPLACIAN:
-        for t in range(n):
-            s = 0.0
-            for k in range(p):
-                s += abs(xi[k] - X[t, k])
-            out[t] = math.exp(-gamma * s)
-        return
+    p, n = data.shape
     for t in range(n):
-        dot = 0.0
+        out[t] = 0.0
+    if code == LAPLACIAN:
         for k in range(p):
-            dot += xi[k] * X[t, k]
-        if code == LINEAR:
-            out[t] = dot
-        elif code == RBF:
-            if t == i:
-                out[t] = 1.0
-            else:
-                d2 = sqnorm[i] + sqnorm[t] - 2.0 * dot
-                out[t] = math.exp(-gamma * d2) if d2 > 0.0 else 1.0
-        elif code == POLY:
-            out[t] = (gamma * dot + coef0) ** degree
-        else:
-            out[t] = math.tanh(gamma * dot + coef0)
+            a = data[k, i]
+            row = data[k]
+            for t in range(n):
+                out[t] += abs(a - row[t])
+        for t in range(n):
+            out[t] = math.exp(-gamma * out[t])
+        return
+    for k in range(p):
+        a = data[k, i]
+        row = data[k]
+        for t in range(n):
+            out[t] += a * row[t]
+    if code == LINEAR:
+        return
+    if code == RBF:
+        c = sqnorm[i]
+        for t in range(n):
+            d2 = c + sqnorm[t] - 2.0 * out[t]
+            out[t] = math.exp(-gamma * d2) if d2 > 0.0 else 1.0
+        out[i] = 1.0
+    elif code == POLY:
+        for t in range(n):
+            out[t] = (gamma * out[t] + coef0) ** degree
+    else:
+        for t in range(n):
+            out[t] = math.tanh(gamma * out[t] + coef0)
 
 
 @njit(cache=True, nogil=True)
-def kernel_diagonal(X, sqnorm, code, gamma, degree, coef0, out):  # pragma: no cover - compiled
+def kernel_diagonal(data, sqnorm, code, gamma, degree, coef0, out):  # pragma: no cover - compiled
     """Fill ``out[t] = K(X[t], X[t])``."""
-    n = X.shape[0]
+    n = sqnorm.shape[0]
     for t in range(n):
         if code == PRECOMPUTED:
-            out[t] = X[t, t]
+            out[t] = data[t, t]
         elif code == RBF or code == LAPLACIAN:
             out[t] = 1.0
         elif code == LINEAR:

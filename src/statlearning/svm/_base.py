@@ -112,7 +112,7 @@ class BaseSVM(StatBase):
             sub = data[np.ix_(idx, idx)]
             sub_sq = np.zeros(idx.size)
         else:
-            sub = data[idx]
+            sub = data[:, idx]
             sub_sq = sqnorm[idx]
         sample = np.arange(y.shape[0]) % idx.size
         args = (sub, sub_sq, code, gamma, spec.degree, spec.coef0, sample, y, p, upper)

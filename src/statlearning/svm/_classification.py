@@ -175,7 +175,8 @@ class BaseSVC(BaseSVM):
         Folds are drawn over distinct rows, so that copies of a row (and a row of integer
         weight k, its k copies) always sit in the same fold.
         """
-        _, group = np.unique(data[idx], axis=0, return_inverse=True)
+        rows = data[np.ix_(idx, idx)] if code == PRECOMPUTED else data[:, idx].T
+        _, group = np.unique(rows, axis=0, return_inverse=True)
         group = group.reshape(-1)
         n_groups = group.max() + 1
         fold_of = np.empty(n_groups, dtype=np.int64)
