@@ -17,6 +17,7 @@ from sklearn.utils import compute_class_weight
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from .._core._kernel_columns import KERNEL_CODES, prepare_columns
+from .._core.kernel_gram import is_psd
 from .._solvers.smo import polish, smo
 from .._validation import Boolean, Callable, Interval, Options, check_sample_weight
 from ..base import StatBase
@@ -73,14 +74,8 @@ class BaseSVM(StatBase):
         the training data: ``(data, sqnorm, code, gamma)``."""
         spec = resolve_svm_kernel(self, X, sample_weight)
         self._kernel_spec = spec
+        self._converged = True
         if spec.name == "precomputed":
-            if np.any(np.abs(X - X.T) > 1e-8 * max(np.abs(X).max(), 1.0)):
-                warnings.warn(
-                    f"{type(self).__name__}: the precomputed kernel matrix is not symmetric; "
-                    "the dual is then not the SVM's.",
-                    NumericalWarning,
-                    stacklevel=external_stacklevel(),
-                )
             _warn_if_not_psd(self, X)
             return prepare_columns(X, "precomputed", None)
         if spec.name == "object":
@@ -127,6 +122,7 @@ class BaseSVM(StatBase):
             shrinking=self.shrinking,
         )
         if not converged:
+            self._converged = False
             cap = self.max_iter if self.max_iter >= 0 else "libsvm's safety cap"
             warn_not_converged(
                 self, "SMO", max_iter=cap, tol=self.tol, advice="increase max_iter or tol"
@@ -170,19 +166,24 @@ class BaseSVM(StatBase):
         return out
 
 
+#: Rows of the leading principal submatrix whose eigenvalues the PSD check computes (every
+#: principal submatrix of a PSD matrix is PSD, so a negative eigenvalue there is conclusive).
+_PSD_CHECK_ROWS = 1000
+
+
 def _warn_if_not_psd(est, K):
-    """Warn when a kernel matrix has a clearly negative eigenvalue (the dual is then not convex)."""
-    n = K.shape[0]
-    if n == 0 or n > 5000:
-        return
-    sym = 0.5 * (K + K.T)
-    lowest = np.linalg.eigvalsh(sym)[0]
-    scale = max(np.abs(np.diag(sym)).max(), 1e-300)
-    if lowest < -1e-8 * scale * n:
+    """Warn when a kernel matrix is not positive semi-definite (the dual is then not convex).
+
+    The test (:func:`statlearning._core.kernel_gram.is_psd`) runs on the leading
+    ``_PSD_CHECK_ROWS × _PSD_CHECK_ROWS`` principal submatrix (the whole matrix when smaller):
+    every principal submatrix of a PSD matrix is PSD, so a failure there is conclusive.
+    """
+    m = min(K.shape[0], _PSD_CHECK_ROWS)
+    if not is_psd(K[:m, :m]):
         warnings.warn(
-            f"{type(est).__name__}: the kernel matrix is not positive semi-definite (smallest "
-            f"eigenvalue {lowest:.3g}); the dual problem is not convex and SMO returns a "
-            "stationary point, not necessarily the optimum.",
+            f"{type(est).__name__}: the kernel matrix is not positive semi-definite; the dual "
+            "problem is not convex and SMO returns a stationary point, not necessarily the "
+            "optimum.",
             NumericalWarning,
             stacklevel=external_stacklevel(),
         )

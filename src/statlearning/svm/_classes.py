@@ -549,7 +549,7 @@ Kernel or callable, default="rbf"
         self.intercept_ = np.array([-rho[0]])
         self.n_iter_ = n_iter
         self.shape_fit_ = X.shape
-        self.fit_status_ = 0
+        self.fit_status_ = 0 if self._converged else 1
         return self
 
     def predict(self, X):

@@ -106,7 +106,7 @@ class BaseSVC(BaseSVM):
         self._assemble(X, codes, pair_coef, rhos, n_classes)
         self.n_iter_ = np.asarray(n_iter, dtype=np.int32)
         self.shape_fit_ = X.shape
-        self.fit_status_ = 0
+        self.fit_status_ = 0 if self._converged else 1
         if self.probability:
             self.probA_ = np.asarray(prob_a)
             self.probB_ = np.asarray(prob_b)
