@@ -88,14 +88,13 @@ def _may_fall(a, y, u):
 
 
 @njit(cache=True, nogil=True)
-def _extremes(active, m, alpha, G, y, upper, nu):
+def _extremes(m, alpha, G, y, upper, nu):
     """Per group (one group, or one per class with ``nu``): max v over I_up (and its argmax)
     and min v over I_low."""
     vmax = np.full(2, -_INF)
     vmin = np.full(2, _INF)
     imax = np.full(2, -1)
-    for k in range(m):
-        t = active[k]
+    for t in range(m):
         v = -y[t] * G[t]
         g = 0 if (not nu or y[t] > 0) else 1
         if _may_rise(alpha[t], y[t], upper[t]) and v > vmax[g]:
@@ -107,27 +106,41 @@ def _extremes(active, m, alpha, G, y, upper, nu):
 
 
 @njit(cache=True, nogil=True)
-def _reconstruct(active, m, alpha, G, G_bar, p, y, upper, sample, kern, store):
-    """Rebuild ∇f of the inactive variables ``active[m:]``: Ḡ + p + Σ_{free s} α_s Q_ts."""
-    l = active.shape[0]
-    for k in range(m, l):
-        t = active[k]
+def _reconstruct(m, alpha, G, G_bar, p, y, upper, sample, kern, store):
+    """Rebuild ∇f of the inactive variables (positions ``m:``): Ḡ + p + Σ_{free s} α_s Q_ts."""
+    l = y.shape[0]
+    for t in range(m, l):
         G[t] = G_bar[t] + p[t]
     for s in range(l):
         if 0.0 < alpha[s] < upper[s]:
             col = _column(kern, store, sample[s])
             f = alpha[s] * y[s]
-            for kk in range(m, l):
-                t = active[kk]
+            for t in range(m, l):
                 G[t] += f * y[t] * col[sample[t]]
 
 
 @njit(cache=True, nogil=True)
-def _shrink(active, m, alpha, G, y, upper, vmax, vmin, nu):
-    """Move the bound variables that cannot be selected behind the active ones; new size."""
-    k = 0
-    while k < m:
-        t = active[k]
+def _swap(a, b, active, alpha, G, G_bar, p, y, upper, sample):
+    """Exchange the variables at positions ``a`` and ``b`` in every per-variable array."""
+    active[a], active[b] = active[b], active[a]
+    alpha[a], alpha[b] = alpha[b], alpha[a]
+    G[a], G[b] = G[b], G[a]
+    G_bar[a], G_bar[b] = G_bar[b], G_bar[a]
+    p[a], p[b] = p[b], p[a]
+    y[a], y[b] = y[b], y[a]
+    upper[a], upper[b] = upper[b], upper[a]
+    sample[a], sample[b] = sample[b], sample[a]
+
+
+@njit(cache=True, nogil=True)
+def _shrink(m, active, alpha, G, G_bar, p, y, upper, sample, vmax, vmin, nu):
+    """Move the bound variables that cannot be selected behind the active ones; new size.
+
+    The variables are physically reordered (``active`` records where each came from), so that
+    the loops over the active ones read contiguous memory, as libsvm does.
+    """
+    t = 0
+    while t < m:
         g = 0 if (not nu or y[t] > 0) else 1
         v = -y[t] * G[t]
         rise = _may_rise(alpha[t], y[t], upper[t])
@@ -139,10 +152,9 @@ def _shrink(active, m, alpha, G, y, upper, vmax, vmin, nu):
             out = v > vmax[g]
         if out:
             m -= 1
-            active[k] = active[m]
-            active[m] = t
+            _swap(t, m, active, alpha, G, G_bar, p, y, upper, sample)
         else:
-            k += 1
+            t += 1
     return m
 
 
@@ -252,25 +264,25 @@ def _solve(
         if counter == 0:
             counter = min(l, 1000)
             if shrinking:
-                vmax, vmin, imax = _extremes(active, m, alpha, G, y, upper, nu)
+                vmax, vmin, imax = _extremes(m, alpha, G, y, upper, nu)
                 gap = max(vmax[0] - vmin[0], vmax[1] - vmin[1])
                 if not unshrunk and gap <= 10.0 * tol:
                     unshrunk = True
-                    _reconstruct(active, m, alpha, G, G_bar, p, y, upper, sample, kern, store)
+                    _reconstruct(m, alpha, G, G_bar, p, y, upper, sample, kern, store)
                     m = l
-                    vmax, vmin, imax = _extremes(active, m, alpha, G, y, upper, nu)
-                m = _shrink(active, m, alpha, G, y, upper, vmax, vmin, nu)
+                    vmax, vmin, imax = _extremes(m, alpha, G, y, upper, nu)
+                m = _shrink(m, active, alpha, G, G_bar, p, y, upper, sample, vmax, vmin, nu)
 
         # working set: i by first order (per class with ν), j by second order
-        vmax, vmin, imax = _extremes(active, m, alpha, G, y, upper, nu)
+        vmax, vmin, imax = _extremes(m, alpha, G, y, upper, nu)
         gap = max(vmax[0] - vmin[0], vmax[1] - vmin[1])
         if gap < tol:
             if m == l:
                 break
-            _reconstruct(active, m, alpha, G, G_bar, p, y, upper, sample, kern, store)
+            _reconstruct(m, alpha, G, G_bar, p, y, upper, sample, kern, store)
             m = l
             counter = 1
-            vmax, vmin, imax = _extremes(active, m, alpha, G, y, upper, nu)
+            vmax, vmin, imax = _extremes(m, alpha, G, y, upper, nu)
             gap = max(vmax[0] - vmin[0], vmax[1] - vmin[1])
             if gap < tol:
                 break
@@ -282,8 +294,7 @@ def _solve(
         best = _INF
         j = -1
         gj = 0
-        for k in range(m):
-            t = active[k]
+        for t in range(m):
             if not _may_fall(alpha[t], y[t], upper[t]):
                 continue
             g = 0 if (not nu or y[t] > 0) else 1
@@ -325,16 +336,21 @@ def _solve(
             alpha[j] = 0.0 if y[j] > 0 else upper[j]
         else:
             alpha[j] = old_j - y[j] * tau
-        for k in range(m):
-            t = active[k]
+        for t in range(m):
             st = sample[t]
             G[t] += y[t] * tau * (ki[st] - kj[st])
         _track_upper(i, old_i, alpha, upper, y, sample, ki, G_bar)
         _track_upper(j, old_j, alpha, upper, y, sample, kj, G_bar)
 
     if m < l:
-        _reconstruct(active, m, alpha, G, G_bar, p, y, upper, sample, kern, store)
-    return alpha, G, _intercepts(alpha, G, y, upper, nu), it, status
+        _reconstruct(m, alpha, G, G_bar, p, y, upper, sample, kern, store)
+    rho = _intercepts(alpha, G, y, upper, nu)
+    alpha_out = np.empty(l)
+    G_out = np.empty(l)
+    for k in range(l):
+        alpha_out[active[k]] = alpha[k]
+        G_out[active[k]] = G[k]
+    return alpha_out, G_out, rho, it, status
 
 
 def smo(
@@ -422,10 +438,10 @@ def smo(
         float(degree),
         float(coef0),
         shift,
-        np.ascontiguousarray(sample, dtype=np.int64),
-        y,
-        np.ascontiguousarray(p, dtype=np.float64),
-        np.ascontiguousarray(upper, dtype=np.float64),
+        np.array(sample, dtype=np.int64),  # copies: the solver reorders them
+        y.copy(),
+        np.array(p, dtype=np.float64),
+        np.array(upper, dtype=np.float64),
         alpha,
         bool(nu),
         float(tol),

@@ -93,6 +93,17 @@ class BaseSVM(StatBase):
             return spec.evaluate(X, self.support_vectors_)
         return cross_gram(X, self.support_vectors_, spec)
 
+    def _blockwise(self, X, evaluate, n_out):
+        """``evaluate(K)`` on ``K = K(X_block, support_vectors_)`` for row blocks of ``X`` of
+        about 16 MB each, stacked: the kernel against every support vector is never held for
+        all rows at once."""
+        step = max(1, (1 << 21) // max(self.support_.size, 1))
+        out = np.empty((X.shape[0], n_out))
+        for start in range(0, X.shape[0], step):
+            rows = slice(start, start + step)
+            out[rows] = evaluate(self._kernel_to_support(X[rows])).reshape(-1, n_out)
+        return out
+
     def _validate_predict_data(self, X):
         check_is_fitted(self)
         return validate_data(self, X, reset=False, dtype=np.float64, order="C")

@@ -565,7 +565,8 @@ Kernel or callable, default="rbf"
         ndarray of shape (n_samples,)
         """
         X = self._validate_predict_data(X)
-        return self._kernel_to_support(X) @ self.dual_coef_[0] + self.intercept_[0]
+        coef, b = self.dual_coef_[0], self.intercept_[0]
+        return self._blockwise(X, lambda K: K @ coef + b, 1)[:, 0]
 
     @property
     def coef_(self):

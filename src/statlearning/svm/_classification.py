@@ -209,7 +209,8 @@ class BaseSVC(BaseSVM):
     # ------------------------------------------------------------------ prediction
     def _ovo_decision(self, X):
         X = self._validate_predict_data(X)
-        return self._pair_decision(self._kernel_to_support(X))
+        n_pairs = self._rho.size
+        return self._blockwise(X, self._pair_decision, n_pairs)
 
     def decision_function(self, X):
         """Decision values: one-vs-rest (``decision_function_shape="ovr"``) or one-vs-one.
