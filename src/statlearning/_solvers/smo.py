@@ -20,7 +20,8 @@ move up, j minimises ``−(v_i − v_t)² / (K̃_ii + K̃_tt − 2K̃_it)`` over
 with ``v_t < v_i`` — by the exact clipped minimiser along the feasible direction
 ``α_i += y_i τ, α_j −= y_j τ``; it stops when ``max v − min v ≤ tol`` (libsvm's stopping rule).
 Shrinking (Joachims; libsvm's rule) removes bound variables that cannot be selected from the
-working loops every ``min(l, 1000)`` iterations; the gradient of removed variables is rebuilt from
+working loops every ``min(l, 1000)`` iterations — the variables are reordered, active ones first,
+so that the loops read contiguous memory — and the gradient of removed variables is rebuilt from
 ``Ḡ_t = Σ_{α_s = u_s} u_s Q_ts`` and the free variables before the final check. Kernel columns come
 from :mod:`statlearning._core._kernel_columns` through a least-recently-used cache of whole
 columns bounded by ``cache_size`` MB (a precomputed Gram is read in place). The intercept is
