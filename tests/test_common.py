@@ -40,7 +40,8 @@ from statlearning.feature_selection import (
     WrapperSelector,
     mutual_info_scores,
 )
-from statlearning.kernels import KernelCenterer
+from statlearning.kernel_methods import KernelLogisticRegression, KernelRidge, PrototypeFeatures
+from statlearning.kernels import RBF, KernelCenterer, Polynomial
 from statlearning.linear_model import (
     BayesianLinearRegression,
     ElasticNet,
@@ -65,7 +66,12 @@ from statlearning.naive_bayes import (
     MixedNB,
     MultinomialNB,
 )
-from statlearning.neighbors import BayesClassifier, KNeighborsClassifier, KNeighborsRegressor
+from statlearning.neighbors import (
+    BayesClassifier,
+    KernelDensity,
+    KNeighborsClassifier,
+    KNeighborsRegressor,
+)
 from statlearning.svm import SVC, SVR, NuSVC
 from statlearning.tree import (
     DecisionTreeClassifier,
@@ -192,6 +198,17 @@ ESTIMATORS = [
     KMeans(n_clusters=2, tol=0.0),
     KMeans(algorithm="elkan"),
     KernelCenterer(),
+    KernelRidge(),
+    KernelRidge(kernel="rbf", gamma=0.5, fit_intercept=True),
+    KernelRidge(kernel="precomputed"),
+    KernelRidge(kernel=2.0 * RBF(0.3) + Polynomial(degree=2)),
+    KernelLogisticRegression(),
+    KernelLogisticRegression(kernel="linear", C=10.0),
+    PrototypeFeatures(),
+    PrototypeFeatures(kernel="poly", prototypes=5, random_state=0),
+    KernelDensity(),
+    KernelDensity(bandwidth="silverman", kernel="epanechnikov"),
+    KernelDensity(kernel="exponential", algorithm="kd_tree", atol=1e-6),
     MiniBatchKMeans(),
     MiniBatchKMeans(n_clusters=3, init="random", batch_size=20, tol=1e-3, max_no_improvement=None),
     DBSCAN(),
@@ -289,9 +306,21 @@ ESTIMATORS = [
 ]
 
 # Methods that need the training sample to predict keep it (DESIGN.md's documented exception):
-# the neighbours, the support vectors of the kernel machines (every training row may be one),
-# and KernelCenterer (the column means of the training Gram, one per training point).
-STORES_TRAINING_DATA = (KNeighborsClassifier, KNeighborsRegressor, KernelCenterer, SVC, NuSVC, SVR)
+# the neighbours, the kernel machines (support vectors, dual coefficients or prototypes: every
+# training row may be one), KernelDensity (the sample itself), and KernelCenterer (the column
+# means of the training Gram, one per training point).
+STORES_TRAINING_DATA = (
+    KNeighborsClassifier,
+    KNeighborsRegressor,
+    KernelCenterer,
+    KernelRidge,
+    KernelLogisticRegression,
+    PrototypeFeatures,
+    KernelDensity,
+    SVC,
+    NuSVC,
+    SVR,
+)
 
 # An entry here needs a reason a reader would accept. One by type, one by setting:
 EXPECTED_FAILED_CHECKS: dict = {

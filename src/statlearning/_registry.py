@@ -46,6 +46,7 @@ FAMILIES = (
     "tree",
     "ensemble",
     "svm",
+    "kernel_methods",
 )
 
 #: The tasks a model can be registered for.

@@ -293,3 +293,18 @@ def test_bad_input_is_named():
         Precomputed().diag(np.ones((2, 3)))
     with pytest.raises(ValueError, match="expected"):
         CallableKernel(lambda A, B: np.ones((1, 1)))(X)
+
+
+def test_zupan_quadratic_maps_and_gaussian_factorisation():
+    u, v = np.array([0.3, -1.1]), np.array([1.7, 0.4])
+    r2 = math.sqrt(2)
+    six = lambda a: np.array([1, r2 * a[0], r2 * a[1], a[0] ** 2, r2 * a[0] * a[1], a[1] ** 2])  # noqa: E731
+    three = lambda a: np.array([a[0] ** 2, a[1] ** 2, r2 * a[0] * a[1]])  # noqa: E731
+    inhom = Polynomial(degree=2, gamma=1.0, coef0=1.0)(u[None], v[None])[0, 0]
+    hom = Polynomial(degree=2, gamma=1.0, coef0=0.0)(u[None], v[None])[0, 0]
+    assert six(u) @ six(v) == pytest.approx(inhom, rel=1e-14)
+    assert three(u) @ three(v) == pytest.approx(hom, rel=1e-14)
+    sigma = 0.8  # exp(−‖x − x'‖²/2σ²) = exp(−xᵀx/2σ²) exp(xᵀx'/σ²) exp(−x'ᵀx'/2σ²)
+    k = RBF(gamma=1 / (2 * sigma**2))(u[None], v[None])[0, 0]
+    factored = math.exp(-(u @ u) / (2 * sigma**2) + (u @ v) / sigma**2 - (v @ v) / (2 * sigma**2))
+    assert k == pytest.approx(factored, rel=1e-14)

@@ -27,6 +27,8 @@ from __future__ import annotations
 import numpy as np
 from scipy.spatial.distance import cdist
 
+from .compiled import single_blas_thread
+
 __all__ = ["KERNELS", "gram", "gram_diag", "is_psd", "resolve_gamma"]
 
 #: The kernel names :func:`gram` evaluates.
@@ -157,6 +159,18 @@ def gram(X, Y=None, *, kernel, gamma=None, degree=3, coef0=1.0, block_rows=None)
         return out
     rows = _row_terms(X, kernel)
     cols = rows if symmetric else _row_terms(Y, kernel)
+    # one BLAS thread for block products (a threaded BLAS spends longer waking its workers
+    # than computing a thin product on a busy machine); large blocks keep every thread
+    with single_blas_thread(step * m * X.shape[1]):
+        _fill_blocks(out, X, Y, symmetric, step, kernel, gamma, degree, coef0, rows, cols)
+    if symmetric:
+        _mirror_upper(out, step)
+    return out
+
+
+def _fill_blocks(out, X, Y, symmetric, step, kernel, gamma, degree, coef0, rows, cols):
+    """``out[s:e, lo:]`` for every row block (``lo = s`` when symmetric, else 0)."""
+    n = X.shape[0]
     for s in range(0, n, step):
         e = min(s + step, n)
         lo = s if symmetric else 0
@@ -174,9 +188,6 @@ def gram(X, Y=None, *, kernel, gamma=None, degree=3, coef0=1.0, block_rows=None)
             None if rows is None else rows[s:e],
             None if cols is None else cols[lo:],
         )
-    if symmetric:
-        _mirror_upper(out, step)
-    return out
 
 
 def _mirror_upper(out: np.ndarray, step: int) -> None:

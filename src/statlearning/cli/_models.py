@@ -181,6 +181,13 @@ MODELS: tuple[Model, ...] = (
     Model("svr", "svm", "SVR", REG,
           "Epsilon-support vector regression, RBF kernel (C=1, epsilon=0.1), own SMO",
           needs_scaling=True),
+    # kernel_methods
+    Model("kernel_ridge", "kernel_methods", "KernelRidge", REG,
+          "Kernel ridge regression, RBF kernel (gamma = 1/p), alpha = 1, unpenalised intercept",
+          {"kernel": "rbf", "fit_intercept": True}, needs_scaling=True),
+    Model("kernel_logistic", "kernel_methods", "KernelLogisticRegression", CLS,
+          "Kernel logistic regression, RBF kernel (gamma = 'scale'), C = 1, Newton; "
+          "multinomial for K > 2", needs_scaling=True),
 )  # fmt: skip
 
 

@@ -28,14 +28,28 @@ __all__ = ["KernelCenterer", "center_kernel", "is_mercer", "pairwise_kernel", "r
 KERNEL_NAMES = ("linear", "poly", "rbf", "sigmoid", "laplacian", "cosine", "precomputed")
 
 
-def _resolve_gamma(gamma, X, kernel):
+def _variance(X, sample_weight):
+    """Variance of all entries of ``X`` (each row weighted by ``sample_weight``)."""
+    if not X.size:
+        return 0.0
+    if sample_weight is None:
+        return float(X.var())
+    w = np.asarray(sample_weight, dtype=np.float64)
+    total = w.sum() * X.shape[1]
+    if not total > 0:
+        return 0.0
+    mean = float(w @ X.sum(axis=1)) / total
+    return float(w @ ((X - mean) ** 2).sum(axis=1)) / total
+
+
+def _resolve_gamma(gamma, X, kernel, sample_weight=None):
     if isinstance(gamma, str):
         if X is None:
             raise ValueError(f"gamma={gamma!r} needs the training data X to be resolved.")
         X = np.asarray(X, dtype=np.float64)
         p = X.shape[1] if X.ndim == 2 else 1
         if gamma == "scale":
-            var = float(X.var()) if X.size else 0.0
+            var = _variance(X.reshape(X.shape[0], -1), sample_weight)
             return 1.0 / (p * var) if var > 0 else 1.0
         if gamma == "auto":
             return 1.0 / p
@@ -52,7 +66,7 @@ def _resolve_gamma(gamma, X, kernel):
     return float(gamma)
 
 
-def resolve_kernel(kernel, *, gamma=None, degree=3, coef0=1.0, X=None):
+def resolve_kernel(kernel, *, gamma=None, degree=3, coef0=1.0, X=None, sample_weight=None):
     """The kernel object an estimator's ``kernel=`` argument stands for.
 
     Parameters
@@ -71,6 +85,8 @@ def resolve_kernel(kernel, *, gamma=None, degree=3, coef0=1.0, X=None):
         Offset of ``"poly"`` and ``"sigmoid"``.
     X : array-like of shape (n_samples, n_features) or None, default=None
         The training data, needed by ``gamma="scale"``, ``"auto"`` and None.
+    sample_weight : array-like of shape (n_samples,) or None, default=None
+        Row weights of the variance of ``gamma="scale"`` (a weight is a repetition count).
 
     Returns
     -------
@@ -98,7 +114,7 @@ def resolve_kernel(kernel, *, gamma=None, degree=3, coef0=1.0, X=None):
                 f"Unknown kernel {kernel!r}; expected one of {', '.join(map(repr, KERNEL_NAMES))}, "
                 "a kernel object or a callable."
             )
-        g = _resolve_gamma(gamma, X, kernel)
+        g = _resolve_gamma(gamma, X, kernel, sample_weight)
         if kernel == "rbf":
             return RBF(gamma=g)
         if kernel == "laplacian":

@@ -1,0 +1,119 @@
+"""What every kernel machine of this package shares: the ``kernel=`` parameter and its
+constraints, reading the data (numeric check naming the kernel), the training Gram, and the Gram
+between new points and the stored training points (with the precomputed-shape checks)."""
+
+from __future__ import annotations
+
+import warnings
+from numbers import Integral, Real
+
+import numpy as np
+from sklearn.utils.validation import check_is_fitted, validate_data
+
+from .._core.kernel_gram import is_psd
+from .._validation import ArrayLike, Callable, InstanceOf, Interval, Options
+from ..exceptions import NumericalWarning, external_stacklevel
+from ..kernels import Kernel, Precomputed, resolve_kernel
+
+KERNEL_CONSTRAINTS = {
+    "kernel": [
+        Options({"linear", "poly", "rbf", "sigmoid", "laplacian", "cosine", "precomputed"}),
+        InstanceOf(Kernel),
+        Callable(),
+    ],
+    "gamma": [
+        None,
+        Options({"scale", "auto"}),
+        Interval(Real, 0, None, closed="neither"),
+        ArrayLike(),
+    ],
+    "degree": [Interval(Integral, 1, None, closed="left")],
+    "coef0": [Interval(Real, None, None)],
+}
+
+
+def read_X(estimator, X, y="no_validation", *, reset=True, **kwargs):
+    """``validate_data`` with an error naming the kernel when strings reach a numeric kernel."""
+    try:
+        return validate_data(estimator, X, y, reset=reset, dtype=np.float64, **kwargs)
+    except ValueError as exc:
+        if "could not convert string" in str(exc) or "dtype='numeric'" in str(exc):
+            raise ValueError(
+                f"{type(estimator).__name__}: X must be numeric for the kernel "
+                f"{estimator.kernel!r}; it holds strings ({exc}). For a string kernel "
+                "(Spectrum), pass its Gram matrix with kernel='precomputed'."
+            ) from None
+        raise
+
+
+def training_gram(estimator, X, sample_weight=None):
+    """Resolve ``estimator.kernel`` on the training data; return the kernel and the Gram.
+
+    Sets ``kernel_`` and, unless the kernel is precomputed, ``X_fit_``.
+    """
+    name = type(estimator).__name__
+    kernel = resolve_kernel(
+        estimator.kernel,
+        gamma=estimator.gamma,
+        degree=estimator.degree,
+        coef0=estimator.coef0,
+        X=X,
+        sample_weight=sample_weight,
+    )
+    estimator.kernel_ = kernel
+    if isinstance(kernel, Precomputed):
+        if X.shape[0] != X.shape[1]:
+            raise ValueError(
+                f"{name}: with kernel='precomputed', X must be the square training Gram "
+                f"matrix; got shape {X.shape}."
+            )
+        if not is_psd(X, tol=1e-8):
+            warnings.warn(
+                f"{name}: the precomputed kernel matrix is not symmetric positive "
+                "semi-definite (not a Mercer kernel on this sample); the fit may be "
+                "meaningless.",
+                NumericalWarning,
+                stacklevel=external_stacklevel(),
+            )
+        estimator.X_fit_ = None
+        return np.array(X, dtype=np.float64)
+    estimator.X_fit_ = X
+    return kernel(X)
+
+
+def gram_to_train(estimator, X):
+    """Validated ``X`` → ``K(X, training points)`` of shape (n, n_train)."""
+    check_is_fitted(estimator, "kernel_")
+    X = read_X(estimator, X, reset=False)
+    n_train = estimator.dual_coef_.shape[0]
+    if isinstance(estimator.kernel_, Precomputed):
+        if X.shape[1] != n_train:
+            raise ValueError(
+                f"{type(estimator).__name__}: with kernel='precomputed', X must be the Gram "
+                f"matrix against the {n_train} training points, of shape (n_samples, "
+                f"{n_train}); got shape {X.shape}."
+            )
+        return X
+    return estimator.kernel_(X, estimator.X_fit_)
+
+
+def gram_times(estimator, X, coef):
+    """``K(X, training points) @ coef``, the Gram computed in row chunks of about 64 MB."""
+    check_is_fitted(estimator, "kernel_")
+    if isinstance(estimator.kernel_, Precomputed):
+        return gram_to_train(estimator, X) @ coef
+    X = read_X(estimator, X, reset=False)
+    n_train = estimator.X_fit_.shape[0]
+    step = max((1 << 23) // max(n_train, 1), 1)
+    out = np.empty((X.shape[0], *coef.shape[1:]))
+    for s in range(0, X.shape[0], step):
+        out[s : s + step] = estimator.kernel_(X[s : s + step], estimator.X_fit_) @ coef
+    return out
+
+
+def pairwise_tags(estimator, tags):
+    """Mark a precomputed-kernel estimator as pairwise (scikit-learn's checks feed it Grams)."""
+    tags.input_tags.pairwise = estimator.kernel == "precomputed" or isinstance(
+        estimator.kernel, Precomputed
+    )
+    return tags
