@@ -51,19 +51,10 @@ class KernelSpec:
         return K
 
 
-def _scale_gamma(X, sample_weight):
-    w = sample_weight / sample_weight.sum()
-    mean = float(w @ X.mean(axis=1))
-    var = float(w @ ((X - mean) ** 2).mean(axis=1))
-    return 1.0 / (X.shape[1] * var) if var > 0 else 1.0
-
-
 def resolve_svm_kernel(est, X, sample_weight) -> KernelSpec:
     """The kernel of estimator ``est`` (``kernel``, ``gamma``, ``degree``, ``coef0``) on ``X``."""
-    gamma = est.gamma
-    if gamma == "scale" and isinstance(est.kernel, str):
-        gamma = _scale_gamma(X, sample_weight)
-    kernel = resolve_kernel(est.kernel, gamma=gamma, degree=est.degree, coef0=est.coef0, X=X)
+    kernel = resolve_kernel(est.kernel, gamma=est.gamma, degree=est.degree, coef0=est.coef0,
+                            X=X, sample_weight=sample_weight)  # fmt: skip
     spec = kernel.compiled_spec()
     if spec is not None:
         name, g, degree, coef0 = spec
