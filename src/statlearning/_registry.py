@@ -24,6 +24,8 @@ from typing import Any
 
 __all__ = [
     "FAMILIES",
+    "ROW_REQUIREMENTS",
+    "TARGET_DOMAINS",
     "TASKS",
     "ModelSpec",
     "get_model",
@@ -54,7 +56,16 @@ TASKS = ("regression", "classification")
 
 #: Top-level packages the library depends on; a family that fails to import one of these is
 #: broken, whereas a missing package outside this set is an optional dependency.
-_REQUIRED_PACKAGES = frozenset({"statlearning", "numpy", "scipy", "sklearn", "numba"})
+_REQUIRED_PACKAGES = frozenset({"statlearning", "numpy", "scipy", "sklearn", "numba", "pandas"})
+
+#: What a model needs of the number of rows ``n`` of a training set with ``p`` features:
+#: ``"any"`` (penalised or nonparametric fits), ``"rows"`` (an unpenalised fit of ``p``
+#: coefficients and an intercept: ``n > p + 1``) or ``"class_rows"`` (a covariance matrix per
+#: class: every class has more than ``p`` rows).
+ROW_REQUIREMENTS = ("any", "rows", "class_rows")
+
+#: What a model needs of a numeric target: anything, ``y > 0`` or ``y >= 0``.
+TARGET_DOMAINS = ("any", "positive", "nonnegative")
 
 _NAME_PATTERN = re.compile(r"[a-z][a-z0-9]*(?:_[a-z0-9]+)*")
 
@@ -78,6 +89,14 @@ class ModelSpec:
     needs_scaling : bool, default=False
         Whether the features should be standardised before fitting; ``statlearning compare``
         then puts a :class:`~sklearn.preprocessing.StandardScaler` in front of the estimator.
+    rows : {"any", "rows", "class_rows"}, default="any"
+        What the fit needs of the training rows (:data:`ROW_REQUIREMENTS`); ``compare`` skips
+        the model where the fit is undefined or degenerate (``p >= n``).
+    target : {"any", "positive", "nonnegative"}, default="any"
+        The responses the model is defined for (:data:`TARGET_DOMAINS`).
+    cost : tuple of (float, float), default=(1.0, 1.0)
+        Exponents ``(a, b)`` of the time of one fit and prediction, proportional to
+        ``n**a * p**b``; ``compare`` extrapolates a timed fit on a subsample with them.
     """
 
     name: str
@@ -86,6 +105,50 @@ class ModelSpec:
     description: str
     family: str
     needs_scaling: bool = False
+    rows: str = "any"
+    target: str = "any"
+    cost: tuple = (1.0, 1.0)
+
+    def defined_for(self, n_rows, n_features, class_counts=None):
+        """Whether the fit is defined on ``n_rows`` training rows of ``n_features`` features.
+
+        Parameters
+        ----------
+        n_rows : int
+            Rows of the training set.
+        n_features : int
+            Its features.
+        class_counts : array-like of int, optional
+            Rows per class (classification).
+
+        Returns
+        -------
+        bool
+        """
+        if self.rows == "rows":
+            return n_rows > n_features + 1
+        if self.rows == "class_rows":
+            smallest = n_rows if class_counts is None else min(class_counts)
+            return smallest > n_features
+        return True
+
+    def accepts_target(self, y_min):
+        """Whether a numeric target whose smallest value is ``y_min`` is in the model's domain.
+
+        Parameters
+        ----------
+        y_min : float
+            The smallest response.
+
+        Returns
+        -------
+        bool
+        """
+        if self.target == "positive":
+            return y_min > 0
+        if self.target == "nonnegative":
+            return y_min >= 0
+        return True
 
 
 _MODELS: dict[str, ModelSpec] = {}
@@ -99,15 +162,24 @@ def _same_factory(a, b) -> bool:
     if a is b:
         return True
     if isinstance(a, functools.partial) and isinstance(b, functools.partial):
-        return (
-            _same_factory(a.func, b.func) and a.args == b.args and a.keywords == b.keywords
-        )
+        return _same_factory(a.func, b.func) and a.args == b.args and a.keywords == b.keywords
     key_a = (getattr(a, "__module__", None), getattr(a, "__qualname__", None))
     key_b = (getattr(b, "__module__", None), getattr(b, "__qualname__", None))
     return None not in key_a and key_a == key_b and "<" not in key_a[1]
 
 
-def register_model(name, factory, *, task, description, family, needs_scaling=False):
+def register_model(
+    name,
+    factory,
+    *,
+    task,
+    description,
+    family,
+    needs_scaling=False,
+    rows="any",
+    target="any",
+    cost=(1.0, 1.0),
+):
     """Register a model so that the command line and :func:`get_model` can find it.
 
     Registering the same name again with the same factory and family replaces the entry (so
@@ -129,6 +201,12 @@ def register_model(name, factory, *, task, description, family, needs_scaling=Fa
         Name of the family subpackage, e.g. ``"linear_model"``.
     needs_scaling : bool, default=False
         Whether the features should be standardised before fitting.
+    rows : {"any", "rows", "class_rows"}, default="any"
+        What the fit needs of the training rows (see :class:`ModelSpec`).
+    target : {"any", "positive", "nonnegative"}, default="any"
+        The responses the model is defined for.
+    cost : tuple of (float, float), default=(1.0, 1.0)
+        Exponents ``(a, b)``: one fit takes time proportional to ``n**a * p**b``.
 
     Returns
     -------
@@ -140,9 +218,9 @@ def register_model(name, factory, *, task, description, family, needs_scaling=Fa
     TypeError
         If ``factory`` is not callable or a text argument is not a string.
     ValueError
-        If ``name`` is not snake case, ``task`` is not a known task, ``description`` is empty
-        or spans several lines, or ``name`` is already registered with another factory or
-        family.
+        If ``name`` is not snake case, ``task``, ``rows`` or ``target`` is not a known value,
+        ``cost`` is not two non-negative numbers, ``description`` is empty or spans several
+        lines, or ``name`` is already registered with another factory or family.
     """
     for arg, value in (("name", name), ("description", description), ("family", family)):
         if not isinstance(value, str):
@@ -158,6 +236,20 @@ def register_model(name, factory, *, task, description, family, needs_scaling=Fa
         raise ValueError(f"description must be a single non-empty line; got {description!r}")
     if not family:
         raise ValueError("family must be a non-empty string")
+    if rows not in ROW_REQUIREMENTS:
+        raise ValueError(
+            f"rows must be one of {', '.join(map(repr, ROW_REQUIREMENTS))}; got {rows!r}"
+        )
+    if target not in TARGET_DOMAINS:
+        raise ValueError(
+            f"target must be one of {', '.join(map(repr, TARGET_DOMAINS))}; got {target!r}"
+        )
+    try:
+        cost = tuple(float(c) for c in cost)
+    except (TypeError, ValueError):
+        cost = ()
+    if len(cost) != 2 or not all(0 <= c < 10 for c in cost):
+        raise ValueError(f"cost must be two exponents (a, b) in [0, 10); got {cost!r}")
     spec = ModelSpec(
         name=name,
         factory=factory,
@@ -165,6 +257,9 @@ def register_model(name, factory, *, task, description, family, needs_scaling=Fa
         description=description,
         family=family,
         needs_scaling=bool(needs_scaling),
+        rows=rows,
+        target=target,
+        cost=cost,
     )
     old = _MODELS.get(name)
     if old is not None and (old.family != family or not _same_factory(old.factory, factory)):

@@ -9,6 +9,7 @@ import sys
 import warnings
 from pathlib import Path
 
+import numpy as np
 from sklearn.exceptions import ConvergenceWarning, DataConversionWarning, NotFittedError
 
 __all__ = [
@@ -20,7 +21,9 @@ __all__ = [
     "RankDeficientWarning",
     "external_stacklevel",
     "warn_aliased",
+    "warn_data_scale",
     "warn_not_converged",
+    "warn_unrescaled_scale",
 ]
 
 
@@ -135,3 +138,83 @@ def warn_aliased(estimator, names, *, consequence=None, stacklevel=None):
         RankDeficientWarning,
         stacklevel=external_stacklevel() if stacklevel is None else stacklevel + 1,
     )
+
+
+def warn_data_scale(estimator, quantities, magnitude, *, stacklevel=None):
+    """Issue the :class:`NumericalWarning` of results that float64 cannot hold at the data's scale.
+
+    Scale-equivariant methods compute on rescaled data, so their main results are exact at any
+    scale; a few quantities (sums of squares, squared distances) grow as the square of the
+    data and leave float64's range (about ``1e±308``) although the data do not. The message
+    reads ``"<Estimator>: <quantities> cannot be represented in float64 at this data scale
+    (largest |value| <m>): the data's scale is the problem ...; rescale the data ..."``.
+
+    Parameters
+    ----------
+    estimator : object or str
+        The estimator (its ``type(estimator).__name__`` is used) or a function's name.
+    quantities : sequence of str
+        The attributes affected (``["inertia_"]``, ``["rss_", "deviance_"]``).
+    magnitude : float
+        The largest absolute value of the data concerned.
+    stacklevel : int, optional
+        As :func:`warnings.warn`, counted from the caller of this function. Default: the
+        first frame outside statlearning (:func:`external_stacklevel`).
+    """
+    warnings.warn(
+        f"{_owner(estimator)}: {', '.join(quantities)} cannot be represented in float64 at "
+        f"this data scale (largest |value| {magnitude:.3g}; its square is out of range): the "
+        "data's scale is the problem, they are set to the nearest float64 (inf or 0) and the "
+        "other results are exact; rescale the data (for example to unit variance) to get them.",
+        NumericalWarning,
+        stacklevel=external_stacklevel() if stacklevel is None else stacklevel + 1,
+    )
+
+
+#: Beyond ``2**±500`` (about ``1e±150``) squares of the data leave float64's range.
+_SQUARE_LIMIT = 2.0**500
+
+
+def warn_unrescaled_scale(estimator, data, name="X", *, stacklevel=None) -> bool:
+    """Warn (:class:`NumericalWarning`) when the squares of ``data`` leave float64's range.
+
+    For an estimator that computes with the squares of its input and does not rescale it.
+    Scale-equivariant estimators rescale extreme data themselves and need no such warning;
+    the others (variances in naive Bayes and discriminant analysis, impurities of regression
+    trees, cross-validated penalty paths) get wrong answers when the squares overflow to
+    ``inf`` or underflow to ``0``, so they say that the data's scale is the problem.
+
+    Parameters
+    ----------
+    estimator : object or str
+        The estimator (its ``type(estimator).__name__`` is used) or a function's name.
+    data : ndarray
+        The validated input (``NaN`` entries are ignored).
+    name : str, default="X"
+        How the message names the input (``"X"``, ``"y"``).
+    stacklevel : int, optional
+        As :func:`warnings.warn`, counted from the caller of this function. Default: the
+        first frame outside statlearning (:func:`external_stacklevel`).
+
+    Returns
+    -------
+    bool
+        Whether the warning was issued.
+    """
+    a = np.asarray(data)
+    if a.size == 0 or a.dtype.kind != "f":
+        return False
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)  # all-NaN input
+        m = float(max(np.nanmax(a), -np.nanmin(a)))
+    if not (np.isfinite(m) and m > 0 and (m > _SQUARE_LIMIT or m < 1.0 / _SQUARE_LIMIT)):
+        return False
+    warnings.warn(
+        f"{_owner(estimator)}: the largest |{name}| is {m:.3g}; beyond about 1e±150 the squares "
+        "this estimator computes (variances, sums of squares) overflow or underflow float64 "
+        "and it does not rescale its input, so the results are unreliable: the data's scale "
+        f"is the problem; rescale {name} (for example to unit variance).",
+        NumericalWarning,
+        stacklevel=external_stacklevel() if stacklevel is None else stacklevel + 1,
+    )
+    return True

@@ -150,8 +150,9 @@ def test_compare_classifiers_failures_and_warnings(capsys, registry):
     assert len(warning_lines) == 1 and "ConvergenceWarning" in warning_lines[0]
     assert "of 3 folds" in warning_lines[0]
 
-    assert main(["compare", "--cv", "3", "--quiet", "--models", "test_broken"]) == 0
-    out = capsys.readouterr().out
+    assert main(["compare", "--cv", "3", "--quiet", "--models", "test_broken"]) == 1
+    out, err = capsys.readouterr()
+    assert "no model could be fitted" in err
     (line,) = [x for x in out.splitlines() if "test_broken" in x]
     assert "failed: RuntimeError: cannot fit" in line and "second line" not in out
 

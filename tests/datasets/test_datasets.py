@@ -362,8 +362,11 @@ def test_load_csv_duplicated_column(tmp_path):
 
 
 def test_load_csv_ragged_row(tmp_path):
-    with pytest.raises(ValueError, match=r"row 3 .* 2 fields, the header has 3"):
+    # A short row is padded with missing values (R's read.csv, fill = TRUE); a long one is an error.
+    with pytest.raises(ValueError, match=r"missing values .* 'z' \(1\)"):
         load_csv(write(tmp_path, "y,x,z\n1,2,3\n1,2\n"), "y")
+    with pytest.raises(ValueError, match=r"Expected 3 fields in line 3, saw 4"):
+        load_csv(write(tmp_path, "y,x,z\n1,2,3\n1,2,3,4\n"), "y")
 
 
 @pytest.mark.parametrize(

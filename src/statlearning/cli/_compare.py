@@ -8,11 +8,25 @@ import warnings
 from dataclasses import dataclass, field
 
 import numpy as np
+from joblib import Parallel, delayed
 from sklearn.model_selection import KFold, RepeatedKFold, RepeatedStratifiedKFold, StratifiedKFold
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
+from threadpoolctl import threadpool_limits
 
-__all__ = ["CVResult", "build_estimator", "cross_validate_models", "leaderboard", "make_splits"]
+from ._budget import estimate_cost, probe_order
+from ._output import WarningLog, one_line
+
+__all__ = [
+    "CVResult",
+    "Run",
+    "applicable",
+    "build_estimator",
+    "cross_validate_models",
+    "fold_task",
+    "leaderboard",
+    "make_splits",
+]
 
 #: Primary and secondary metric of each task, and whether larger primary scores are better.
 METRICS = {
@@ -33,6 +47,7 @@ class CVResult:
     fit_times: list[float] = field(default_factory=list)
     error: str | None = None
     baseline: bool = False
+    planned: int = 0  # folds planned; more than len(primary) when stopped by the time budget
 
     @property
     def mean(self) -> float:
@@ -77,7 +92,7 @@ def make_splits(X, y, task, cv, repeats, seed):
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         splits = list(splitter.split(X, y))
-    notes = sorted({_one_line(w.message) for w in caught})
+    notes = sorted({one_line(w.message) for w in caught})
     return splits, notes
 
 
@@ -153,59 +168,244 @@ def _one_fold(spec, X, y, train, test, task, classes):
     return primary, secondary, elapsed
 
 
-def _one_line(message) -> str:
-    lines = [line.strip() for line in str(message).splitlines() if line.strip()]
-    return lines[0] if lines else ""
-
-
-def _reason(exc, limit=90) -> str:
-    text = f"{type(exc).__name__}: {_one_line(exc)}".rstrip(": ")
-    return text if len(text) <= limit else text[: limit - 3] + "..."
-
-
-def _evaluate(spec, X, y, splits, task, classes, progress, warned):
-    result = CVResult(name=spec.name)
-    for k, (train, test) in enumerate(splits):
-        with warnings.catch_warnings(record=True) as caught:
-            warnings.simplefilter("always")
-            try:
-                primary, secondary, elapsed = _one_fold(spec, X, y, train, test, task, classes)
-            except Exception as exc:  # a failing model is reported, not fatal
-                result.error = _reason(exc)
-                progress.update(len(splits) - k)
-                break
-            finally:
-                for w in caught:
-                    key = (spec.name, w.category.__name__, _one_line(w.message))
-                    warned.setdefault(key, set()).add(k)
-        result.primary.append(primary)
-        result.secondary.append(secondary)
-        result.fit_times.append(elapsed)
-        progress.update()
-    return result
-
-
-def cross_validate_models(X, y, specs, splits, task, progress):
-    """Cross-validate the baseline and every model in ``specs`` on the same folds.
+def fold_task(spec, X, y, train, test, task, classes, k):
+    """Fit and score fold ``k``; a picklable task for joblib.
 
     Returns
     -------
-    results : list of CVResult
-        The baseline first, then the models in the order of ``specs``.
-    warning_lines : list of str
-        One line per distinct warning raised while fitting or predicting.
+    tuple
+        ``(k, primary, secondary, seconds, warnings, error)``: ``warnings`` a list of
+        ``(category, message)``, ``error`` a one-line reason or None.
     """
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            primary, secondary, elapsed = _one_fold(spec, X, y, train, test, task, classes)
+            error = None
+        except Exception as exc:  # a failing model is reported, not fatal
+            primary = secondary = elapsed = math.nan
+            error = _reason(exc)
+    found = [(w.category.__name__, one_line(w.message)) for w in caught]
+    return k, primary, secondary, elapsed, found, error
+
+
+def _reason(exc, limit=90) -> str:
+    text = f"{type(exc).__name__}: {one_line(exc)}".rstrip(": ")
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def _seconds(x):
+    return f"{x:.0f} s" if x >= 10 else f"{x:.2g} s"
+
+
+def applicable(specs, y, p, splits, task):
+    """Split ``specs`` into the models defined on these data and notes on the others.
+
+    A model needing more training rows than columns (or than columns per class) is left out
+    when a training fold falls short; a model for positive or non-negative responses when the
+    target leaves its domain.
+    """
+    n_train = min(len(train) for train, _ in splits)
+    counts = None
+    if task == "classification":
+        counts = [min(np.unique(y[train], return_counts=True)[1]) for train, _ in splits]
+    y_min = float(np.min(y)) if task == "regression" else None
+    kept, notes = [], []
+    for spec in specs:
+        if y_min is not None and not spec.accepts_target(y_min):
+            domain = {"positive": "y > 0", "nonnegative": "y >= 0"}[spec.target]
+            notes.append(f"{spec.name} left out: it needs {domain}; the smallest y is {y_min:.4g}")
+        elif not spec.defined_for(n_train, p, None if counts is None else [min(counts)]):
+            if spec.rows == "class_rows":
+                why = f"a class has {min(counts)} training rows for p = {p} features"
+            else:
+                why = f"p = {p} features for {n_train} training rows (p >= n)"
+            notes.append(f"{spec.name} left out: the fit is undefined or degenerate: {why}")
+        else:
+            kept.append(spec)
+    return kept, notes
+
+
+@dataclass
+class Run:
+    """What :func:`cross_validate_models` found."""
+
+    results: list
+    warning_lines: list
+    notes: list
+    estimates: dict
+
+    @property
+    def n_fitted(self) -> int:
+        return sum(1 for r in self.results if not r.baseline and r.error is None and r.primary)
+
+
+#: A model whose folds are expected to take longer than this (seconds, sequentially) has them
+#: run in parallel when ``jobs > 1``.
+PARALLEL_MIN_SECONDS = 20.0
+#: Timing the models on subsamples stops (the rest are skipped) once it has used this share of
+#: the time budget.
+PROBE_SHARE = 0.5
+#: Models are planned to end this share of the time budget early (a fold in flight when a
+#: model is stopped still runs to its end).
+BUDGET_MARGIN = 0.05
+#: Parallel folds are counted as ``jobs * PARALLEL_EFFICIENCY`` workers in the estimates.
+PARALLEL_EFFICIENCY = 0.8
+
+
+class _Folds:
+    """Collect one model's fold results and decide whether it may go on within the budget."""
+
+    def __init__(self, spec, n_folds, log, progress, deadline, clock, workers=1):
+        self.result = CVResult(name=spec.name)
+        self.workers = workers
+        self.scores = {}
+        self.n_folds, self.log, self.progress = n_folds, log, progress
+        self.deadline, self.clock = deadline, clock
+        self.start = clock()
+        self.stopped = None
+        self.seen = 0
+
+    def add(self, outcome):
+        """Record one fold; return False when the model should stop."""
+        k, primary, secondary, elapsed, found, error = outcome
+        self.seen += 1
+        for category, message in found:
+            self.log.add(self.result.name, category, message, k)
+        self.progress.update(detail=self.result.name)
+        if error is not None:
+            self.result.error = error
+            return False
+        self.scores[k] = (primary, secondary, elapsed)
+        done = len(self.scores)
+        if self.deadline is not None and done < self.n_folds:
+            spent = self.clock() - self.start
+            # with parallel folds, the others in flight are about as far along as this one
+            started = min(self.n_folds, done + self.workers - 1)
+            projected = self.clock() + spent / started * (self.n_folds - started)
+            if projected > self.deadline:
+                kept = "ranked on those folds" if done >= _min_folds(self.n_folds) else "dropped"
+                self.stopped = (
+                    f"{self.result.name} stopped after {done} of {self.n_folds} folds "
+                    f"({kept}): {_seconds(spent / done)} per fold would exceed the time budget"
+                )
+                return False
+        return True
+
+    def finish(self):
+        self.result.planned = self.n_folds
+        for k in sorted(self.scores):
+            primary, secondary, elapsed = self.scores[k]
+            self.result.primary.append(primary)
+            self.result.secondary.append(secondary)
+            self.result.fit_times.append(elapsed)
+        return self.result
+
+
+def _min_folds(n_folds):
+    """A model stopped by the time budget is ranked on its folds if it completed this many."""
+    return max(2, math.ceil(n_folds / 2))
+
+
+def _run_folds(spec, X, y, splits, task, classes, folds, jobs):
+    tasks = (
+        delayed(fold_task)(spec, X, y, train, test, task, classes, k)
+        for k, (train, test) in enumerate(splits)
+    )
+    if jobs > 1:
+        outcomes = Parallel(n_jobs=jobs, return_as="generator_unordered")(tasks)
+    else:
+        outcomes = (fn(*args, **kwargs) for fn, args, kwargs in tasks)
+    try:
+        for outcome in outcomes:
+            if not folds.add(outcome):
+                break
+    finally:
+        close = getattr(outcomes, "close", None)
+        if close is not None:
+            with warnings.catch_warnings():  # joblib counts the folds left undone
+                warnings.simplefilter("ignore")
+                close()
+
+
+def cross_validate_models(X, y, specs, splits, task, progress, **options):
+    """Cross-validate the baseline and every model in ``specs`` on the same folds.
+
+    BLAS runs on one thread per process meanwhile: a fold's small matrix products gain nothing
+    from more, and on a busy machine threads waiting for each other cost more than the work.
+    The keyword ``options`` are those of :func:`_cross_validate_models`.
+    """
+    with threadpool_limits(limits=1, user_api="blas"):
+        return _cross_validate_models(X, y, specs, splits, task, progress, **options)
+
+
+def _cross_validate_models(
+    X, y, specs, splits, task, progress, *, budget=None, jobs=1, seed=0, clock=None, start=None
+):
+    """Cross-validate the baseline and every model in ``specs`` on the same folds.
+
+    With a ``budget`` (seconds, counted from ``start``), each model is first timed on a
+    subsample (:mod:`._budget`); the models run cheapest first, and a model expected to take
+    longer than what is left of the budget is skipped with a note, as is one whose folds turn
+    out slower than the budget allows.
+
+    Returns
+    -------
+    Run
+        The results (baseline first), one line per group of warnings, the notes on skipped
+        models and the estimates (seconds per fold by model name).
+    """
+    clock = time.monotonic if clock is None else clock
+    start = clock() if start is None else start
     classes = np.unique(y) if task == "classification" else None
     results = [_baseline(X, y, splits, task, classes)]
-    warned = {}
-    for spec in specs:
-        results.append(_evaluate(spec, X, y, splits, task, classes, progress, warned))
+    log, notes, estimates = WarningLog(), [], {}
     n_folds = len(splits)
-    warning_lines = [
-        f"{name}: {category}: {message} (in {len(folds)} of {n_folds} folds)"
-        for (name, category, message), folds in warned.items()
-    ]
-    return results, warning_lines
+    jobs = max(1, min(int(jobs), n_folds))
+    order = list(specs)
+    if budget is not None and specs:
+        n_train = int(np.mean([len(train) for train, _ in splits]))
+        n_test = int(np.mean([len(test) for _, test in splits]))
+        rows = probe_order(y, task, seed)
+        columns = np.random.default_rng(seed).permutation(X.shape[1])
+        progress.set_total(progress.total + len(specs))
+        for spec in specs:
+            if clock() - start > PROBE_SHARE * budget:
+                estimates[spec.name] = math.inf  # no time left even to time it
+            else:
+                est = estimate_cost(spec, X, y, task, n_train, n_test, rows, columns, _one_fold)
+                estimates[spec.name] = est.seconds
+            progress.update(detail=f"{spec.name} (timing)")
+        order.sort(key=lambda s: (estimates[s.name] is None, estimates[s.name] or 0.0))
+    deadline = None if budget is None else start + (1 - BUDGET_MARGIN) * budget
+    for spec in order:
+        per_fold = estimates.get(spec.name)
+        parallel = jobs > 1 and per_fold is not None and per_fold * n_folds > PARALLEL_MIN_SECONDS
+        workers = jobs * PARALLEL_EFFICIENCY if parallel else 1
+        if deadline is not None and per_fold is not None:
+            expected = per_fold * n_folds / min(workers, n_folds)
+            left = deadline - clock()
+            if expected > left:
+                notes.append(
+                    f"{spec.name} skipped: "
+                    + (
+                        f"estimated {_seconds(expected)} for {n_folds} folds, "
+                        if math.isfinite(expected)
+                        else "not timed, the other models' timing used half the budget; "
+                    )
+                    + f"{_seconds(max(left, 0.0))} of the {budget:g} s time budget left "
+                    "(--time-budget)"
+                )
+                progress.set_total(progress.total - n_folds)
+                continue
+        folds = _Folds(spec, n_folds, log, progress, deadline, clock, jobs if parallel else 1)
+        _run_folds(spec, X, y, splits, task, classes, folds, jobs if parallel else 1)
+        if folds.stopped is not None:
+            notes.append(folds.stopped)
+        if folds.stopped is None or len(folds.scores) >= _min_folds(n_folds):
+            results.append(folds.finish())
+        progress.set_total(progress.total - (n_folds - folds.seen))
+    return Run(results, log.lines(n_folds), notes, estimates)
 
 
 def _fmt(x, spec):
@@ -229,6 +429,8 @@ def leaderboard(results, task):
     for (rank, r), mean, se in zip(ranked, means, ses, strict=True):
         fit = "-" if r.baseline else _fmt(1e3 * float(np.mean(r.fit_times)), ".3g")
         name = label if r.baseline else r.name
+        if r.planned > len(r.primary) and not r.baseline:
+            name += f" ({len(r.primary)} of {r.planned} folds)"
         score = f"{mean:>{wm}} ± {se:<{ws}}"
         rows.append((rank, name, score, _fmt(r.secondary_mean, ".3f"), fit))
 

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-__all__ = ["DATASETS", "DEFAULT_DATASET", "Data", "detect_task", "load_data"]
+__all__ = ["DATASETS", "DEFAULT_DATASET", "Data", "check_target", "detect_task", "load_data"]
 
 DEFAULT_DATASET = "gapminder"
 
@@ -126,7 +126,18 @@ def _drop_builtin(X, names, baselines, drop, dataset):
     return X[:, keep], [nm for nm, k in zip(names, keep, strict=True) if k], baselines
 
 
-def load_data(path=None, *, dataset=None, target=None, drop=None, na="error"):
+def load_data(
+    path=None,
+    *,
+    dataset=None,
+    target=None,
+    drop=None,
+    na="error",
+    sep=None,
+    encoding="utf-8",
+    na_values=None,
+    decimal=".",
+):
     """Load the data a command works on.
 
     Parameters
@@ -143,6 +154,9 @@ def load_data(path=None, *, dataset=None, target=None, drop=None, na="error"):
         Comma-separated columns to leave out.
     na : {"error", "drop"}, default="error"
         Missing values in a CSV file: an error, or drop the incomplete rows.
+    sep, encoding, na_values, decimal
+        How to read the CSV file, as in :func:`statlearning.datasets.load_csv`
+        (``na_values`` comma-separated).
 
     Returns
     -------
@@ -172,12 +186,23 @@ def load_data(path=None, *, dataset=None, target=None, drop=None, na="error"):
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         try:
-            bunch = datasets.load_csv(path, target, drop=drop or None, na=na)
+            bunch = datasets.load_csv(
+                path,
+                target,
+                drop=drop or None,
+                na=na,
+                sep=_separator(sep),
+                encoding=encoding,
+                na_values=_split_names(na_values) or None,
+                decimal=decimal,
+            )
         except ValueError as exc:  # speak of the command-line options, not the arguments
             raise ValueError(_as_options(str(exc))) from None
-    notes = [str(w.message).splitlines()[0] for w in caught]
+    notes = [_as_options(str(w.message).splitlines()[0]) for w in caught]
     if bunch.data.shape[1] == 0:
         raise ValueError("no feature columns left to use")
+    if sep is None and bunch.sep != ",":
+        notes.append(f"delimiter {_SEP_NAMES.get(bunch.sep, repr(bunch.sep))} detected (--sep)")
     return Data(
         bunch.data,
         bunch.target,
@@ -190,10 +215,34 @@ def load_data(path=None, *, dataset=None, target=None, drop=None, na="error"):
     )
 
 
+_SEP_NAMES = {";": "';'", "\t": "tab", "|": "'|'", ",": "','"}
+
+
+def _separator(sep):
+    """``--sep``: a character, or ``tab`` / ``\\t`` for the tab."""
+    if sep is None:
+        return None
+    return "\t" if sep.lower() in ("tab", "\\t", "\t") else sep
+
+
 def _as_options(message):
     message = message.replace("na='drop'", "--na drop")
+    for arg in ("na_values", "encoding", "decimal", "sep"):
+        message = message.replace(f"{arg}=", "--" + arg.replace("_", "-") + " ")
+    message = message.replace("--decimal ','", "--decimal ,")
     message = re.sub(r"drop=\[([^\]]*)\]", lambda m: "--drop " + m[1].replace("'", ""), message)
-    return message.replace("drop entr", "--drop entr")
+    message = message.replace("drop entr", "--drop entr")
+    return re.sub(r"(--[a-z-]+)  +", r"\1 ", message)
+
+
+def check_target(y, name):
+    """Raise a ``ValueError`` if the target ``y`` takes a single value."""
+    if len(np.unique(y)) < 2:
+        value = y[0].item() if isinstance(y[0], np.generic) else y[0]
+        raise ValueError(
+            f"the target {name!r} is constant ({value!r} in all {len(y)} rows): there is "
+            "nothing to predict"
+        )
 
 
 def detect_task(y, task="auto"):

@@ -3,15 +3,21 @@
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import sys
+import time
 import warnings
 
 from .. import __version__
+from ._output import WarningLog, clip
 
 __all__ = ["build_parser", "main"]
 
 PROG = "statlearning"
+
+#: Default of ``compare --time-budget``, in seconds.
+DEFAULT_BUDGET = 300.0
 
 #: Errors reported as one ``statlearning: error: ...`` line with exit code 2.
 USER_ERRORS = (ValueError, TypeError, FileNotFoundError, KeyError, OSError)
@@ -52,6 +58,23 @@ def _add_data_arguments(parser):
         default="auto",
         help="override the task detected from the target (default: auto)",
     )
+    parser.add_argument(
+        "--sep",
+        metavar="CHAR",
+        help="delimiter of DATA, e.g. ';' or tab (default: detected among , ; tab |)",
+    )
+    parser.add_argument(
+        "--encoding", default="utf-8", metavar="NAME", help="text encoding of DATA (utf-8)"
+    )
+    parser.add_argument(
+        "--na-values",
+        metavar="TOKENS",
+        help="comma-separated further cell values that mean missing, e.g. '?,-999' (besides "
+        "pandas' NA, N/A, NaN, nan, NULL, empty, ...; inf also counts as missing)",
+    )
+    parser.add_argument(
+        "--decimal", default=".", metavar="CHAR", help="decimal mark of numbers in DATA (.)"
+    )
 
 
 def build_parser():
@@ -77,6 +100,21 @@ def build_parser():
     compare.add_argument("--seed", type=int, default=0, metavar="S", help="random seed (0)")
     compare.add_argument("--models", metavar="NAME,...", help="compare only these models")
     compare.add_argument("--quiet", action="store_true", help="no progress bar")
+    compare.add_argument(
+        "--time-budget",
+        type=float,
+        default=DEFAULT_BUDGET,
+        metavar="SECONDS",
+        help=f"skip models expected to take longer than what is left of this many seconds "
+        f"(default {DEFAULT_BUDGET:g}; 0: no limit)",
+    )
+    compare.add_argument(
+        "--jobs",
+        type=int,
+        default=-1,
+        metavar="J",
+        help="folds of a slow model fitted in parallel on J processes (default -1: all cores)",
+    )
     compare.set_defaults(func=_cmd_compare)
 
     fit = commands.add_parser(
@@ -101,13 +139,33 @@ def build_parser():
 
 
 def _load(args):
-    from ._data import detect_task, load_data
+    from ._data import check_target, detect_task, load_data
 
     data = load_data(
-        args.data, dataset=args.dataset, target=args.target, drop=args.drop, na=args.na
+        args.data,
+        dataset=args.dataset,
+        target=args.target,
+        drop=args.drop,
+        na=args.na,
+        sep=args.sep,
+        encoding=args.encoding,
+        na_values=args.na_values,
+        decimal=args.decimal,
     )
+    check_target(data.y, data.target_name)
     task, reason = detect_task(data.y, args.task)
     return data, task, reason
+
+
+def _say(line="", file=None):
+    """Print one line, at most 1,000 characters long."""
+    print(clip(line), file=file)
+
+
+def _jobs(jobs):
+    if jobs == 0:
+        raise ValueError("--jobs must not be 0 (-1: all cores)")
+    return jobs if jobs > 0 else max(1, (os.cpu_count() or 1) + 1 + jobs)
 
 
 def _data_notes(data):
@@ -121,19 +179,30 @@ def _data_notes(data):
     return notes + list(data.notes)
 
 
-def _check_applicable(spec, task, reason):
+def _check_applicable(spec, task, reason, y=None):
     if spec.task != task:
         raise ValueError(
             f"model {spec.name!r} is a {spec.task} model, but the task is {task} ({reason}); "
             f"run '{PROG} models' for the {task} models"
         )
+    if y is not None and task == "regression" and not spec.accepts_target(float(min(y))):
+        domain = {"positive": "y > 0", "nonnegative": "y >= 0"}[spec.target]
+        raise ValueError(
+            f"model {spec.name!r} needs {domain}; the smallest value of the target is "
+            f"{float(min(y)):.4g}"
+        )
 
 
 def _cmd_compare(args):
     from .._registry import get_model, registered_models
-    from ._compare import METRICS, cross_validate_models, leaderboard, make_splits
+    from ._compare import METRICS, applicable, cross_validate_models, leaderboard, make_splits
     from ._progress import Progress
 
+    clock_start = time.monotonic()
+    if args.time_budget < 0 or not math.isfinite(args.time_budget):
+        raise ValueError(f"--time-budget must be a number of seconds >= 0; got {args.time_budget}")
+    budget = args.time_budget or None
+    jobs = _jobs(args.jobs)
     data, task, reason = _load(args)
     if args.models:
         names = list(dict.fromkeys(n.strip() for n in args.models.split(",") if n.strip()))
@@ -145,28 +214,44 @@ def _cmd_compare(args):
     else:
         specs = registered_models(task=task)
     splits, split_notes = make_splits(data.X, data.y, task, args.cv, args.repeats, args.seed)
+    considered = len(specs)
+    specs, left_out = applicable(specs, data.y, data.p, splits, task)
 
     folds = f"{args.cv}-fold CV" + (f" x {args.repeats} repeats" if args.repeats > 1 else "")
     primary, _, larger = METRICS[task]
-    print(f"data: {data.source}: n = {data.n}, p = {data.p}, target = {data.target_name}")
-    print(
+    limit = f"time budget {budget:g} s" if budget else "no time budget"
+    _say(f"data: {data.source}: n = {data.n}, p = {data.p}, target = {data.target_name}")
+    _say(
         f"task: {task} ({reason}); {folds}, seed {args.seed}; {primary} "
         f"({'higher' if larger else 'lower'} is better), mean ± SE over {len(splits)} folds"
     )
-    for note in _data_notes(data) + split_notes:
-        print(f"note: {note}")
-    if not specs:
-        print(f"note: no {task} model is registered yet; only the baseline is shown")
+    _say(f"run: {limit} (--time-budget), up to {jobs} parallel folds (--jobs)")
+    for note in _data_notes(data) + split_notes + left_out:
+        _say(f"note: {note}")
+    if not considered:
+        _say(f"note: no {task} model is registered yet; only the baseline is shown")
 
     sys.stdout.flush()  # the header before the progress bar, even when stdout is a pipe
     with Progress(len(specs) * len(splits), label="compare", enabled=not args.quiet) as bar:
-        results, warning_lines = cross_validate_models(data.X, data.y, specs, splits, task, bar)
-    print()
-    print("\n".join(leaderboard(results, task)))
-    if warning_lines:
-        print()
-        for line in warning_lines:
-            print(f"warning: {line}")
+        run = cross_validate_models(
+            data.X, data.y, specs, splits, task, bar,
+            budget=budget, jobs=jobs, seed=args.seed, start=clock_start,
+        )  # fmt: skip
+    _say()
+    for line in leaderboard(run.results, task):
+        _say(line)
+    if run.notes:
+        _say()
+        for note in run.notes:
+            _say(f"note: {note}")
+        _say("note: a larger --time-budget or fewer folds (--cv) would include them")
+    if run.warning_lines:
+        _say()
+        for line in run.warning_lines:
+            _say(f"warning: {line}")
+    if considered and run.n_fitted == 0:
+        _say(f"{PROG}: no model could be fitted to these data", file=sys.stderr)
+        return 1
     return 0
 
 
@@ -176,7 +261,7 @@ def _cmd_fit(args):
 
     data, task, reason = _load(args)
     spec = get_model(args.model)
-    _check_applicable(spec, task, reason)
+    _check_applicable(spec, task, reason, data.y)
     estimator = build_estimator(spec)
     X, y = data.frame()
     with warnings.catch_warnings(record=True) as caught:
@@ -186,7 +271,7 @@ def _cmd_fit(args):
         summary = final.summary() if callable(getattr(final, "summary", None)) else None
         score = None if summary is not None else estimator.score(X, y)
 
-    print(
+    _say(
         f"{spec.name} fitted to {data.source}: n = {data.n}, p = {data.p}, "
         f"target = {data.target_name}, task = {task}"
     )
@@ -197,17 +282,20 @@ def _cmd_fit(args):
         names = ", ".join(f"x{j} = {name}" for j, name in enumerate(data.feature_names))
         notes.append(f"feature names need pandas; {names}")
     for note in notes:
-        print(f"note: {note}")
-    print()
+        _say(f"note: {note}")
+    _say()
     if summary is not None:
-        print(str(summary).rstrip("\n"))
+        for line in str(summary).rstrip("\n").splitlines():
+            _say(line)
     else:
-        print(estimator)
+        _say(str(estimator).replace("\n", " "))
         metric = "R²" if task == "regression" else "accuracy"
-        print(f"training {metric}: {score:.4g}")
-    for w in caught:
-        lines = str(w.message).strip().splitlines() or [""]
-        print(f"warning: {w.category.__name__}: {lines[0]}", file=sys.stderr)
+        _say(f"training {metric}: {score:.4g}")
+    log = WarningLog()
+    for i, w in enumerate(caught):
+        log.add(spec.name, w.category.__name__, w.message, i)
+    for line in log.lines():
+        _say(f"warning: {line}", file=sys.stderr)
     return 0
 
 
@@ -247,7 +335,8 @@ def main(argv=None) -> int:
     Returns
     -------
     int
-        The exit status: 0 on success, 2 on a usage or input error, 130 when interrupted.
+        The exit status: 0 on success, 1 when ``compare`` could fit no model, 2 on a usage or
+        input error, 130 when interrupted.
     """
     parser = build_parser()
     try:
@@ -273,5 +362,5 @@ def main(argv=None) -> int:
             pass
         return 1
     except USER_ERRORS as exc:
-        print(f"{PROG}: error: {_message(exc)}", file=sys.stderr)
+        print(clip(f"{PROG}: error: {_message(exc)}"), file=sys.stderr)
         return 2

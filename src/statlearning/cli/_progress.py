@@ -2,7 +2,9 @@
 
 The bar stays silent for short jobs: it appears only once the work has been running for more
 than ``delay`` seconds. On a terminal it redraws a single line with a carriage return; when
-standard error is redirected (a log file, a CI job) it prints at most one line per 10 % step.
+standard error is redirected (a log file, a pipe, a CI job) it prints a line at each 10 % step
+and after any step that ends ``interval`` seconds or more after the last line, so that a job of
+slow steps shows every one of them.
 """
 
 from __future__ import annotations
@@ -32,6 +34,9 @@ class Progress:
         Seconds of work before the bar first appears.
     clock : callable, default=time.monotonic
         Returns the current time in seconds (replaceable in tests).
+    interval : float, default=2.0
+        When not on a terminal: a step ending this many seconds after the last line printed
+        gets a line of its own.
 
     Examples
     --------
@@ -40,7 +45,9 @@ class Progress:
     ...         bar.update()
     """
 
-    def __init__(self, total, *, label="", stream=None, enabled=True, delay=1.0, clock=None):
+    def __init__(
+        self, total, *, label="", stream=None, enabled=True, delay=1.0, clock=None, interval=2.0
+    ):
         self.total = max(int(total), 0)
         self.label = label
         self.stream = sys.stderr if stream is None else stream
@@ -53,6 +60,9 @@ class Progress:
         self._shown = False  # has anything been written yet?
         self._last_text = None  # TTY: the line on screen
         self._last_step = -1  # non-TTY: the last 10 % step printed
+        self.interval = float(interval)
+        self._last_time = self._start  # non-TTY: when the last line was printed
+        self.detail = ""
 
     def __enter__(self):
         return self
@@ -61,20 +71,34 @@ class Progress:
         self.close()
         return False
 
-    def update(self, n=1):
+    def update(self, n=1, detail=None):
         """Record ``n`` more completed steps and redraw if the bar is showing.
 
         Parameters
         ----------
         n : int, default=1
             Number of steps just completed.
+        detail : str, optional
+            What was just done (a model name), shown after the count.
         """
+        if detail is not None:
+            self.detail = str(detail)
         self.done = min(self.done + int(n), self.total)
         if not self.enabled:
             return
         if not self._shown and self.clock() - self._start <= self.delay:
             return
         self._draw()
+
+    def set_total(self, total):
+        """Change the number of steps of the whole job (steps dropped or added on the way).
+
+        Parameters
+        ----------
+        total : int
+            The new number of steps; at least the steps done.
+        """
+        self.total = max(int(total), self.done)
 
     def close(self):
         """Finish the display: clear the terminal line, or print the final step."""
@@ -96,17 +120,25 @@ class Progress:
         if self._tty:
             filled = round(fraction * _BAR_WIDTH)
             bar = "#" * filled + "-" * (_BAR_WIDTH - filled)
-            text = f"{self._prefix()}[{bar}] {fraction:4.0%} ({self.done}/{self.total})"
+            count = f"{fraction:4.0%} ({self.done}/{self.total})"
+            text = f"{self._prefix()}[{bar}] {count}{self._detail()}"
             if text != self._last_text:
                 self._write("\r" + text)
                 self._last_text = text
         else:
             step = int(fraction * 10 + 1e-9)  # 0..10, one line per 10 % step
-            if step <= self._last_step:
+            now = self.clock()
+            slow = self.done > 0 and now - self._last_time >= self.interval
+            if step <= self._last_step and not (slow and self.done < self.total):
                 return
-            self._write(f"{self._prefix()}{step * 10}% ({self.done}/{self.total})\n")
-            self._last_step = step
+            percent = f"{int(fraction * 100 + 1e-9)}%"
+            self._write(f"{self._prefix()}{percent} ({self.done}/{self.total}){self._detail()}\n")
+            self._last_step = max(step, self._last_step)
+            self._last_time = now
         self._shown = True
+
+    def _detail(self):
+        return f" {self.detail}" if self.detail and self.done < self.total else ""
 
     def _prefix(self):
         return f"{self.label}: " if self.label else ""

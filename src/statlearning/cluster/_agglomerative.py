@@ -10,8 +10,10 @@ from sklearn.base import ClusterMixin
 from sklearn.utils.validation import validate_data
 
 from .._core.compiled import kernel_array
+from .._core.scaling import max_abs, scale_for
 from .._validation import Interval, Options
 from ..base import StatBase, fit_context
+from ..exceptions import warn_data_scale
 from . import _linkage_kernels as _lk
 
 _METHODS = {
@@ -160,7 +162,8 @@ default="ward"
                 f"n_clusters={self.n_clusters} must be at most the number of samples, got "
                 f"n_samples={n}."
             )
-        d = self._condensed(X)
+        scale = scale_for(X)  # heights are computed on X / scale (a power of two), then scaled
+        d = self._condensed(X if scale is None else X / scale)
         method = _METHODS[self.linkage]
         if self.linkage in _REDUCIBLE:
             merges = _lk.nn_chain(d, n, method)
@@ -170,11 +173,17 @@ default="ward"
         del d
         if self.linkage in _SQUARED:
             np.sqrt(merges[:, 2], out=merges[:, 2])
+        if scale is not None:
+            merges[:, 2] *= scale
         self.linkage_matrix_ = _lk.scipy_linkage(merges, n)
         self.children_ = self.linkage_matrix_[:, :2].astype(np.intp)
         heights = self.linkage_matrix_[:, 2].copy()
         if self.linkage == "ward" and self.ward_height == "sse_increase":
-            heights = heights**2 / 2.0
+            with np.errstate(over="ignore", under="ignore"):
+                heights = heights**2 / 2.0
+            lost = ((heights == 0) & (self.linkage_matrix_[:, 2] > 0)) | np.isinf(heights)
+            if scale is not None and lost.any():
+                warn_data_scale(self, ["distances_"], float(max_abs(X)))
         self.distances_ = heights
         self.n_leaves_ = n
         if self.distance_threshold is not None:

@@ -12,6 +12,7 @@ from sklearn.base import ClusterMixin
 from sklearn.utils.validation import validate_data
 
 from .._core.compiled import kernel_array
+from .._core.scaling import scale_for
 from .._validation import Interval, Options
 from ..base import StatBase, fit_context
 
@@ -207,7 +208,13 @@ class DBSCAN(ClusterMixin, StatBase):
                 )
             if np.any(X < 0):
                 raise ValueError("metric='precomputed': distances must be non-negative.")
-        nbh = _Neighbourhoods(X, float(self.eps), self.metric)
+        # distances computed on X / s (s a power of two: exact) when they would overflow or
+        # underflow; eps is divided by the same s
+        s = None if self.metric == "precomputed" else scale_for(X)
+        Xs = X if s is None else kernel_array(X / s)
+        nbh = _Neighbourhoods(
+            Xs, float(self.eps) if s is None else float(self.eps) / s, self.metric
+        )
         is_core = nbh.counts() >= self.min_samples
         core = np.flatnonzero(is_core)
         labels = np.full(n, -1, dtype=np.int64)

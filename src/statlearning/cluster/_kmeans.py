@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import warnings
 from numbers import Integral, Real
 
 import numpy as np
@@ -11,9 +12,15 @@ from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from .._core.compiled import kernel_array, numba_threads
+from .._core.scaling import max_abs, scale_for, times
 from .._validation import ArrayLike, Interval, NJobs, Options, RandomState
 from ..base import StatBase, TransformerMixin, fit_context
-from ..exceptions import warn_not_converged
+from ..exceptions import (
+    ConvergenceWarning,
+    external_stacklevel,
+    warn_data_scale,
+    warn_not_converged,
+)
 from ._kmeans_kernels import (
     assign_accumulate,
     assign_accumulate_parallel,
@@ -54,6 +61,8 @@ def kmeans_plusplus(X, n_clusters: int, *, random_state=None, n_local_trials=Non
         Rows of ``X`` chosen as centres.
     """
     X = kernel_array(X)
+    original = X
+    X, _ = _rescaled(X)
     n = X.shape[0]
     if isinstance(random_state, np.random.Generator):
         randint, uniform = random_state.integers, random_state.random
@@ -77,7 +86,38 @@ def kmeans_plusplus(X, n_clusters: int, *, random_state=None, n_local_trials=Non
         indices[c] = cand[best]
         closest, cumulative = update_closest(X, indices[c], closest, cumulative)
         potential = cumulative[-1]
-    return X[indices].copy(), indices
+    return original[indices].copy(), indices
+
+
+def _rescaled(X, centers=None):
+    """``X`` (and ``centers``) divided by the power of two that keeps squared distances in range.
+
+    Returns ``(X, s)`` or ``(X, centers, s)`` with ``s = None`` (and the inputs unchanged)
+    when no rescaling is needed (see :mod:`statlearning._core.scaling`).
+    """
+    s = scale_for(X, centers)
+    if s is not None:
+        X = kernel_array(X / s)
+        centers = None if centers is None else kernel_array(centers / s)
+    return (X, s) if centers is None else (X, centers, s)
+
+
+def _check_results(estimator, X, s, n_distinct=None):
+    """The warnings of a fit: an inertia out of range, fewer distinct points than clusters."""
+    inertia = estimator.inertia_
+    if s is not None and (inertia == 0.0 or not np.isfinite(inertia)):
+        warn_data_scale(estimator, ["inertia_"], float(max_abs(X)) * s)
+    k = estimator.n_clusters
+    if n_distinct is None:
+        n_distinct = np.unique(estimator.cluster_centers_, axis=0).shape[0]
+    if n_distinct < k:
+        warnings.warn(
+            f"{type(estimator).__name__}: only {n_distinct} distinct cluster(s) found for "
+            f"n_clusters={k}: X has fewer distinct points than n_clusters (duplicate rows), so "
+            "some cluster_centers_ coincide; lower n_clusters.",
+            ConvergenceWarning,
+            stacklevel=external_stacklevel(),
+        )
 
 
 def _assignment_kernel(n_jobs):
@@ -300,7 +340,8 @@ class KMeans(ClusterMixin, TransformerMixin, StatBase):
         self.random_state = random_state
         self.n_jobs = n_jobs
 
-    def _initial_centers(self, X, rng):
+    def _initial_centers(self, X, rng, scale=None):
+        """Initial centres for ``X`` (already divided by ``scale``, which divides ``init`` too)."""
         if isinstance(self.init, str):
             if self.init == "k-means++":
                 return kmeans_plusplus(X, self.n_clusters, random_state=rng)[0]
@@ -314,7 +355,7 @@ class KMeans(ClusterMixin, TransformerMixin, StatBase):
             )
         if not np.all(np.isfinite(centers)):
             raise ValueError("init: the initial centres contain NaN or infinite values.")
-        return centers
+        return centers if scale is None else centers / scale
 
     @fit_context
     def fit(self, X, y=None):
@@ -330,7 +371,7 @@ class KMeans(ClusterMixin, TransformerMixin, StatBase):
         self
         """
         X = validate_data(self, X, dtype=np.float64, order="C")
-        X = kernel_array(X)
+        X, s = _rescaled(kernel_array(X))
         n = X.shape[0]
         if self.n_clusters > n:
             raise ValueError(
@@ -348,7 +389,7 @@ class KMeans(ClusterMixin, TransformerMixin, StatBase):
         best = None
         assign = _assignment_kernel(self.n_jobs)
         for _ in range(n_init):
-            centers = self._initial_centers(X, rng)
+            centers = self._initial_centers(X, rng, s)
             with numba_threads(self.n_jobs):
                 run = _lloyd(X, centers, self.max_iter, tol_abs, self.algorithm, assign)
             if best is None or run[2] < best[2]:
@@ -361,11 +402,15 @@ class KMeans(ClusterMixin, TransformerMixin, StatBase):
                 max_iter=self.max_iter,
                 advice="increase max_iter or raise tol",
             )
-        self.cluster_centers_ = centers
         self.labels_ = labels
-        self.inertia_ = float(inertia)
-        self.inertia_path_ = path
+        if s is None:
+            self.cluster_centers_, self.inertia_, self.inertia_path_ = centers, float(inertia), path
+        else:
+            self.cluster_centers_ = centers * s
+            self.inertia_ = times(float(inertia), s, 2)
+            self.inertia_path_ = times(path, s, 2)
         self.n_iter_ = int(n_iter)
+        _check_results(self, X, s, np.unique(centers, axis=0).shape[0])
         return self
 
     def _check_X(self, X):
@@ -373,9 +418,13 @@ class KMeans(ClusterMixin, TransformerMixin, StatBase):
         return kernel_array(validate_data(self, X, dtype=np.float64, order="C", reset=False))
 
     def _assign(self, X, centers):
-        """The compiled assignment step with ``n_jobs`` threads."""
+        """The compiled assignment step with ``n_jobs`` threads: labels, squared distances to
+        the nearest centre, per-cluster sums and counts (computed on rescaled data when the
+        squared distances would leave float64's range)."""
+        X, centers, s = _rescaled(X, kernel_array(centers))
         with numba_threads(self.n_jobs):
-            return _assignment_kernel(self.n_jobs)(X, kernel_array(centers))
+            labels, min_dist, sums, counts = _assignment_kernel(self.n_jobs)(X, centers)
+        return labels, times(min_dist, s, 2), times(sums, s), counts
 
     def predict(self, X) -> np.ndarray:
         """Nearest centre of each row (its Voronoi cell; ties to the lowest index).
@@ -401,7 +450,9 @@ class KMeans(ClusterMixin, TransformerMixin, StatBase):
         -------
         ndarray of shape (n_samples, n_clusters)
         """
-        return np.sqrt(squared_distances(self._check_X(X), kernel_array(self.cluster_centers_)))
+        X, centers, s = _rescaled(self._check_X(X), kernel_array(self.cluster_centers_))
+        dist = np.sqrt(squared_distances(X, centers))
+        return dist if s is None else dist * s
 
     def score(self, X, y=None) -> float:
         """Negative inertia of ``X`` under the fitted centres (higher is better).
@@ -552,7 +603,7 @@ class MiniBatchKMeans(KMeans):
         self.random_state = random_state
         self.n_jobs = n_jobs
 
-    def _initialise(self, X, rng):
+    def _initialise(self, X, rng, scale=None):
         n = X.shape[0]
         if self.n_clusters > n:
             raise ValueError(
@@ -570,7 +621,7 @@ class MiniBatchKMeans(KMeans):
         best, best_inertia = None, np.inf
         for _ in range(n_init):
             subset = X[np.sort(rng.choice(n, size=size, replace=False))]
-            centers = self._initial_centers(subset, rng)
+            centers = self._initial_centers(subset, rng, scale)
             inertia = self._assign(subset, centers)[1].sum()
             if inertia < best_inertia:
                 best, best_inertia = centers, inertia
@@ -615,10 +666,10 @@ class MiniBatchKMeans(KMeans):
         self
         """
         X = validate_data(self, X, dtype=np.float64, order="C")
-        X = kernel_array(X)
+        X, s = _rescaled(kernel_array(X))
         n = X.shape[0]
         rng = check_random_state(self.random_state)
-        self._initialise(X, rng)
+        self._initialise(X, rng, s)
         batch_size = min(self.batch_size, n)
         n_steps = math.ceil(self.max_iter * n / batch_size)
         tol_abs = self.tol * float(np.mean(np.var(X, axis=0)))
@@ -644,7 +695,11 @@ class MiniBatchKMeans(KMeans):
         labels, min_dist, _, _ = self._assign(X, self.cluster_centers_)
         self.labels_ = labels
         self.inertia_ = float(min_dist.sum())
+        if s is not None:
+            self.cluster_centers_ *= s
+            self.inertia_ = times(self.inertia_, s, 2)
         self.n_iter_ = math.ceil(self.n_steps_ * batch_size / n)
+        _check_results(self, X, s)
         return self
 
     def partial_fit(self, X, y=None):

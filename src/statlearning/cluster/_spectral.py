@@ -14,6 +14,7 @@ from sklearn.utils import check_random_state
 from sklearn.utils.validation import validate_data
 
 from .._core.compiled import kernel_array
+from .._core.scaling import scale_for
 from .._validation import Interval, Options, RandomState
 from ..base import StatBase, fit_context
 from ..exceptions import NumericalWarning
@@ -203,11 +204,23 @@ class SpectralClustering(ClusterMixin, StatBase):
                     "affinity='precomputed': X must be a symmetric non-negative matrix."
                 )
             A = np.array(X, dtype=np.float64)
-        elif self.affinity == "rbf":
-            A = squareform(np.exp(-self.gamma * pdist(X, "sqeuclidean")))
+        # distances computed on X / s (s a power of two: exact) when their squares would leave
+        # float64's range; the rbf exponent -gamma s² d'² then over- or underflows correctly
+        s = scale_for(X) if self.affinity != "precomputed" else None
+        if s is not None:
+            X = X / s
+        if self.affinity == "rbf":
+            d2 = pdist(X, "sqeuclidean")
+            if s is None:
+                A = squareform(np.exp(-self.gamma * d2))
+            else:  # exp(-gamma s² d'²), with 0 · inf read as 0 (duplicate rows)
+                with np.errstate(over="ignore", under="ignore", invalid="ignore"):
+                    E = np.exp(-(self.gamma * s * s) * d2)
+                A = squareform(np.where(d2 > 0, E, 1.0))
         elif self.affinity == "epsilon":
-            A = squareform((pdist(X) <= self.eps).astype(np.float64))
-        else:
+            eps = self.eps if s is None else self.eps / s
+            A = squareform((pdist(X) <= eps).astype(np.float64))
+        elif self.affinity == "nearest_neighbors":
             k = self.n_neighbors
             if k > n - 1:
                 warnings.warn(

@@ -1,7 +1,11 @@
-"""Read a CSV file into a design matrix with R-style treatment coding."""
+"""Read a CSV file into a design matrix with R-style treatment coding.
 
+The file is parsed by :func:`pandas.read_csv`; this module decides the delimiter, which columns
+are numeric, what is missing, and codes the categorical columns as R's ``model.matrix`` does.
+"""
+
+import codecs
 import csv
-import math
 import os
 import warnings
 from pathlib import Path
@@ -11,22 +15,101 @@ from sklearn.utils import Bunch
 
 __all__ = ["load_csv"]
 
-#: Field values read as missing (R's ``NA`` and the empty field).
-NA_STRINGS = frozenset({"NA", ""})
+#: Delimiters tried when ``sep`` is not given, in order of preference on a tie.
+SEPARATORS = (",", ";", "\t", "|")
+
+#: A column is numeric when at least this share of its non-missing cells are numbers.
+NUMERIC_SHARE = 0.9
+
+#: A categorical column with at least this share of numbers is read with a warning.
+MOSTLY_NUMBERS = 0.5
+
+#: Bytes read to choose the delimiter and parse the header.
+_SAMPLE_BYTES = 1 << 16
+
+_SEP_NAMES = {",": "','", ";": "';'", "\t": "tab", "|": "'|'"}
 
 
-def _read_rows(path):
-    """Return ``(header, rows)`` of a comma-separated file, skipping blank lines."""
+def _describe_sep(sep):
+    return _SEP_NAMES.get(sep, repr(sep))
+
+
+def _check_path(path):
     path = Path(path)
+    if path.is_dir():
+        raise IsADirectoryError(f"{str(path)!r} is a directory, not a CSV file")
     if not path.is_file():
         raise FileNotFoundError(f"no such file: {str(path)!r}")
-    with open(path, newline="", encoding="utf-8-sig") as fh:
-        rows = [row for row in csv.reader(fh) if row]
-    if not rows:
+    return path
+
+
+def _decode_error(path, encoding, exc):
+    byte = exc.object[exc.start : exc.start + 1]
+    return ValueError(
+        f"cannot read {str(path)!r} as {encoding}: byte 0x{byte.hex()} at position {exc.start} "
+        f"is not valid {encoding}; give the file's encoding, e.g. encoding='latin-1' or "
+        "'cp1252'"
+    )
+
+
+def _codec(encoding):
+    if not isinstance(encoding, str):
+        raise TypeError(f"encoding must be a string; got {encoding!r}")
+    try:
+        name = codecs.lookup(encoding).name
+    except LookupError:
+        raise ValueError(
+            f"unknown encoding {encoding!r}; name a codec Python knows, e.g. encoding='latin-1'"
+        ) from None
+    return "utf-8-sig" if name == "utf-8" else encoding  # a byte-order mark is not a name
+
+
+def _sample_lines(path, encoding):
+    """The complete lines of the first ``_SAMPLE_BYTES`` bytes of the file, decoded."""
+    with open(path, "rb") as fh:
+        raw = fh.read(_SAMPLE_BYTES + 1)
+    whole = len(raw) <= _SAMPLE_BYTES
+    decoder = codecs.getincrementaldecoder(encoding)()
+    try:
+        text = decoder.decode(raw[:_SAMPLE_BYTES], final=whole)
+    except UnicodeDecodeError as exc:
+        raise _decode_error(path, encoding, exc) from None
+    lines = text.splitlines()
+    if not whole and len(lines) > 1:
+        lines = lines[:-1]  # the last line may be cut short
+    return [line for line in lines if line.strip()]
+
+
+def _fields(lines, sep):
+    try:
+        return [len(row) for row in csv.reader(lines, delimiter=sep) if row]
+    except csv.Error:
+        return []
+
+
+def _sniff(lines):
+    """The delimiter among :data:`SEPARATORS` that splits the sampled lines most consistently.
+
+    The rule: the delimiter giving every sampled line the same number of fields, the most
+    fields winning; failing that, the one giving the header most fields; ``","`` otherwise.
+    """
+    sample = lines[:200]
+    best, best_fields = None, 1
+    for sep in SEPARATORS:
+        counts = _fields(sample, sep)
+        if counts and len(set(counts)) == 1 and counts[0] > best_fields:
+            best, best_fields = sep, counts[0]
+    if best is not None:
+        return best
+    header_fields = {sep: (_fields(sample[:1], sep) or [1])[0] for sep in SEPARATORS}
+    sep = max(SEPARATORS, key=lambda s: header_fields[s])
+    return sep if header_fields[sep] > 1 else ","
+
+
+def _header(path, lines, sep):
+    if not lines:
         raise ValueError(f"empty file: {str(path)!r} has no header row")
-    header, body = rows[0], rows[1:]
-    if not body:
-        raise ValueError(f"{str(path)!r} has a header but no data rows")
+    header = next(csv.reader(lines[:1], delimiter=sep))
     for j, name in enumerate(header):
         if name == "":
             raise ValueError(
@@ -42,40 +125,126 @@ def _read_rows(path):
         raise ValueError(
             f"duplicated column name(s) in {str(path)!r}: {', '.join(map(repr, dups))}"
         )
-    ncol = len(header)
-    for i, row in enumerate(body):
-        if len(row) != ncol:
-            raise ValueError(
-                f"row {i + 2} of {str(path)!r} has {len(row)} fields, the header has {ncol}"
-            )
-    return header, body
+    return header
 
 
-def _parse_float(value):
-    """Return ``float(value)`` or ``None`` if ``value`` is not a number."""
-    if "_" in value:  # float() accepts "1_000"; a CSV reader should not
-        return None
+def _read_frame(path, sep, encoding, na_values, decimal):
+    """Return ``(frame, sep)``: every column of the file as read by :func:`pandas.read_csv`."""
+    import pandas as pd
+
+    path = _check_path(path)
+    encoding = _codec(encoding)
+    lines = _sample_lines(path, encoding)
+    sep = _sniff(lines) if sep is None else sep
+    header = _header(path, lines, sep)
     try:
-        return float(value)
-    except ValueError:
-        return None
+        frame = pd.read_csv(
+            path,
+            sep=sep,
+            encoding=encoding,
+            na_values=na_values,
+            decimal=decimal,
+            header=0,
+            names=header,
+            skip_blank_lines=True,
+            engine="c" if len(sep) == 1 else "python",
+            low_memory=False,
+        )
+    except UnicodeDecodeError as exc:
+        raise _decode_error(path, encoding, exc) from None
+    except pd.errors.EmptyDataError:
+        raise ValueError(f"empty file: {str(path)!r} has no header row") from None
+    except pd.errors.ParserError as exc:
+        detail = str(exc).replace("Error tokenizing data. C error: ", "").strip()
+        raise ValueError(
+            f"cannot parse {str(path)!r} with delimiter {_describe_sep(sep)}: {detail}"
+        ) from None
+    if len(frame) == 0:
+        raise ValueError(f"{str(path)!r} has a header but no data rows")
+    return frame, sep
 
 
-def _as_numeric(values):
-    """Convert a column of strings to floats, or return ``None`` if it is not numeric.
+def _rows_text(rows, limit=5):
+    shown = ", ".join(str(r) for r in rows[:limit])
+    more = f" and {len(rows) - limit} more" if len(rows) > limit else ""
+    return f"row{'s' if len(rows) > 1 else ''} {shown}{more}"
 
-    Missing values must already have been replaced by ``None``; they become NaN.
+
+def _bad_tokens_error(name, column, bad):
+    """The error for the non-numeric cells ``bad`` (a boolean mask) of a numeric column."""
+    import pandas as pd
+
+    tokens = {}
+    for i in np.flatnonzero(bad):
+        tokens.setdefault(str(column[i]), []).append(int(i) + 2)  # the header is row 1
+    listing = "; ".join(f"{tok!r} ({_rows_text(rows)})" for tok, rows in list(tokens.items())[:5])
+    if len(tokens) > 5:
+        listing += f"; and {len(tokens) - 5} more distinct values"
+    values = pd.Series(list(tokens), dtype=object)
+    commas = pd.to_numeric(values.str.replace(",", ".", regex=False), errors="coerce")
+    hint = (
+        "decimal commas? give decimal=','"
+        if commas.notna().all()
+        else "mark them as missing with na_values= or correct the file"
+    )
+    return ValueError(
+        f"column {name!r} is numeric but has {int(bad.sum())} non-numeric value(s): "
+        f"{listing}; {hint}"
+    )
+
+
+def _column_values(name, column, decimal):
+    """Return ``(values, numeric)``: floats with NaN for missing, or strings with None.
+
+    A column is numeric when at least :data:`NUMERIC_SHARE` of its non-missing cells parse as
+    numbers; its other cells are then an error. Infinite values count as missing.
     """
-    out = np.empty(len(values), dtype=float)
-    for i, v in enumerate(values):
-        if v is None:
-            out[i] = math.nan
-            continue
-        x = _parse_float(v)
-        if x is None:
-            return None
-        out[i] = x
-    return out
+    import pandas as pd
+
+    kind = column.dtype.kind
+    if kind in "iuf":
+        values = np.array(column.to_numpy(dtype=float, na_value=np.nan), copy=True)
+    elif kind == "b":
+        return np.array(column.astype(object).map(str).to_numpy(dtype=object)), False
+    else:
+        present = column.notna().to_numpy()
+        text = column.astype(object)
+        if decimal != ".":
+            text = text.where(~present, text.astype(str).str.replace(decimal, ".", regex=False))
+        parsed = np.array(
+            pd.to_numeric(text, errors="coerce").to_numpy(dtype=float, na_value=np.nan)
+        )
+        numbers = present & ~np.isnan(parsed)
+        n_present = int(present.sum())
+        if n_present == 0 or numbers.sum() < NUMERIC_SHARE * n_present:
+            commas = pd.to_numeric(
+                column[present].astype(str).str.replace(",", ".", regex=False), errors="coerce"
+            )
+            if decimal == "." and n_present and commas.notna().mean() >= NUMERIC_SHARE:
+                example = column[present & np.isnan(parsed)].iloc[0]
+                raise ValueError(
+                    f"column {name!r} holds numbers written with commas (e.g. {example!r}); "
+                    "decimal commas? give decimal=','; thousands separators? remove them"
+                )
+            values = np.array(column.astype(object).to_numpy(dtype=object), copy=True)
+            values[~present] = None
+            if n_present and numbers.sum() >= MOSTLY_NUMBERS * n_present:
+                odd = list(dict.fromkeys(map(str, column[present & ~numbers])))[:3]
+                warnings.warn(
+                    f"column {name!r} is read as categorical although "
+                    f"{numbers.sum() / n_present:.0%} of its values are numbers (the others "
+                    f"include {', '.join(map(repr, odd))}); if it is numeric, mark those as "
+                    "missing with na_values=",
+                    UserWarning,
+                    stacklevel=4,
+                )
+            return values, False
+        bad = present & ~numbers
+        if bad.any():
+            raise _bad_tokens_error(name, column.to_numpy(dtype=object), bad)
+        values = parsed
+    values[np.isinf(values)] = np.nan
+    return values, True
 
 
 def _column_list(arg, name, header):
@@ -94,6 +263,12 @@ def _column_list(arg, name, header):
     return arg
 
 
+def _missing(values):
+    import pandas as pd
+
+    return pd.isna(values)
+
+
 def load_csv(
     path,
     target,
@@ -104,14 +279,26 @@ def load_csv(
     na="error",
     max_levels=50,
     as_frame=False,
+    sep=None,
+    encoding="utf-8",
+    na_values=None,
+    decimal=".",
 ):
     """Load a CSV file as a numeric design matrix and a target vector.
 
-    The file is read with the standard-library :mod:`csv` module: comma-separated, first row
-    is the header, fields may be quoted as R's ``write.csv`` does, and ``NA`` or an empty
-    field is a missing value. A column is numeric when every non-missing value parses as a
-    number; any other feature column is categorical and is expanded with treatment
-    (dummy) coding as R's ``model.matrix`` does by default.
+    The file is parsed by :func:`pandas.read_csv`: the first row is the header, fields may be
+    quoted as R's ``write.csv`` does, blank lines are skipped and a row with fewer fields than
+    the header has missing values in the rest (R's ``read.csv``, ``fill = TRUE``). Missing
+    values are pandas' default tokens (the empty field, ``NA``, ``N/A``, ``NaN``, ``nan``,
+    ``NULL``, ``#N/A``, ``None``, …), the tokens in ``na_values``, and infinite numbers
+    (``inf``, ``-Inf``, ``Infinity``).
+
+    A column is numeric when at least 90 % of its non-missing cells parse as numbers; any
+    other cell of such a column (``?``, ``' NA'``, a decimal comma) is an error naming the
+    column, the values and their rows (the header being row 1), never a silent category. Any
+    other feature column is categorical (with a warning when half or more of its cells are
+    numbers) and is expanded with treatment (dummy) coding as R's ``model.matrix`` does by
+    default.
 
     Parameters
     ----------
@@ -139,8 +326,17 @@ def load_csv(
         Largest number of distinct levels accepted for a categorical feature; more raises a
         ``ValueError`` (such a column is usually an identifier to ``drop``).
     as_frame : bool, default=False
-        Also return the encoded features as a pandas DataFrame in ``frame`` (requires
-        pandas).
+        Also return the encoded features as a pandas DataFrame in ``frame``.
+    sep : str, optional
+        The delimiter. By default the one of ``,`` ``;`` tab ``|`` that gives the first lines
+        of the file the same number of fields, the most fields winning (``,`` if none does).
+    encoding : str, default="utf-8"
+        The file's text encoding (a UTF-8 byte-order mark is skipped). A file that is not
+        valid in it is an error naming the file, the byte and its position.
+    na_values : str or list of str, optional
+        Further cell values read as missing (e.g. ``"?"`` or ``"-999"``).
+    decimal : str, default="."
+        The decimal mark of numbers (``","`` for ``1,5``).
 
     Returns
     -------
@@ -155,15 +351,19 @@ def load_csv(
         - ``dropped_rows``: int, rows removed by ``na="drop"``;
         - ``frame``: pandas DataFrame of ``data`` with ``feature_names`` as columns when
           ``as_frame=True``, else None;
-        - ``filename``: str, the path that was read.
+        - ``filename``: str, the path that was read;
+        - ``sep``: str, the delimiter used.
 
     Raises
     ------
     FileNotFoundError
         If ``path`` does not exist.
+    IsADirectoryError
+        If ``path`` is a directory.
     ValueError
-        If the file is empty or has no data rows, has duplicated column names, ``target``
-        or an entry of ``features``/``drop`` is not a column, a value is missing with
+        If the file is empty, has no data rows, cannot be decoded with ``encoding`` or
+        parsed, has duplicated column names, ``target`` or an entry of ``features``/``drop``
+        is not a column, a numeric column has non-numeric cells, a value is missing with
         ``na="error"``, a feature is non-numeric with ``categorical="error"``, or a
         categorical feature has more than ``max_levels`` levels.
     ImportError
@@ -185,6 +385,14 @@ def load_csv(
         raise TypeError(f"max_levels must be an integer; got {max_levels!r}")
     if max_levels < 2:
         raise ValueError(f"max_levels must be at least 2; got {max_levels}")
+    if sep is not None and (not isinstance(sep, str) or not sep or sep in "\n\r\"'"):
+        raise ValueError(f"sep must be a delimiter such as ',', ';' or '\\t'; got {sep!r}")
+    if not isinstance(decimal, str) or len(decimal) != 1 or decimal.isalnum():
+        raise ValueError(f"decimal must be one character such as '.' or ','; got {decimal!r}")
+    if sep is not None and sep == decimal:
+        raise ValueError(f"sep and decimal must differ; both are {sep!r}")
+    if isinstance(na_values, str):
+        na_values = [na_values]
     if as_frame:
         try:
             import pandas as pd
@@ -193,13 +401,17 @@ def load_csv(
                 "load_csv(as_frame=True) requires pandas; install it (pip install pandas) "
                 "or use as_frame=False"
             ) from exc
-
-    header, rows = _read_rows(path)
     if not isinstance(target, str):
         raise TypeError(f"target must be a column name (str); got {target!r}")
+
+    raw, sep = _read_frame(path, sep, encoding, na_values, decimal)
+    header = list(raw.columns)
     if target not in header:
+        hint = ""
+        if len(header) == 1 and any(s in header[0] for s in SEPARATORS[1:]):
+            hint = " (is the delimiter right? give it, e.g. sep=';')"
         raise ValueError(
-            f"target column {target!r} not found; available columns: {', '.join(header)}"
+            f"target column {target!r} not found; available columns: {', '.join(header)}{hint}"
         )
     features = _column_list(features, "features", header)
     drop = _column_list(drop, "drop", header) or []
@@ -219,43 +431,40 @@ def load_csv(
         raise ValueError("no feature columns left to use")
 
     used = [*features, target]
-    index = {name: j for j, name in enumerate(header)}
-    columns = {
-        name: [None if row[index[name]] in NA_STRINGS else row[index[name]] for row in rows]
-        for name in used
-    }
+    columns, numeric = {}, {}
+    for name in used:
+        columns[name], numeric[name] = _column_values(name, raw[name], decimal)
+    del raw
 
     # Missing values over the used columns.
-    n_missing = {name: sum(v is None for v in col) for name, col in columns.items()}
-    n_missing = {name: k for name, k in n_missing.items() if k}
+    missing = {name: _missing(columns[name]) for name in used}
+    n_missing = {name: int(m.sum()) for name, m in missing.items() if m.any()}
     dropped_rows = 0
     if n_missing:
         if na == "error":
             detail = ", ".join(f"{name!r} ({k})" for name, k in n_missing.items())
             raise ValueError(
-                f"missing values in column(s) {detail}; use na='drop' to keep complete cases"
+                f"missing values (NA, NaN, inf or empty) in column(s) {detail}; use "
+                "na='drop' to keep complete cases"
             )
-        keep = [i for i in range(len(rows)) if all(columns[name][i] is not None for name in used)]
-        dropped_rows = len(rows) - len(keep)
-        if not keep:
+        incomplete = np.logical_or.reduce([missing[name] for name in n_missing])
+        dropped_rows = int(incomplete.sum())
+        if dropped_rows == len(incomplete):
             raise ValueError("no complete rows left after dropping missing values (na='drop')")
-        columns = {name: [col[i] for i in keep] for name, col in columns.items()}
+        columns = {name: col[~incomplete] for name, col in columns.items()}
 
     # Target: numeric -> float (regression), else strings (classification).
-    y = _as_numeric(columns[target])
-    if y is None:
-        y = np.asarray(columns[target], dtype=object)
+    y = columns[target]
 
     # Features: numeric as is, others treatment-coded.
-    numeric = {name: _as_numeric(columns[name]) for name in features}
-    non_numeric = [name for name in features if numeric[name] is None]
+    non_numeric = [name for name in features if not numeric[name]]
     if non_numeric and categorical == "error":
         raise ValueError(
             f"non-numeric feature column(s): {', '.join(map(repr, non_numeric))}; "
             "use categorical='onehot' or drop them"
         )
-    too_many = {name: len(set(columns[name])) for name in non_numeric}
-    too_many = {name: k for name, k in too_many.items() if k > max_levels}
+    levels = {name: sorted(set(columns[name])) for name in non_numeric}
+    too_many = {name: len(lv) for name, lv in levels.items() if len(lv) > max_levels}
     if too_many:
         name, k = next(iter(too_many.items()))
         raise ValueError(
@@ -266,26 +475,24 @@ def load_csv(
 
     blocks, feature_names, baselines = [], [], {}
     for name in features:
-        if numeric[name] is not None:
-            blocks.append(numeric[name][:, None])
+        if numeric[name]:
+            blocks.append(columns[name][:, None])
             feature_names.append(name)
             continue
         values = columns[name]
-        levels = sorted(set(values))
-        if len(levels) < 2:
+        if len(levels[name]) < 2:
             warnings.warn(
-                f"categorical column {name!r} has a single level {levels[0]!r}; dropped",
+                f"categorical column {name!r} has a single level {levels[name][0]!r}; dropped",
                 UserWarning,
                 stacklevel=2,
             )
             continue
-        baselines[name] = levels[0]
-        codes = np.asarray(values, dtype=object)
-        blocks.append(np.column_stack([(codes == level).astype(float) for level in levels[1:]]))
-        feature_names.extend(f"{name}{level}" for level in levels[1:])
+        baselines[name] = levels[name][0]
+        blocks.append(np.column_stack([values == level for level in levels[name][1:]]))
+        feature_names.extend(f"{name}{level}" for level in levels[name][1:])
 
     n = len(y)
-    X = np.hstack(blocks) if blocks else np.empty((n, 0), dtype=float)
+    X = np.hstack(blocks).astype(float) if blocks else np.empty((n, 0), dtype=float)
     frame = pd.DataFrame(X, columns=feature_names) if as_frame else None
     return Bunch(
         data=X,
@@ -296,4 +503,5 @@ def load_csv(
         dropped_rows=dropped_rows,
         frame=frame,
         filename=os.fspath(path),
+        sep=sep,
     )

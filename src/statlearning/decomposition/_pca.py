@@ -12,8 +12,10 @@ from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from .._core.linalg import gram
+from .._core.scaling import max_abs, scale_for, times
 from .._validation import Boolean, Interval, Options, RandomState
 from ..base import StatBase, TransformerMixin, fit_context
+from ..exceptions import warn_data_scale
 from ._summary import PCASummary
 
 __all__ = ["PCA", "retained_components"]
@@ -301,6 +303,10 @@ class PCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, StatBase):
         self
         """
         X = validate_data(self, X, dtype=np.float64, ensure_min_samples=2)
+        # computed on X / s (s a power of two) when variances would leave float64's range
+        s_data = scale_for(X)
+        if s_data is not None:
+            X = X / s_data
         n, p = X.shape
         n_max = min(n, p)
         nc = self._check_n_components(n_max)
@@ -375,7 +381,26 @@ class PCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, StatBase):
         self.n_components_ = k
         self.n_samples_ = n
         self.solver_ = solver
+        if s_data is not None:
+            self._unscale(s_data, max_abs(X) * s_data)
         return self
+
+    def _unscale(self, s, magnitude) -> None:
+        """Map a fit on ``X / s`` back to ``X``: centres and scales by ``s``; without
+        ``scale=True``, variances by ``s²`` and singular values by ``s``."""
+        self.mean_ = self.mean_ * s
+        if self.scale_ is not None:  # the standardised data do not depend on s
+            self.scale_ = self.scale_ * s
+            return
+        self.singular_values_ = times(self.singular_values_, s)
+        self.explained_variance_ = times(self.explained_variance_, s, 2)
+        self.eigenvalues_ = times(self.eigenvalues_, s, 2)
+        before = self.total_variance_
+        self.total_variance_ = times(self.total_variance_, s, 2)
+        if before > 0 and (self.total_variance_ == 0 or np.isinf(self.total_variance_)):
+            warn_data_scale(
+                self, ["explained_variance_", "eigenvalues_", "total_variance_"], magnitude
+            )
 
     @staticmethod
     def _n_retained(nc, eigenvalues, total_var, n_max) -> int:

@@ -23,8 +23,10 @@ from .._core.discriminant import (
     within_r_factor,
     within_scatter,
 )
+from .._core.scaling import max_abs, scale_for, times
 from .._validation import ArrayLike, Interval, Options
 from ..base import ClassifierMixin, StatBase, TransformerMixin, fit_context
+from ..exceptions import warn_data_scale, warn_unrescaled_scale
 from ._common import DiscriminantMixin, feature_names, row_blocks
 from ._format import format_linear, formula_names
 
@@ -172,6 +174,12 @@ class LinearDiscriminantAnalysis(
         """
         name = type(self).__name__
         X, y = validate_data(self, X, y, dtype=np.float64)
+        scale = scale_for(X)
+        if scale is not None and scale > 1:  # large data: fitted on X / scale, mapped back
+            X = X / scale
+        else:  # small data keep MASS's absolute tol (their variances may underflow)
+            scale = None
+            warn_unrescaled_scale(self, X, "X")
         X = kernel_array(X)
         self.classes_, codes = encode_class_labels(y, name)
         n, p = X.shape
@@ -214,7 +222,22 @@ class LinearDiscriminantAnalysis(
         rank = svd.size
         self.n_components_ = min(rank, self.n_components or max_components)
         self.explained_variance_ratio_ = (svd**2 / np.sum(svd**2))[: self.n_components_]
+        if scale is not None:
+            self._unscale(scale, float(max_abs(X)) * scale)
         return self
+
+    def _unscale(self, s, magnitude):
+        """Map a fit on ``X / s`` back to ``X``: locations by ``s``, the covariance by ``s²``,
+        directions and discriminant coefficients by ``1/s`` (scores do not change)."""
+        self.means_, self.xbar_ = self.means_ * s, self.xbar_ * s
+        self.scalings_ = self.scalings_ / s
+        self._coef_centred = self._coef_centred / s
+        funcs = self.discriminant_functions_.copy()
+        funcs[:, 1:] /= s
+        self.discriminant_functions_ = funcs
+        self.covariance_ = times(self.covariance_, s, 2)
+        if np.isinf(self.covariance_).any():
+            warn_data_scale(self, ["covariance_"], magnitude)
 
     def _whitening_errors(self, sd, singular_values, shrunk=False):
         name = type(self).__name__

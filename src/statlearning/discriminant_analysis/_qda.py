@@ -17,6 +17,7 @@ from .._core.discriminant import (
 )
 from .._validation import ArrayLike, Boolean, Interval
 from ..base import ClassifierMixin, StatBase, fit_context
+from ..exceptions import warn_unrescaled_scale
 from ._common import DiscriminantMixin, feature_names, row_blocks
 from ._format import format_quadratic, formula_names
 
@@ -115,6 +116,7 @@ class QuadraticDiscriminantAnalysis(ClassifierMixin, DiscriminantMixin, StatBase
         """
         name = type(self).__name__
         X, y = validate_data(self, X, y, dtype=np.float64)
+        warn_unrescaled_scale(self, X, "X")
         X = kernel_array(X)
         self.classes_, codes = encode_class_labels(y, name)
         p = X.shape[1]

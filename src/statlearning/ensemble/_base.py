@@ -21,8 +21,10 @@ from sklearn.utils.validation import check_is_fitted, has_fit_parameter, validat
 
 from .._core.class_labels import encode_class_labels
 from .._core.compiled import kernel_array
+from .._core.scaling import max_abs, scale_for, times
 from .._validation import check_sample_weight
 from ..base import StatBase
+from ..exceptions import warn_data_scale
 from ..tree import DecisionTreeClassifier, DecisionTreeRegressor
 from ..tree._structure import apply_tree
 from ._accumulate import accumulate_forest, pack_forest
@@ -256,6 +258,8 @@ class BaseBagging(StatBase, metaclass=ABCMeta):
         loss = np.zeros(n)
         total, covered = 0.0, 0.0
         curve = np.empty(self.n_estimators)
+        # squared errors in units of unit² (a power of two) when y's squares leave float64
+        unit = (None if self._is_classifier else scale_for(target)) or 1.0
         order = row_order(X, target)
         for b, est in enumerate(self.estimators_):
             rows = np.flatnonzero((self._counts(int(self._seeds[b, 0]), w, order) == 0)
@@ -267,7 +271,7 @@ class BaseBagging(StatBase, metaclass=ABCMeta):
                 if self._is_classifier:
                     new = (np.argmax(sums[rows], axis=1) != target[rows]).astype(np.float64)
                 else:
-                    new = (sums[rows, 0] / n_oob[rows] - target[rows]) ** 2
+                    new = ((sums[rows, 0] / n_oob[rows] - target[rows]) / unit) ** 2
                 total += float(np.dot(w[rows], new - loss[rows]))
                 loss[rows] = new
             curve[b] = total / covered if covered else np.nan
@@ -280,18 +284,22 @@ class BaseBagging(StatBase, metaclass=ABCMeta):
                 "Use more estimators.", UserWarning, stacklevel=3)
         with np.errstate(invalid="ignore", divide="ignore"):
             pred = sums / n_oob[:, None]
+        if unit != 1.0:
+            scaled, curve = curve, times(curve, unit, 2)
+            if np.any((scaled > 0) & ((curve == 0) | np.isinf(curve))):
+                warn_data_scale(self, ["oob_error_curve_"], float(max_abs(target)))
         self.oob_error_curve_ = curve
         if self._is_classifier:
             self.oob_decision_function_ = pred
             self.oob_score_ = float(1.0 - curve[-1])
         else:
             self.oob_prediction_ = pred[:, 0]
-            yy, ww = target[seen], w[seen]
+            yy, ww = target[seen] / unit, w[seen]  # R² does not depend on the unit
             if yy.size == 0:
                 self.oob_score_ = np.nan
                 return
             sst = float(np.dot(ww, (yy - np.average(yy, weights=ww)) ** 2))
-            sse = float(np.dot(ww, (pred[seen, 0] - yy) ** 2))
+            sse = float(np.dot(ww, (pred[seen, 0] / unit - yy) ** 2))
             self.oob_score_ = 1.0 - sse / sst if sst > 0 else (1.0 if sse == 0 else -np.inf)
 
 

@@ -20,6 +20,7 @@ from .._core.class_labels import encode_class_labels
 from .._core.compiled import kernel_array
 from .._validation import Interval, Options, RandomState, check_sample_weight
 from ..base import ClassifierMixin, RegressorMixin, StatBase, fit_context
+from ..exceptions import warn_unrescaled_scale
 from ..tree._apply import apply_packed
 from ..tree._grow import grow_tree  # the one switch point for the tree grower
 from ..tree._params import resolve_max_features
@@ -315,6 +316,7 @@ max_leaf_nodes, max_features
         self : GradientBoostingRegressor
         """
         X, y = validate_data(self, X, y, dtype=np.float64, y_numeric=True)
+        warn_unrescaled_scale(self, y, "y")
         X = kernel_array(X, np.float64)
         w = check_sample_weight(sample_weight, X.shape[0], estimator_name=type(self).__name__)
         loss = make_loss(self.loss, alpha=self.alpha)

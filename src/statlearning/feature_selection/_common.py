@@ -11,7 +11,9 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from .._core.compiled import single_blas_thread
 from .._core.ridge import centred_cross_products
+from .._core.scaling import linear_rescaling, times
 from .._core.selection import select_index
+from ..exceptions import warn_data_scale
 from ._subset_kernels import sweep_columns
 
 CRITERIA = ("bic", "aic", "cp", "adjr2", "cv")
@@ -46,6 +48,42 @@ def cross_products(X, y, fit_intercept):
     C[:p, p] = C[p, :p] = b / scale
     C[p, p] = tss
     return C, scale, tss
+
+
+def rescaled_data(X, y):
+    """``(X, y, t)``: the data divided by powers of two (columns of ``X`` separately, ``y`` by
+    ``t``) when squares of them would leave float64's range, else unchanged with ``t = 1``.
+
+    Least-squares subset searches are equivariant under both, so the chosen subsets do not
+    change; :func:`unscale_path` maps the criteria back to ``y``'s units.
+    """
+    rescaling = linear_rescaling(X, y)
+    if rescaling is None:
+        return X, y, 1.0
+    X, y, _ = rescaling.apply(X, y)
+    return X, y, float(rescaling.y_scale)
+
+
+def unscale_path(estimator, path, t, n, convention):
+    """Criteria of ``path_`` computed on ``y / t`` expressed in ``y``'s units, in place.
+
+    Sums of squares, CV errors and σ̂²-scaled criteria scale by ``t²``; the log-likelihood
+    criteria shift by ``2 n ln t`` (leaps' BIC, ``ln(RSS/TSS)``, Cp and adjusted R² do not
+    change). A value that float64 cannot hold becomes ``inf``/``0`` with a warning.
+    """
+    if t == 1.0:
+        return
+    squared = ["rss", "cv", "cv_se"] + (["cp", "bic"] if convention == "islr" else [])
+    lost = set()
+    for row in path:
+        for key in squared:
+            if key in row:
+                old, row[key] = row[key], times(row[key], t, 2)
+                if np.isfinite(old) and old != 0 and (row[key] == 0 or np.isinf(row[key])):
+                    lost.add(key)
+        row["aic"] = row["aic"] + 2.0 * n * math.log(t)
+    if lost:
+        warn_data_scale(estimator, [f"path_ {key!r}" for key in sorted(lost)], t)
 
 
 def sweep_in(C, columns, tol=ALIAS_TOL):

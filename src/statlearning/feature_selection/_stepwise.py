@@ -32,7 +32,9 @@ from ._common import (
     cross_products,
     full_model_sigma2,
     path_rows,
+    rescaled_data,
     sweep_in,
+    unscale_path,
     variable_names,
 )
 from ._subset import add_cv_to_path, check_n_samples, cv_errors
@@ -260,9 +262,11 @@ class StepwiseSelector(SelectorMixin, TransformerMixin, StatBase):
                 f"{name}: criterion='cv' needs stop='full' and direction 'forward' or "
                 "'backward' (the search is repeated on each training fold, size by size)."
             )
+        y_scale = 1.0
         if self.estimator is not None:
             path = self._fit_glm(X, y, start)
-        else:
+        else:  # the least-squares search is equivariant in X's columns and y
+            X, y, y_scale = rescaled_data(X, y)
             path = self._fit_ols(X, y, start)
         for i, row in enumerate(path):
             row["step"] = i
@@ -273,6 +277,7 @@ class StepwiseSelector(SelectorMixin, TransformerMixin, StatBase):
                 path, self.criterion, renamed_parameter(self, "selection", "rule")
             )
         self.best_size_ = path[chosen]["size"]
+        unscale_path(self, path, y_scale, n, self.convention)
         support = np.zeros(p, dtype=bool)
         support[list(path[chosen]["_cols"])] = True
         for row in path:

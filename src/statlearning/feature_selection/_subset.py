@@ -9,6 +9,7 @@ import numpy as np
 from sklearn.model_selection import check_cv
 from sklearn.utils.validation import validate_data
 
+from .._core.scaling import times
 from .._validation import CV, DEPRECATED, Boolean, Interval, Options, renamed_parameter
 from ..base import StatBase, TransformerMixin, fit_context
 from ..exceptions import warn_aliased
@@ -20,6 +21,8 @@ from ._common import (
     cross_products,
     full_model_sigma2,
     path_rows,
+    rescaled_data,
+    unscale_path,
     variable_names,
 )
 from ._subset_kernels import best_subsets_kernel
@@ -268,6 +271,7 @@ class BestSubsetSelector(SelectorMixin, TransformerMixin, StatBase):
             raise ValueError(
                 f"{name}: subset search handles at most 62 features, got {p}; use StepwiseSelector."
             )
+        X, y, y_scale = rescaled_data(X, y)  # the search is equivariant in X's columns and y
         rss, subsets, tss, rss_full, k_full, aliased = self._search(X, y, max_size)
         self.sigma2_ = full_model_sigma2(rss_full, n, k_full, self.criterion, self.convention, name)
         if aliased:
@@ -291,6 +295,9 @@ class BestSubsetSelector(SelectorMixin, TransformerMixin, StatBase):
             path, self.criterion, renamed_parameter(self, "selection", "rule")
         )
         self.best_size_ = path[chosen]["size"]
+        unscale_path(self, path, y_scale, n, self.convention)
+        if self.sigma2_ is not None:
+            self.sigma2_ = times(self.sigma2_, y_scale, 2)
         support = np.zeros(p, dtype=bool)
         support[list(subsets[chosen])] = True
         self.support_ = support

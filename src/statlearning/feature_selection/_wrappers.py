@@ -12,10 +12,11 @@ from sklearn.base import clone, is_classifier
 from sklearn.model_selection import ShuffleSplit, StratifiedShuffleSplit, check_cv, cross_val_score
 from sklearn.utils.validation import validate_data
 
+from .._core.scaling import scale_for, times
 from .._core.selection import select_index
 from .._validation import CV, DEPRECATED, Boolean, Interval, Options, renamed_parameter
 from ..base import StatBase, TransformerMixin, fit_context
-from ..exceptions import ConvergenceWarning, NumericalWarning, RankDeficientWarning
+from ..exceptions import ConvergenceWarning, NumericalWarning, RankDeficientWarning, warn_data_scale
 from ..linear_model import lasso_path
 from ._common import SelectorMixin, variable_names
 
@@ -272,9 +273,14 @@ class LassoPathSelector(SelectorMixin, TransformerMixin, StatBase):
         self
         """
         X, y = validate_data(self, X, y, dtype=np.float64, y_numeric=True)
+        # on power-of-two rescaled data when squares would leave float64's range: the path
+        # (alpha ∝ Xᵀy) scales by s_x s_y, the order of entry does not change
+        s_x, s_y = scale_for(X) or 1.0, scale_for(y) or 1.0
+        X, y = (X, y) if s_x == s_y == 1.0 else (X / s_x, y / s_y)
         if self.standardize:
             sd = X.std(axis=0)
             X = X / np.where(sd > 0, sd, 1.0)
+            s_x = 1.0
         alphas, coefs, _ = lasso_path(
             X, y, n_alphas=self.n_alphas, eps=self.eps, fit_intercept=self.fit_intercept
         )
@@ -282,15 +288,23 @@ class LassoPathSelector(SelectorMixin, TransformerMixin, StatBase):
         first = np.where(active.any(axis=1), np.argmax(active, axis=1), active.shape[1])
         order = np.lexsort((np.arange(X.shape[1]), first))
         self.entry_order_ = order[first[order] < active.shape[1]]
-        self.alphas_ = alphas
+        self.alphas_ = times(times(alphas, s_x), s_y)
+        if np.any((alphas > 0) & ((self.alphas_ == 0) | np.isinf(self.alphas_))):
+            warn_data_scale(self, ["alphas_"], max(s_x, s_y, key=lambda v: abs(np.log2(v))))
         if self.alpha is not None:
-            _, c, _ = lasso_path(X, y, alphas=[self.alpha], fit_intercept=self.fit_intercept)
-            support, self.alpha_ = c[:, 0] != 0, float(self.alpha)
+            with np.errstate(over="ignore", under="ignore"):
+                alpha = np.float64(self.alpha) / s_x / s_y
+            if np.isfinite(alpha):
+                _, c, _ = lasso_path(X, y, alphas=[alpha], fit_intercept=self.fit_intercept)
+                support = c[:, 0] != 0
+            else:  # the penalty exceeds float64 on this scale: no feature enters
+                support = np.zeros(X.shape[1], dtype=bool)
+            self.alpha_ = float(self.alpha)
         else:
             counts = active.sum(axis=0)
             limit = X.shape[1] if self.max_features is None else self.max_features
             ok = np.flatnonzero(counts <= limit)
             i = int(ok[-1]) if ok.size else 0
-            support, self.alpha_ = active[:, i], float(alphas[i])
+            support, self.alpha_ = active[:, i], float(self.alphas_[i])
         self.support_ = np.asarray(support, dtype=bool)
         return self

@@ -10,7 +10,8 @@ parametric terms of later models) compute their inference here from ``p × p`` q
 * :func:`formula`, :func:`warn_aliased`, :func:`build_summary`: the formula line, the single
   aliasing message and the :class:`Summary`;
 * :func:`check_interval_request`, :func:`wald_interval`: ``predict_interval``.
-* :class:`renamed_attribute`: the deprecated spellings of renamed fitted attributes.
+* :class:`renamed_attribute`: the deprecated spellings of renamed fitted attributes;
+* :func:`unscale_fit`: a fit computed on power-of-two rescaled data mapped back to the data.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ import numpy as np
 from scipy import stats as _stats
 
 from ..exceptions import warn_aliased as _warn_aliased
+from ..exceptions import warn_data_scale
 from ._tables import CoefTable, Summary
 
 #: Why fit statistics were renamed (the message of :class:`renamed_attribute`).
@@ -271,3 +273,67 @@ class renamed_attribute:
             stacklevel=2,
         )
         return vars(obj)[self.new]
+
+
+#: Fitted attributes that scale as the response (``y_scale``) or its square.
+_Y_SCALED = ("sigma_",)
+_Y2_SCALED = ("dispersion_", "rss_", "deviance_", "null_deviance_")
+
+
+def unscale_fit(estimator, rescaling, *, y_statistics=True) -> None:
+    """Map a linear model fitted on rescaled data back to the data, in place.
+
+    The model was fitted on ``X / d`` and ``y / t`` (a
+    :class:`~statlearning._core.scaling.LinearRescaling`): coefficients scale by ``t / d``
+    (the intercept by ``t``), standard errors likewise, ``cov_params_`` by the outer product;
+    Wald statistics, p-values, R² and the F test do not change. With ``y_statistics`` (the
+    model is equivariant in ``y``: least squares, the Gaussian family with the identity link)
+    ``sigma_`` and the residual quantiles scale by ``t``, the dispersion and sums of squares by
+    ``t²``, and the Gaussian log-likelihood shifts by ``−n log t`` (AIC and BIC by
+    ``+2 n log t``). A quantity that float64 cannot hold at the data's scale (a sum of squares
+    of values near ``1e300``) becomes ``inf`` or ``0`` with a
+    :class:`~statlearning.exceptions.NumericalWarning` naming it.
+
+    Parameters
+    ----------
+    estimator : fitted linear model
+        With ``coef_``, ``intercept_`` and ``fit_intercept``; the inference attributes are
+        updated when present.
+    rescaling : LinearRescaling
+    y_statistics : bool, default=True
+        Whether ``y`` was rescaled (else ``rescaling.y_scale`` must be 1).
+    """
+    t = float(rescaling.y_scale)
+    c = rescaling.coef_factors(bool(estimator.fit_intercept))
+    lost = []
+
+    def scale(name, factor):
+        old = getattr(estimator, name, None)
+        if old is None:
+            return
+        with np.errstate(over="ignore", under="ignore", invalid="ignore"):
+            new = np.asarray(old, dtype=np.float64) * factor
+        if np.any(np.isfinite(old) & (np.asarray(old) != 0) & ((new == 0) | np.isinf(new))):
+            lost.append(name)
+        setattr(estimator, name, float(new) if np.ndim(old) == 0 else new)
+
+    scale("coef_", t / rescaling.x_scale)
+    scale("intercept_", t)
+    scale("bse_", c)
+    with np.errstate(over="ignore", under="ignore"):
+        scale("cov_params_", np.outer(c, c))
+    if y_statistics and t != 1.0:
+        for name in _Y_SCALED:
+            scale(name, t)
+        for name in _Y2_SCALED:
+            scale(name, t * t)
+        if getattr(estimator, "_residual_quantiles", None) is not None:
+            estimator._residual_quantiles = estimator._residual_quantiles * t
+        shift = estimator.n_obs_ * np.log(t)
+        if hasattr(estimator, "loglik_"):
+            estimator.loglik_ -= shift
+            estimator.aic_ += 2.0 * shift
+            estimator.bic_ += 2.0 * shift
+    if lost:
+        factors = np.r_[rescaling.x_scale, t]
+        warn_data_scale(estimator, lost, float(factors[np.argmax(np.abs(np.log2(factors)))]))

@@ -11,7 +11,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 from .._core.ridge import centred_cross_products, weighted_means
 from .._validation import Boolean, Interval, check_sample_weight
 from ..base import LinearPredictorMixin, RegressorMixin, StatBase, fit_context
-from ..exceptions import NumericalWarning, warn_not_converged
+from ..exceptions import NumericalWarning, warn_not_converged, warn_unrescaled_scale
 
 __all__ = ["BayesianLinearRegression"]
 
@@ -182,6 +182,8 @@ class BayesianLinearRegression(RegressorMixin, LinearPredictorMixin, StatBase):
         self : BayesianLinearRegression
         """
         X, y = validate_data(self, X, y, dtype=np.float64, y_numeric=True)
+        warn_unrescaled_scale(self, X, "X")
+        warn_unrescaled_scale(self, y, "y")
         w = None if sample_weight is None else check_sample_weight(
             sample_weight, X.shape[0], estimator_name=type(self).__name__
         )

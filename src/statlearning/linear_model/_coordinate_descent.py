@@ -15,6 +15,7 @@ import numpy as np
 from sklearn.utils import check_random_state, check_X_y
 from sklearn.utils.validation import validate_data
 
+from .._core.scaling import scale_for, times
 from .._solvers import coordinate_descent as cd
 from .._validation import (
     ArrayLike,
@@ -26,7 +27,7 @@ from .._validation import (
     check_sample_weight,
 )
 from ..base import LinearPredictorMixin, RegressorMixin, StatBase, fit_context
-from ..exceptions import ConvergenceWarning, InvalidParameterError
+from ..exceptions import ConvergenceWarning, InvalidParameterError, warn_data_scale
 
 __all__ = ["ElasticNet", "Lasso", "enet_path", "lasso_path"]
 
@@ -47,6 +48,22 @@ def _response_scale(y, w, fit_intercept) -> float:
     w = np.ones_like(y) if w is None else w
     yc = y - (w @ y) / w.sum() if fit_intercept else y
     return float(w @ (yc * yc) / w.sum())
+
+
+def _rescaled_penalty(alpha, l1_ratio, s_x, s_y):
+    """``(alpha', l1_ratio')`` of the same objective on ``X / s_x`` and ``y / s_y``.
+
+    With ``β = (s_y / s_x) β'`` the objective is ``s_y²`` times the elastic net of the
+    rescaled data with L1 strength ``alpha ρ / (s_x s_y)`` and L2 strength
+    ``alpha (1 − ρ) / s_x²``; ``alpha'`` may be ``inf`` (the penalty exceeds float64 there).
+    """
+    with np.errstate(over="ignore", under="ignore"):
+        a1 = alpha * l1_ratio / s_x / s_y
+        a2 = alpha * (1.0 - l1_ratio) / s_x / s_x
+    total = a1 + a2
+    if not np.isfinite(total) or total == 0:
+        return total, l1_ratio
+    return total, a1 / total
 
 
 class ElasticNet(RegressorMixin, LinearPredictorMixin, StatBase):
@@ -207,11 +224,20 @@ class ElasticNet(RegressorMixin, LinearPredictorMixin, StatBase):
             if np.shape(self.coef_) == (X.shape[1],):
                 coef_init = self.coef_
         rng = check_random_state(self.random_state) if self.selection == "random" else None
+        alpha, l1_ratio = float(self.alpha), self._l1_ratio()
+        s_x, s_y = scale_for(X), scale_for(y)
+        if s_x is not None or s_y is not None:  # squares of the data leave float64's range
+            s_x, s_y = s_x or 1.0, s_y or 1.0
+            X, y = X / s_x, y / s_y
+            coef_init = None if coef_init is None else coef_init * (s_x / s_y)
+            alpha, l1_ratio = _rescaled_penalty(alpha, l1_ratio, s_x, s_y)
+            if not np.isfinite(alpha):
+                return self._fit_null(X, y, w, s_x, s_y, float(self.alpha) * self._l1_ratio())
         res = cd.enet_coordinate_descent(
             X,
             y,
-            alpha=float(self.alpha),
-            l1_ratio=self._l1_ratio(),
+            alpha=alpha,
+            l1_ratio=l1_ratio,
             sample_weight=w,
             fit_intercept=self.fit_intercept,
             coef_init=coef_init,
@@ -227,6 +253,27 @@ class ElasticNet(RegressorMixin, LinearPredictorMixin, StatBase):
         if not res.converged:
             scale = _response_scale(y, w, self.fit_intercept)
             _convergence_warning(name, self.alpha, res.dual_gap, self.tol, scale, self.max_iter)
+        if s_x is not None:
+            self.coef_ = self.coef_ * (s_y / s_x)
+            self.intercept_ *= s_y
+            self.dual_gap_ = times(self.dual_gap_, s_y, 2)
+        return self
+
+    def _fit_null(self, X, y, w, s_x, s_y, alpha_l1):
+        """The fit when the rescaled penalty overflows: every slope is zero (exactly so when
+        the L1 part alone exceeds ``max |Xᵀ(y − ȳ)| / n`` on the rescaled data)."""
+        w1 = np.ones_like(y) if w is None else w
+        y_mean = float(w1 @ y) / float(w1.sum()) if self.fit_intercept else 0.0
+        x_mean = (w1 @ X) / float(w1.sum()) if self.fit_intercept else 0.0
+        lam_max = float(np.max(np.abs((X - x_mean).T @ (w1 * (y - y_mean))))) / float(w1.sum())
+        with np.errstate(over="ignore", under="ignore"):
+            l1 = alpha_l1 / s_x / s_y
+        if not l1 >= lam_max:  # the ridge part alone overflowed: the slopes are below 1e-308
+            warn_data_scale(self, ["coef_"], s_x)
+        self.coef_ = np.zeros(X.shape[1])
+        self.intercept_ = y_mean * s_y
+        self.n_iter_ = 0
+        self.dual_gap_ = 0.0
         return self
 
 

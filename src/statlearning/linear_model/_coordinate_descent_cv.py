@@ -23,7 +23,7 @@ from .._validation import (
     renamed_parameter,
 )
 from ..base import LinearPredictorMixin, RegressorMixin, StatBase, fit_context
-from ..exceptions import warn_not_converged
+from ..exceptions import warn_not_converged, warn_unrescaled_scale
 from ._coordinate_descent import _convergence_warning, _response_scale
 
 __all__ = ["ElasticNetCV", "LassoCV"]
@@ -188,6 +188,8 @@ class ElasticNetCV(RegressorMixin, LinearPredictorMixin, StatBase):
         """
         name = type(self).__name__
         X, y = validate_data(self, X, y, dtype=np.float64, y_numeric=True)
+        warn_unrescaled_scale(self, X, "X")
+        warn_unrescaled_scale(self, y, "y")
         w = None
         if sample_weight is not None:
             w = check_sample_weight(sample_weight, X.shape[0], estimator_name=name)

@@ -11,11 +11,12 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 from .._core.families import FAMILIES, get_family
 from .._core.glm_loss import supports
 from .._core.links import LINKS, get_link
+from .._core.scaling import linear_rescaling
 from .._solvers.glm_lbfgs import glm_lbfgs
 from .._solvers.irls import irls
 from .._validation import Boolean, Interval, Options, check_sample_weight
 from ..base import InferenceMixin, LinearPredictorMixin, RegressorMixin, StatBase, fit_context
-from ..exceptions import NumericalWarning, warn_not_converged
+from ..exceptions import NumericalWarning, warn_not_converged, warn_unrescaled_scale
 from ..inference import Summary
 from ..inference import _builder as infer
 
@@ -260,6 +261,17 @@ class GLMRegressor(RegressorMixin, LinearPredictorMixin, InferenceMixin, StatBas
         off = _check_offset(offset, n, name)
         fam, link = self._family_link()
         y = self._check_y(y, w, fam)
+        # unpenalised fits are equivariant under column scaling (and, for the Gaussian family
+        # with the identity link, under scaling of y): computed on power-of-two rescaled data
+        # when the data are near 1e±60 or beyond
+        y_equivariant = fam.name == "gaussian" and link.name == "identity"
+        rescaling = None
+        if self.alpha == 0:
+            rescaling = linear_rescaling(X, y if y_equivariant else None)
+        else:  # the penalty is not scale free and penalised fits are not rescaled
+            warn_unrescaled_scale(self, X, "X")
+        if rescaling is not None:
+            X, y, off = rescaling.apply(X, y, off)
         res = self._solve(X, y, w, off, fam, link)
         self.family_, self.link_ = fam.name, link.name
         off_ = 1 if self.fit_intercept else 0
@@ -276,6 +288,8 @@ class GLMRegressor(RegressorMixin, LinearPredictorMixin, InferenceMixin, StatBas
         self._target_name = str(target_name) if target_name is not None else "y"
         offset_name = getattr(offset, "name", None)
         self._offset_name = None if offset is None else str(offset_name or "offset")
+        if rescaling is not None:
+            infer.unscale_fit(self, rescaling, y_statistics=y_equivariant)
         self._warn_about_fit(y, w, res, fam)
         return self
 

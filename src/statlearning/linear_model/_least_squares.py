@@ -18,6 +18,7 @@ from .._core.linalg import (
     weighted_gram,
 )
 from .._core.ols import ols_statistics
+from .._core.scaling import linear_rescaling
 from .._solvers.gradient_descent import gradient_descent
 from .._validation import Boolean, Interval, Options, check_sample_weight
 from ..base import InferenceMixin, LinearPredictorMixin, RegressorMixin, StatBase, fit_context
@@ -201,8 +202,13 @@ class LinearRegression(RegressorMixin, LinearPredictorMixin, InferenceMixin, Sta
             sample_weight, X.shape[0], estimator_name=type(self).__name__
         )
         sqrt_w = None if w is None else np.sqrt(w)
+        rescaling = linear_rescaling(X, y)  # None unless the data are near 1e±60 or beyond
+        if rescaling is not None:
+            X, y, _ = rescaling.apply(X, y)
         fac, self.n_iter_ = self._solve(X, y, sqrt_w)
         self._store_fit(X, y, w, fac)
+        if rescaling is not None:
+            infer.unscale_fit(self, rescaling)
         self._target_name = str(target_name) if target_name is not None else "y"
         return self
 

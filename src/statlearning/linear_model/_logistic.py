@@ -19,6 +19,7 @@ from .._core.logistic import (
     multinomial_loss,
     separation_direction,
 )
+from .._core.scaling import linear_rescaling, scale_for
 from .._solvers.logistic import Objective, binary_irls, cd_fit, gd_fit, lbfgs_fit, newton
 from .._validation import Boolean, Interval, Options, check_sample_weight
 from ..base import ClassifierMixin, InferenceMixin, StatBase, fit_context
@@ -266,6 +267,18 @@ float or int
         self._check_solver(K)
         penalised = l1 > 0 or l2 > 0
         yy = codes.astype(np.float64) if K == 2 else codes
+        # unpenalised fits are equivariant under column scaling: computed on power-of-two
+        # rescaled columns when the data are near 1e±60 or beyond
+        rescaling = None if penalised else linear_rescaling(X)
+        if rescaling is not None:
+            X = rescaling.apply(X)[0]
+        s_pen = scale_for(X) if penalised else None
+        if s_pen is not None and s_pen > 1:  # XᵀWX would overflow: the same objective on X / s
+            X = X / s_pen
+            with np.errstate(under="ignore"):
+                l1, l2 = l1 / s_pen, l2 / s_pen / s_pen
+        else:  # small data are solved as they are (the penalty then dominates XᵀWX)
+            s_pen = None
         kept_x = np.ones(X.shape[1], dtype=bool)
         if not penalised and not (K == 2 and self.solver == "newton"):
             kept_x = self._kept_columns(X, w)
@@ -296,6 +309,10 @@ float or int
         if self._has_inference:
             self._store_inference(X, yy, w, eta, fit)
         self._warn_about_fit(fit, X, yy, w, eta, penalised)
+        if rescaling is not None:
+            infer.unscale_fit(self, rescaling, y_statistics=False)
+        if s_pen is not None:
+            self.coef_ = self.coef_ / s_pen
         return self
 
     def _kept_columns(self, X, w) -> np.ndarray:

@@ -12,9 +12,10 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from .._core.linalg import R_TOL, qr_least_squares
 from .._core.perceptron import perceptron_epochs
+from .._core.scaling import linear_rescaling
 from .._validation import Boolean, Interval, RandomState, check_sample_weight
 from ..base import ClassifierMixin, StatBase, fit_context
-from ..exceptions import ConvergenceWarning, RankDeficientWarning
+from ..exceptions import ConvergenceWarning, RankDeficientWarning, warn_unrescaled_scale
 from ._logistic import encode_classes
 
 
@@ -167,6 +168,7 @@ class Perceptron(ClassifierMixin, _LinearClassifierPredict, StatBase):
         self : Perceptron
         """
         X, y = validate_data(self, X, y, dtype=np.float64, order="C")
+        warn_unrescaled_scale(self, X, "X")
         codes = encode_classes(self, y, type(self).__name__)
         K = self.classes_.size
         rng = check_random_state(self.random_state)
@@ -296,6 +298,9 @@ class LeastSquaresClassifier(ClassifierMixin, _LinearClassifierPredict, StatBase
             else check_sample_weight(sample_weight, X.shape[0], estimator_name=name)
         )
         sqrt_w = None if w is None else np.sqrt(w)
+        rescaling = linear_rescaling(X)  # None unless X is near 1e±60 or beyond
+        if rescaling is not None:
+            X = rescaling.apply(X)[0]
         targets = [1] if K == 2 else range(K)
         coefs = []
         kept = None
@@ -324,6 +329,8 @@ class LeastSquaresClassifier(ClassifierMixin, _LinearClassifierPredict, StatBase
                 RankDeficientWarning,
             )
             self.intercept_ = np.nan_to_num(self.intercept_)
+        if rescaling is not None:
+            self.coef_ = self.coef_ / rescaling.x_scale
         return self
 
     def _offset(self) -> float:

@@ -27,6 +27,7 @@ from .._core.ridge import (
     ridge_svd,
     weighted_means,
 )
+from .._core.scaling import scale_for
 from .._validation import (
     CV,
     DEPRECATED,
@@ -41,7 +42,7 @@ from .._validation import (
     renamed_parameter,
 )
 from ..base import LinearPredictorMixin, RegressorMixin, StatBase, fit_context
-from ..exceptions import RankDeficientWarning
+from ..exceptions import RankDeficientWarning, warn_unrescaled_scale
 from ..inference._builder import renamed_attribute
 
 __all__ = ["Ridge", "RidgeCV"]
@@ -62,7 +63,17 @@ def _intercept(x_mean, y_mean, coef) -> float:
 
 
 def solve_ridge(X, y, w, alpha, fit_intercept, solver, name="Ridge"):
-    """Slopes, intercept and the solver used, for ``‖√w(y − b0 − Xβ)‖² + alpha‖β‖²``."""
+    """Slopes, intercept and the solver used, for ``‖√w(y − b0 − Xβ)‖² + alpha‖β‖²``.
+
+    Data whose squares would leave float64's range are solved on ``X / s_x`` and ``y / s_y``
+    (powers of two) with the penalty ``alpha / s_x²``, the same objective up to the factor
+    ``s_y²``: ``β = (s_y / s_x) β'``.
+    """
+    s_x, s_y = scale_for(X), scale_for(y)
+    if s_x is not None or s_y is not None:
+        return _solve_ridge_rescaled(
+            X, y, w, alpha, fit_intercept, solver, name, s_x or 1.0, s_y or 1.0
+        )
     n, p = X.shape
     if solver == "auto":
         solver = "cholesky" if n >= p else "dual"
@@ -93,6 +104,27 @@ def solve_ridge(X, y, w, alpha, fit_intercept, solver, name="Ridge"):
             RankDeficientWarning,
         )
     return coef, _intercept(x_mean, y_mean, coef), "svd"
+
+
+def _solve_ridge_rescaled(X, y, w, alpha, fit_intercept, solver, name, s_x, s_y):
+    """:func:`solve_ridge` on ``X / s_x``, ``y / s_y`` with the penalty ``alpha / s_x²``."""
+    X, y = X / s_x, y / s_y
+    with np.errstate(over="ignore", under="ignore"):
+        a = alpha / s_x / s_x
+    if np.isfinite(a):
+        coef, intercept, used = solve_ridge(X, y, w, a, fit_intercept, solver, name)
+        return coef * (s_y / s_x), intercept * s_y, used
+    # the penalty exceeds float64 on this scale: (ZᵀZ + aI)⁻¹Zᵀt = Zᵀt / a to the precision
+    # of float64 (ZᵀZ / a is below 1e-308), so β = s_y s_x Zᵀt / alpha
+    x_mean, y_mean, sqrt_w = _prepare(X, y, w, fit_intercept)
+    Z, t = centred_design(X, y, x_mean, y_mean, sqrt_w)
+    g = Z.T @ t
+    with np.errstate(over="ignore", under="ignore"):
+        coef_scaled = g * (s_x / alpha) * s_x  # β' = g / a
+        coef = g * (s_x / alpha) * s_y
+    if solver == "auto":
+        solver = "cholesky" if X.shape[0] >= X.shape[1] else "dual"
+    return coef, _intercept(x_mean, y_mean, coef_scaled) * s_y, solver
 
 
 class Ridge(RegressorMixin, LinearPredictorMixin, StatBase):
@@ -376,6 +408,8 @@ class RidgeCV(RegressorMixin, LinearPredictorMixin, StatBase):
             get_scorer(self.scoring) if isinstance(self.scoring, str) else self.scoring
         )
         X, y = validate_data(self, X, y, dtype=np.float64, y_numeric=True)
+        warn_unrescaled_scale(self, X, "X")
+        warn_unrescaled_scale(self, y, "y")
         w = None if sample_weight is None else check_sample_weight(
             sample_weight, X.shape[0], estimator_name=name
         )

@@ -15,6 +15,7 @@ from .._core.robust_losses import (
     huber_regression_objective,
     lad_irls_weights,
 )
+from .._core.scaling import linear_rescaling, times
 from .._solvers.lbfgs import lbfgs
 from .._solvers.linprog import lad_linprog, lad_vertex_certificate
 from .._solvers.robust_irls import huber_active_set_polish, robust_irls
@@ -23,6 +24,7 @@ from ..base import LinearPredictorMixin, RegressorMixin, StatBase, fit_context
 from ..exceptions import (
     NumericalWarning,
     RankDeficientWarning,
+    warn_data_scale,
     warn_not_converged,
 )
 
@@ -163,6 +165,12 @@ class HuberRegressor(RegressorMixin, LinearPredictorMixin, StatBase):
         X, y = validate_data(self, X, y, dtype=np.float64, y_numeric=True)
         w = check_sample_weight(sample_weight, X.shape[0], estimator_name=name)
         delta, alpha = float(self.delta), float(self.alpha)
+        # unpenalised, the fit is equivariant under column scaling and under scaling y and
+        # delta together: computed on power-of-two rescaled data when they are extreme
+        rescaling = linear_rescaling(X, y) if alpha == 0 else None
+        if rescaling is not None:
+            X, y, _ = rescaling.apply(X, y)
+            delta /= rescaling.y_scale
         if self.solver == "lbfgs":
             theta, n_iter, converged = self._lbfgs(X, y, w, delta, alpha)
         else:
@@ -188,6 +196,8 @@ class HuberRegressor(RegressorMixin, LinearPredictorMixin, StatBase):
         self.n_iter_ = max(int(n_iter), 1)
         r = y - self._linear_predictor_raw(X)
         self.objective_ = float(w @ huber_loss(r, delta)) + alpha * float(self.coef_ @ self.coef_)
+        if rescaling is not None:
+            _unscale_robust_fit(self, rescaling, power=2)
         return self
 
     def _lbfgs(self, X, y, w, delta, alpha):
@@ -317,10 +327,15 @@ class LADRegressor(RegressorMixin, LinearPredictorMixin, StatBase):
         name = type(self).__name__
         X, y = validate_data(self, X, y, dtype=np.float64, y_numeric=True)
         w = check_sample_weight(sample_weight, X.shape[0], estimator_name=name)
+        rescaling = linear_rescaling(X, y)  # equivariant in X's columns and in y
+        if rescaling is not None:
+            X, y, _ = rescaling.apply(X, y)
         if self.solver == "highs":
             self._fit_lp(X, y, w, name)
         else:
             self._fit_irls(X, y, w, name)
+        if rescaling is not None:
+            _unscale_robust_fit(self, rescaling, power=1)
         return self
 
     def _fit_lp(self, X, y, w, name):
@@ -382,3 +397,15 @@ class LADRegressor(RegressorMixin, LinearPredictorMixin, StatBase):
         self.objective_ = float(w @ np.abs(y - self._linear_predictor_raw(X)))
         self.unique_ = True
         self.n_iter_ = max(n_iter, 1)
+
+
+def _unscale_robust_fit(estimator, rescaling, power) -> None:
+    """Map a fit on rescaled data back: coefficients by ``t / d``, the intercept by ``t``, the
+    objective (homogeneous of degree ``power`` in ``y``) by ``t**power``."""
+    t = rescaling.y_scale
+    estimator.coef_ = estimator.coef_ * (t / rescaling.x_scale)
+    estimator.intercept_ = estimator.intercept_ * t
+    objective = estimator.objective_
+    estimator.objective_ = times(objective, t, power)
+    if objective != 0 and (estimator.objective_ == 0 or np.isinf(estimator.objective_)):
+        warn_data_scale(estimator, ["objective_"], t)

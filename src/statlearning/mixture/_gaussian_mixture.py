@@ -13,7 +13,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 from .._validation import ArrayLike, Interval, Options, RandomState
 from ..base import StatBase, fit_context
 from ..cluster import KMeans, kmeans_plusplus
-from ..exceptions import NumericalWarning, warn_not_converged
+from ..exceptions import NumericalWarning, warn_not_converged, warn_unrescaled_scale
 from . import _em
 
 _COV_TYPES = ("full", "tied", "diag", "spherical")
@@ -174,6 +174,7 @@ class GaussianMixture(DensityMixin, StatBase):
 
     def _fit(self, X, *, final_estep):
         X = validate_data(self, X, dtype=[np.float64, np.float32], ensure_min_samples=2)
+        warn_unrescaled_scale(self, X, "X")
         X = np.asarray(X, dtype=np.float64)
         n, d = X.shape
         K = self.n_components

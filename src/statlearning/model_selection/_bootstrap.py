@@ -12,6 +12,7 @@ from scipy import stats
 from sklearn.base import clone, is_classifier, is_regressor
 from sklearn.utils import check_random_state
 
+from .._core.scaling import column_scales, linear_rescaling
 from ..exceptions import NumericalWarning
 from . import _bootstrap_ols as ols
 from ._cv import take_rows
@@ -102,6 +103,8 @@ def _fast_ols(statistic, attribute, X, y):
     except (TypeError, ValueError):
         return None
     if Xa.ndim != 2 or ya.ndim != 1 or not (np.all(np.isfinite(Xa)) and np.all(np.isfinite(ya))):
+        return None
+    if linear_rescaling(Xa, ya) is not None:  # extreme scales: the estimator's fit rescales
         return None
     fit_intercept = bool(spec["fit_intercept"])
     A, mean = ols.design(Xa, fit_intercept)
@@ -276,7 +279,8 @@ def bootstrap(
         )
     good = reps[np.all(np.isfinite(reps), axis=1)]
     bias = good.mean(axis=0) - estimate
-    se = good.std(axis=0, ddof=1)
+    d = column_scales(good)  # replicates whose squares leave float64's range
+    se = good.std(axis=0, ddof=1) if d is None else (good / d).std(axis=0, ddof=1) * d
     alpha = 1.0 - level
     a = z0 = None
     if ci == "percentile":

@@ -9,6 +9,7 @@ from math import comb
 import numpy as np
 from sklearn.base import clone
 
+from .._core.scaling import column_scales
 from ._cv import take_rows
 
 #: Largest number of delete-d subsets evaluated (all subsets are used, never a sample).
@@ -154,7 +155,9 @@ def jackknife(statistic, X, y=None, *, variance="standard", delete=1, attribute=
     if reps.shape[1:] != estimate.shape:
         raise ValueError("the statistic returned arrays of different lengths on subsamples")
     mean = reps.mean(axis=0)
-    ss = np.sum((reps - mean) ** 2, axis=0)
+    d = column_scales(reps.reshape(reps.shape[0], -1))  # squares out of float64's range
+    d = 1.0 if d is None else d.reshape(reps.shape[1:])
+    ss = np.sum(((reps - mean) / d) ** 2, axis=0)
     if variance == "seed004":
         var = ss / (n * (n - 1))
     else:
@@ -163,5 +166,5 @@ def jackknife(statistic, X, y=None, *, variance="standard", delete=1, attribute=
         replicates=reps,
         estimate=estimate,
         bias=(n - delete) / delete * (mean - estimate),
-        se=np.sqrt(var),
+        se=np.sqrt(var) * d,
     )

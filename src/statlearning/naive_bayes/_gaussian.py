@@ -14,7 +14,7 @@ from .._core.gaussian_loglik import gaussian_log_likelihood
 from .._core.grouped_moments import grouped_centred_squares, grouped_sums
 from .._validation import ArrayLike, Interval, NJobs, Options, check_sample_weight
 from ..base import ClassifierMixin, StatBase, fit_context
-from ..exceptions import NumericalWarning
+from ..exceptions import NumericalWarning, warn_unrescaled_scale
 from ._base import NaiveBayesMixin, check_class_weights, feature_names
 
 
@@ -169,6 +169,7 @@ class GaussianNB(ClassifierMixin, NaiveBayesMixin, StatBase):
         """
         name = type(self).__name__
         X, y = validate_data(self, X, y, dtype=np.float64)
+        warn_unrescaled_scale(self, X, "X")
         X = kernel_array(X)
         self.classes_, codes = encode_class_labels(y, name)
         w = None

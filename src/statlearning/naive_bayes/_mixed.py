@@ -17,6 +17,7 @@ from .._core.naive_bayes import (
 )
 from .._validation import ArrayLike, Interval, NJobs, Options, check_sample_weight
 from ..base import ClassifierMixin, StatBase, fit_context
+from ..exceptions import warn_unrescaled_scale
 from ._base import NaiveBayesMixin, check_class_weights, feature_names, report_unseen
 from ._gaussian import gaussian_moments
 
@@ -186,6 +187,7 @@ class MixedNB(ClassifierMixin, NaiveBayesMixin, StatBase):
         """
         name = type(self).__name__
         X, y = validate_data(self, X, y, dtype=np.float64, ensure_all_finite="allow-nan")
+        warn_unrescaled_scale(self, X, "X")
         X = kernel_array(X)
         mask = self._categorical_mask(X.shape[1])
         self.classes_, codes = encode_class_labels(y, name)

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .._core.compiled import kernel_array
+from .._core.scaling import column_scales
 from ._exact import CHEBYSHEV, COSINE, MANHATTAN, MINKOWSKI, SQEUCLIDEAN
 
 __all__ = ["METRICS", "MetricSpec", "resolve_metric"]
@@ -76,6 +77,9 @@ class MetricSpec:
         if self.transform is not None:
             X = X @ self.transform
         elif self.code == COSINE:
+            rows = column_scales(X.T)  # rows whose squared norms leave float64's range
+            if rows is not None:
+                X = X / rows[:, None]
             norms = np.sqrt(np.einsum("ij,ij->i", X, X))
             norms[norms == 0.0] = 1.0
             X = X / norms[:, None]

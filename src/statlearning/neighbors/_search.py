@@ -39,6 +39,7 @@ import scipy.linalg.cython_blas  # noqa: F401  (the BLAS that numba's np.dot cal
 from scipy.spatial import cKDTree
 
 from .._core.compiled import kernel_array, numba_threads, resolve_n_threads, single_blas_thread
+from .._core.scaling import max_abs, scale_for
 from ._brute import brute_knn
 from ._exact import COSINE, SQEUCLIDEAN, exact_pairs, exact_select
 from ._metrics import MetricSpec
@@ -88,6 +89,10 @@ def resolve_algorithm(algorithm, metric: MetricSpec, n_samples, n_features, n_ne
 class NeighborSearch:
     """The fitted search structure.
 
+    Rows whose squared distances would leave float64's range (magnitudes beyond about
+    ``1e±60``, :mod:`statlearning._core.scaling`) are stored divided by a power of two
+    ``scale``; queries are divided by the same factor and distances multiplied back, exactly.
+
     Parameters
     ----------
     X : ndarray of shape (n_samples, n_features), float64
@@ -97,10 +102,20 @@ class NeighborSearch:
         Already resolved by :func:`resolve_algorithm`.
     """
 
+    # the power of two dividing the stored rows, and their largest magnitude after it (both
+    # None in indexes saved before they existed)
+    scale = None
+    x_max = None
+
     def __init__(self, X: np.ndarray, metric: MetricSpec, algorithm: str):
         self.metric = metric
         self.algorithm = algorithm
         self.X = metric.prepare(X)
+        # cosine distances do not depend on the scale (the rows are normalised)
+        self.scale = None if metric.code == COSINE else scale_for(self.X)
+        if self.scale is not None:
+            self.X = kernel_array(self.X / self.scale)
+        self.x_max = float(max_abs(self.X))
         self.tree = cKDTree(self.X) if algorithm == "kd_tree" else None
 
     @property
@@ -110,7 +125,8 @@ class NeighborSearch:
     def query(
         self, Q: np.ndarray, k: int, *, all_ties: bool = False, prepared: bool = False, n_jobs=None
     ):
-        """Neighbours of the rows of ``Q`` (``prepared``: already transformed by the metric).
+        """Neighbours of the rows of ``Q`` (``prepared``: already transformed by the metric and
+        rescaled, as the index's own rows ``self.X``).
 
         ``n_jobs`` sets numba's thread count (and the KD-tree's ``workers``) for the call.
 
@@ -131,6 +147,15 @@ class NeighborSearch:
         self.X = kernel_array(self.X)  # no copy, unless the index was loaded read-only
         spec = self.metric
         Qp = kernel_array(Q) if prepared else spec.prepare(Q)
+        if self.scale is not None and not prepared:
+            Qp = kernel_array(Qp / self.scale)
+        extra = None
+        if not prepared and spec.code != COSINE:
+            if self.x_max is None:
+                self.x_max = float(max_abs(self.X))
+            extra = scale_for(self.x_max, Qp)
+        if extra is not None:  # queries far beyond the training rows' range: a brute search
+            return self._rescaled(extra)._query(Qp / extra, k, all_ties, True, n_jobs)
         if Qp.shape[0] == 0:
             return np.empty((0, k)), np.empty((0, k), np.int64), np.zeros(0, np.int64)
         if self.algorithm == "kd_tree":
@@ -153,7 +178,20 @@ class NeighborSearch:
             idx[rows, : i2.shape[1]] = i2
             idx[rows, i2.shape[1] :] = -1
             lengths[rows] = len2
-        return spec.to_distance(vals), idx, lengths
+        dist = spec.to_distance(vals)
+        if self.scale is not None:
+            dist *= self.scale
+        return dist, idx, lengths
+
+    def _rescaled(self, factor) -> NeighborSearch:
+        """A brute-force copy of the index with its rows divided by ``factor`` (for queries
+        whose squared distances would leave float64's range on this index's scale)."""
+        other = object.__new__(NeighborSearch)
+        other.metric, other.algorithm, other.tree = self.metric, "brute", None
+        other.X = kernel_array(self.X / factor)
+        other.scale = (1.0 if self.scale is None else self.scale) * factor
+        other.x_max = float(max_abs(other.X))
+        return other
 
     def _query_brute(self, Qp, k, all_ties):
         spec, X = self.metric, self.X

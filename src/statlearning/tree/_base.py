@@ -91,7 +91,7 @@ class _BaseTree(StatBase):
             max_depth=self.max_depth, min_samples_split=self.min_samples_split,
             min_samples_leaf=self.min_samples_leaf,
             min_weight_leaf=self.min_weight_fraction_leaf * float(w.sum()), n_obs=n_obs,
-            min_impurity_decrease=self.min_impurity_decrease,
+            min_impurity_decrease=self._in_fit_units(self.min_impurity_decrease),
             max_leaf_nodes=self.max_leaf_nodes,
             max_features=max_features,
             rng=check_random_state(self.random_state), tie_break=self.tie_break,
@@ -104,6 +104,21 @@ class _BaseTree(StatBase):
         return rpart_prune(tree, self.cp * (tree.risk[0] if scale is None else scale),
                            remove=self.cp > 0)
 
+
+    #: ``(t, k)`` while a regression tree is grown on ``y / t``: impurities are then in units of
+    #: ``t**k`` (``k = 2`` for squared error, ``1`` for absolute error)
+    _fit_units = (1.0, 0)
+
+    def _in_fit_units(self, value) -> float:
+        """An impurity-valued parameter in the units of the rescaled response being fitted."""
+        t, k = self._fit_units
+        if value == 0 or k == 0:
+            return value
+        with np.errstate(over="ignore", under="ignore"):
+            out = np.float64(value)
+            for _ in range(k):
+                out = out / t
+        return float(out)
 
     _xval_name = "xval"
 
@@ -176,7 +191,8 @@ class _BaseTree(StatBase):
                              "xerror": xerror, "xstd": xstd}
             tree = self._select(tree)
         if self._ccp_value() > 0:
-            tree = prune_at(tree, self._ccp_cost(tree), self._ccp_value(), one_at_a_time=True)
+            alpha = self._in_fit_units(self._ccp_value())
+            tree = prune_at(tree, self._ccp_cost(tree), alpha, one_at_a_time=True)
         self._set_tree(tree, X.shape[1])
 
     def _ccp_cost(self, tree):

@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 from sklearn.utils.validation import check_is_fitted
 
 from .._core.class_labels import encode_class_labels
+from .._core.scaling import max_abs, scale_for, times
 from .._validation import (
     Options,
     check_sample_weight,
 )
 from ..base import ClassifierMixin, RegressorMixin, fit_context
+from ..exceptions import warn_data_scale
 from ._base import _COMMON_CONSTRAINTS, _BaseTree
 from ._criteria import CLASSIFICATION_CRITERIA, REGRESSION_CRITERIA
 
@@ -285,7 +289,28 @@ class DecisionTreeRegressor(RegressorMixin, _BaseTree):
         X, y = self._validate_X(X, y, reset=True)
         w = check_sample_weight(sample_weight, X.shape[0], estimator_name=type(self).__name__)
         codes = np.zeros(X.shape[0], dtype=np.int64)
-        self._fit_tree(X, y.astype(np.float64), codes, w, 1, n_obs)
+        y = y.astype(np.float64)
+        t = scale_for(y)
+        if t is None:
+            self._fit_tree(X, y, codes, w, 1, n_obs)
+            return self
+        # a response whose squares leave float64's range: grown on y / t (t a power of two),
+        # which splits the same way, then node values by t and impurities by t**k
+        k = 2 if self.criterion == "squared_error" else 1
+        self._fit_units = (t, k)
+        try:
+            self._fit_tree(X, y / t, codes, w, 1, n_obs)
+        finally:
+            del self._fit_units
+        tree = self.tree_
+        self.tree_ = replace(
+            tree,
+            value=tree.value * t,
+            impurity=times(tree.impurity, t, k),
+            risk=times(tree.risk, t, k),
+        )
+        if np.any((tree.risk > 0) & ((self.tree_.risk == 0) | np.isinf(self.tree_.risk))):
+            warn_data_scale(self, ["tree_.impurity", "tree_.risk"], float(max_abs(y)))
         return self
 
     def predict(self, X) -> np.ndarray:

@@ -102,6 +102,7 @@ def _scan(xs, ids, m, j, y, codes, w, cnt, crit, n_classes, min_leaf, min_wleaf,
     ties keep the earlier column, then the smaller threshold.
     """
     classification = crit >= GINI
+    binary_gini = crit == GINI and n_classes == 2
     if crit == ABSOLUTE_ERROR:
         for i in range(m):
             yo[i] = y[ids[i]] - ymean
@@ -129,7 +130,14 @@ def _scan(xs, ids, m, j, y, codes, w, cnt, crit, n_classes, min_leaf, min_wleaf,
             continue
         if ntot - ln < min_leaf or rw < min_wleaf or rw <= 0.0:
             break
-        if classification:
+        if binary_gini:
+            # class_gain's arithmetic for two classes, without its loops
+            l0 = lc[0]
+            l1 = lc[1]
+            r0 = tot[0] - l0
+            r1 = tot[1] - l1
+            g = (l0 * l0 + l1 * l1) / lw + (r0 * r0 + r1 * r1) / rw
+        elif classification:
             for k in range(n_classes):
                 rc[k] = tot[k] - lc[k]
             g = class_gain(lc, lw, crit) + class_gain(rc, rw, crit)
@@ -424,6 +432,21 @@ def _split_node(ints, floats, node, srow, X, samples, presorted, use_pre, row_di
     end = start + ints[node, _N]
     majority, rpart_left, cat_l, cat_r = nodex
     sur_f, sur_t, sur_l, sur_a, sur_j, scl, scr, dirs, wbuf = sur
+    if not extras and not use_pre:
+        # complete numeric data and no surrogates: one stable pass, rows with x < t first
+        nl = 0
+        nr = 0
+        for i in range(start, end):
+            r = samples[i]
+            if X[r, f] < t:
+                samples[start + nl] = r
+                nl += 1
+            else:
+                tmp[nr] = r
+                nr += 1
+        for i in range(nr):
+            samples[start + nl + i] = tmp[i]
+        return start + nl, end
     q = n_cat[f]
     if q > 0:
         for c in range(q):
@@ -563,11 +586,12 @@ def _grow_kernel(X, y, codes, w, cnt, samples, w_total, crit, n_classes, max_dep
     floats = np.empty((cap, _N_FLOATS))
     values = np.empty((cap, n_values))
     xs = np.empty(m0)
-    ids = np.empty(m0, dtype=np.int64)
+    # row ids are 32-bit (at most 2**30 rows): the work buffers take 4 bytes a row
+    ids = np.empty(m0, dtype=np.int32)
     xs2 = np.empty(m0)
-    ids2 = np.empty(m0, dtype=np.int64)
+    ids2 = np.empty(m0, dtype=np.int32)
     counts = np.zeros((8, 256), dtype=np.int64)
-    tmp = np.empty(m0, dtype=np.int64)
+    tmp = np.empty(m0, dtype=np.int32)
     n_work = m0 if crit == ABSOLUTE_ERROR else 0
     yo = np.empty(n_work)
     wo = np.empty(n_work)
@@ -586,7 +610,7 @@ def _grow_kernel(X, y, codes, w, cnt, samples, w_total, crit, n_classes, max_dep
             presorted[j] = ids
         # the radix buffers serve only per-node sorts, which the presorted lists replace
         xs2 = np.empty(0)
-        ids2 = np.empty(0, dtype=np.int64)
+        ids2 = np.empty(0, dtype=np.int32)
     else:
         presorted = np.empty((0, 0), dtype=np.int32)
     row_dir = np.zeros(X.shape[0], dtype=np.int8)
@@ -721,7 +745,7 @@ def grow_tree(X, y, codes, w, *, crit, n_classes, max_depth, min_samples_split,
     codes = kernel_array(codes, np.int64)
     shuffle = max_features < n_features or tie_break == "random"
     seed = _draw_seed(rng) if shuffle else -1
-    samples = np.flatnonzero(w > 0).astype(np.int64)
+    samples = np.flatnonzero(w > 0).astype(np.int32)
     if samples.size > 2**30:
         raise ValueError(f"a tree grows on at most 2**30 rows of positive weight (node ids are "
                          f"32-bit during growth), got {samples.size}")

@@ -1,0 +1,65 @@
+"""Power-of-two rescaling of extreme data (statlearning._core.scaling)."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from statlearning._core.scaling import (
+    SAFE_EXPONENT,
+    column_scales,
+    linear_rescaling,
+    max_abs,
+    scale_for,
+    scaled_sum_of_squares,
+    times,
+)
+
+
+def test_ordinary_data_are_left_alone():
+    X = np.array([[1e-50, -3.0], [2.0, 1e50]])
+    assert scale_for(X) is None
+    assert column_scales(X) is None
+    assert linear_rescaling(X, np.array([1.0, 1e40])) is None
+    assert scale_for(np.zeros((3, 2))) is None  # nothing to rescale
+
+
+@pytest.mark.parametrize("m", [1e300, -1e300, 1e-300, 2.0**SAFE_EXPONENT * 3, 5e-324])
+def test_scale_is_a_power_of_two_bringing_the_maximum_below_one(m):
+    X = np.array([[0.0, m], [1e-10 * m, 0.5 * m]])
+    s = scale_for(X)
+    assert s is not None and math.frexp(s)[0] == 0.5  # a power of two
+    assert 0.5 <= max_abs(X) / s < 1.0
+    np.testing.assert_array_equal((X / s) * s, X)  # exact both ways
+
+
+def test_column_scales_one_per_column():
+    X = np.array([[1e300, 1.0, 0.0], [-2e300, 3.0, 0.0]])
+    d = column_scales(X)
+    assert d.shape == (3,)
+    assert d[1] == 4.0 and d[2] == 1.0  # every column to [0.5, 1); zero columns untouched
+    assert 0.5 <= max_abs(X / d, axis=0)[0] < 1.0
+
+
+def test_linear_rescaling_factors():
+    X = np.array([[1e300, 1.0], [3e300, 2.0]])
+    y = np.array([1e-300, 2e-300])
+    rs = linear_rescaling(X, y)
+    Xs, ys, off = rs.apply(X, y, np.array([1e-300, 0.0]))
+    assert max_abs(ys) < 1 and max_abs(Xs) < 1 and off[0] == 1e-300 / rs.y_scale
+    c = rs.coef_factors(fit_intercept=True)
+    assert c[0] == rs.y_scale
+    np.testing.assert_array_equal(c[1:], rs.y_scale / rs.x_scale)
+
+
+def test_scaled_sum_of_squares_and_times():
+    r = np.array([3e300, 4e300])
+    s, q = scaled_sum_of_squares(r)
+    assert math.sqrt(q) * s == pytest.approx(5e300, rel=1e-15)
+    s, q = scaled_sum_of_squares(r * 1e-600, weights=np.array([1.0, 1.0]))
+    assert math.sqrt(q) * s == pytest.approx(5e-300, rel=1e-15)
+    assert times(2.0, 2.0**600, 2) == np.inf  # silent overflow, no RuntimeWarning
+    assert times(2.0, 2.0**-600, 2) == 0.0
+    assert times(np.ones(2), None) is not None
