@@ -268,3 +268,30 @@ def test_strings_in_numeric_kernel():
 def test_unknown_kernel_lists_names():
     with pytest.raises(ValueError, match=r"'kernel'.*rbf"):
         SVC(kernel="gaussian").fit([[0.0], [1.0]], [0, 1])
+
+
+@pytest.mark.parametrize("scale", [1e300, 1e-300])
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda: SVC(tol=1e-9),
+        lambda: NuSVC(nu=0.4, tol=1e-9),
+        lambda: SVR(tol=1e-9),
+        lambda: SVC(kernel="poly", tol=1e-9),
+    ],
+)
+def test_gamma_scale_is_scale_invariant_at_the_ends_of_float64(make, scale):
+    """With gamma='scale' the fit on X × 1e±300 equals the unscaled fit (rtol 1e-8)."""
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(60, 4))
+    y = (X[:, 0] + X[:, 1] > 0).astype(int)
+    a = make().fit(X, y)
+    b = make().fit(X * scale, y)
+    np.testing.assert_array_equal(a.support_, b.support_)
+    np.testing.assert_allclose(b.dual_coef_, a.dual_coef_, rtol=1e-8, atol=1e-10)
+    np.testing.assert_allclose(b.support_vectors_, a.support_vectors_ * scale, rtol=1e-15)
+    if isinstance(a, SVR):
+        np.testing.assert_allclose(b.predict(X * scale), a.predict(X), rtol=1e-8, atol=1e-10)
+    else:
+        np.testing.assert_allclose(b.decision_function(X * scale), a.decision_function(X),
+                                   rtol=1e-8, atol=1e-10)  # fmt: skip

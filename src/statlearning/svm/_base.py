@@ -69,6 +69,31 @@ class BaseSVM(StatBase):
         sw = check_sample_weight(sample_weight, X.shape[0], estimator_name=name)
         return X, y, sw
 
+    def _input_exponent(self, X):
+        """The power of two by which ``X`` is scaled before the kernel (0: not scaled).
+
+        With ``gamma="scale"`` the ``rbf``, ``poly`` and ``sigmoid`` kernels are invariant to
+        the scale of ``X`` (γ follows ``1/Var(X)``); data near the ends of float64 (largest
+        ``|x|`` beyond ``2^±400``: ``1e±300``) are brought to unit scale by a power of two —
+        exact — so that ``‖x‖²`` neither overflows nor underflows. Other data are untouched.
+        """
+        if not (
+            isinstance(self.kernel, str)
+            and self.kernel in ("rbf", "poly", "sigmoid")
+            and isinstance(self.gamma, str)
+            and self.gamma == "scale"
+        ):
+            return 0
+        top = float(np.max(np.abs(X), initial=0.0))
+        if top == 0.0 or 2.0**-400 <= top <= 2.0**400:
+            return 0
+        return -int(np.frexp(top)[1])
+
+    def _scaled(self, X):
+        """``X`` times the fitted power of two (see :meth:`_input_exponent`)."""
+        k = getattr(self, "_exponent", 0)
+        return np.ldexp(X, k) if k else X
+
     def _setup_kernel(self, X, sample_weight):
         """Resolve the kernel (stored as private fitted state) and return the solver's view of
         the training data: ``(data, sqnorm, code, gamma)``."""
@@ -91,7 +116,7 @@ class BaseSVM(StatBase):
             return X[:, self.support_]
         if spec.name == "object":
             return spec.evaluate(X, self.support_vectors_)
-        return cross_gram(X, self.support_vectors_, spec)
+        return cross_gram(self._scaled(X), self._scaled(self.support_vectors_), spec)
 
     def _blockwise(self, X, evaluate, n_out):
         """``evaluate(K)`` on ``K = K(X_block, support_vectors_)`` for row blocks of ``X`` of

@@ -527,7 +527,8 @@ Kernel or callable, default="rbf"
         """
         X, y, sw = self._validate_fit_data(X, y, sample_weight, classifier=False)
         y = y.astype(np.float64)
-        data, sqnorm, code, gamma = self._setup_kernel(X, sw)
+        self._exponent = self._input_exponent(X)
+        data, sqnorm, code, gamma = self._setup_kernel(self._scaled(X), sw)
         idx = np.flatnonzero(sw > 0)
         n = idx.size
         ys = np.concatenate([np.ones(n), -np.ones(n)])

@@ -71,7 +71,9 @@ class BaseSVC(BaseSVM):
         self.classes_, codes = encode_class_labels(y, name)
         n_classes = self.classes_.size
         weights, self.class_weight_ = fit_weights(self, sw, codes, n_classes)
-        data, sqnorm, code, gamma = self._setup_kernel(X, sw)
+        self._exponent = self._input_exponent(X)
+        X_kernel = self._scaled(X)
+        data, sqnorm, code, gamma = self._setup_kernel(X_kernel, sw)
         keep = weights > 0
         members = [np.flatnonzero(keep & (codes == c)) for c in range(n_classes)]
         empty = [self.classes_[c] for c in range(n_classes) if members[c].size == 0]
@@ -87,7 +89,7 @@ class BaseSVC(BaseSVM):
         def block(rows, cols):
             if code == PRECOMPUTED:
                 return data[np.ix_(rows, cols)]
-            return cross_gram(X[rows], X[cols], self._kernel_spec)
+            return cross_gram(X_kernel[rows], X_kernel[cols], self._kernel_spec)
 
         for a in range(n_classes):
             for b in range(a + 1, n_classes):
