@@ -47,6 +47,7 @@ FAMILIES = (
     "neighbors",
     "tree",
     "ensemble",
+    "svm",
     "kernel_methods",
 )
 

@@ -191,6 +191,13 @@ MODELS: tuple[Model, ...] = (
     Model("gradient_boosting_classifier", "ensemble", "GradientBoostingClassifier", CLS,
           "Gradient boosting, log-loss, 100 depth-3 trees, learning rate 0.1",
           {"n_estimators": 100, "max_depth": 3}, cost=(1.2, 1)),
+    # svm (SMO: about n² kernel evaluations of p multiply-adds)
+    Model("svc", "svm", "SVC", CLS,
+          "Support vector classifier, RBF kernel (C=1, gamma='scale'), one-vs-one, own SMO",
+          needs_scaling=True, cost=(2, 1)),
+    Model("svr", "svm", "SVR", REG,
+          "Epsilon-support vector regression, RBF kernel (C=1, epsilon=0.1), own SMO",
+          needs_scaling=True, cost=(2, 1)),
     # kernel_methods
     Model("kernel_ridge", "kernel_methods", "KernelRidge", REG,
           "Kernel ridge regression, RBF kernel (gamma = 1/p), alpha = 1, unpenalised intercept",

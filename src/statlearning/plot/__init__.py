@@ -11,7 +11,8 @@ Unsupervised learning: :func:`scree_plot` (PCA eigenvalues with the retention ru
 one-standard-error choice), :func:`roc_curve_plot` (ROC with the optimal threshold and the AUC),
 :func:`subset_criteria_plot` (RSS, adjusted R², Cp and BIC against the model size, as ISLR's
 Figure 6.2) and :func:`replicates_plot` (bootstrap or jackknife replicates). Trees:
-:func:`plot_tree` (R's ``plot(fit); text(fit)`` for rpart).
+:func:`plot_tree` (R's ``plot(fit); text(fit)`` for rpart). Classifiers:
+:func:`plot_decision_boundary` (regions, an SVM's boundary and margins, support vectors circled).
 
 Nothing else in the package imports matplotlib.
 """
@@ -24,6 +25,7 @@ except ImportError as exc:  # pragma: no cover - exercised with matplotlib hidde
         'pip install "statlearning[plot]"'
     ) from exc
 
+from ._decision import plot_decision_boundary
 from ._selection import (
     cv_curve,
     lasso_cv_curve,
@@ -40,6 +42,7 @@ __all__ = [
     "cv_curve",
     "dendrogram",
     "lasso_cv_curve",
+    "plot_decision_boundary",
     "plot_tree",
     "replicates_plot",
     "roc_curve_plot",
