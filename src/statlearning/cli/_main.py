@@ -10,6 +10,7 @@ import time
 import warnings
 
 from .. import __version__
+from .._core.compiled import FIRST_RUN_NOTICE, cache_is_cold
 from ._output import WarningLog, clip
 
 __all__ = ["build_parser", "main"]
@@ -193,6 +194,14 @@ def _check_applicable(spec, task, reason, y=None):
         )
 
 
+def _kernels_cold() -> bool:
+    """Whether this run will compile the tree grower (the largest kernel) first: a fresh
+    install, whose first ``compare`` spends a minute or two compiling."""
+    from ..tree._grow import _grow_kernel
+
+    return cache_is_cold(_grow_kernel)
+
+
 def _cmd_compare(args):
     from .._registry import get_model, registered_models
     from ._compare import METRICS, applicable, cross_validate_models, leaderboard, make_splits
@@ -231,6 +240,8 @@ def _cmd_compare(args):
     if not considered:
         _say(f"note: no {task} model is registered yet; only the baseline is shown")
 
+    if _kernels_cold():
+        _say(FIRST_RUN_NOTICE)
     sys.stdout.flush()  # the header before the progress bar, even when stdout is a pipe
     with Progress(len(specs) * len(splits), label="compare", enabled=not args.quiet) as bar:
         run = cross_validate_models(

@@ -14,12 +14,12 @@ import warnings
 
 import numpy as np
 from sklearn.utils import compute_class_weight
-from sklearn.utils.validation import check_is_fitted, validate_data
+from sklearn.utils.validation import check_is_fitted
 
 from .._core._kernel_columns import KERNEL_CODES, prepare_columns
 from .._core.kernel_gram import is_psd
 from .._solvers.smo import polish, smo
-from .._validation import Boolean, Callable, Interval, Options, check_sample_weight
+from .._validation import Boolean, Callable, Interval, Options, check_sample_weight, validate_data
 from ..base import StatBase
 from ..exceptions import NumericalWarning, external_stacklevel, warn_not_converged
 from ._kernel import KERNEL_NAMES, cross_gram, resolve_svm_kernel
