@@ -582,6 +582,8 @@ def _explain_columns(estimator, X, check_params) -> str | None:
             bad = _first_non_number(values)
             if bad is not None:
                 row, value = bad
+                if isinstance(value, np.generic):
+                    value = value.item()  # 'a', not np.str_('a')
                 return (
                     f"{name}: {label} is not numeric (row {row} holds {value!r}); "
                     "encode text columns as numbers first (one-hot or codes)."
