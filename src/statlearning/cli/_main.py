@@ -195,11 +195,12 @@ def _check_applicable(spec, task, reason, y=None):
 
 
 def _kernels_cold() -> bool:
-    """Whether this run will compile the tree grower (the largest kernel) first: a fresh
-    install, whose first ``compare`` spends a minute or two compiling."""
-    from ..tree._grow import _grow_kernel
+    """Whether the compiled kernels are not cached yet (a fresh install, whose first
+    ``compare`` spends a minute or two compiling): every kernel's cache is written on first
+    use, so one that every ``compare`` run compiles stands for all."""
+    from .._core._kernel_columns import kernel_column, kernel_diagonal
 
-    return cache_is_cold(_grow_kernel)
+    return cache_is_cold(kernel_column, kernel_diagonal)
 
 
 def _cmd_compare(args):
