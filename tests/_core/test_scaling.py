@@ -63,3 +63,19 @@ def test_scaled_sum_of_squares_and_times():
     assert times(2.0, 2.0**600, 2) == np.inf  # silent overflow, no RuntimeWarning
     assert times(2.0, 2.0**-600, 2) == 0.0
     assert times(np.ones(2), None) is not None
+
+
+def test_column_maxima_of_a_large_matrix_in_one_compiled_pass():
+    """The compiled column pass (large C-ordered matrices) equals NumPy's max/min, also with
+    infinite entries and on read-only data; a column scaled to 1e300 gets its factor."""
+    from statlearning._core.scaling import _COMPILED_MIN_SIZE, column_scales, max_abs
+
+    rng = np.random.default_rng(3)
+    X = rng.normal(size=(_COMPILED_MIN_SIZE // 4 + 7, 5))
+    X[:, 2] *= -1e300
+    X[11, 4] = -np.inf
+    expected = np.maximum(X.max(axis=0), -X.min(axis=0))
+    X.setflags(write=False)
+    np.testing.assert_array_equal(max_abs(X, axis=0), expected)
+    scales = column_scales(X)
+    assert scales[2] > 1e299 and scales[0] < 16 and scales[4] == 1.0  # inf: not rescaled
