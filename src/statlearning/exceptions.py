@@ -204,9 +204,11 @@ def warn_unrescaled_scale(estimator, data, name="X", *, stacklevel=None) -> bool
     a = np.asarray(data)
     if a.size == 0 or a.dtype.kind != "f":
         return False
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", RuntimeWarning)  # all-NaN input
-        m = float(max(np.nanmax(a), -np.nanmin(a)))
+    m = float(max(np.max(a), -np.min(a)))  # NumPy's max/min are several times nanmax's speed
+    if np.isnan(m):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)  # all-NaN input
+            m = float(max(np.nanmax(a), -np.nanmin(a)))
     if not (np.isfinite(m) and m > 0 and (m > _SQUARE_LIMIT or m < 1.0 / _SQUARE_LIMIT)):
         return False
     warnings.warn(
