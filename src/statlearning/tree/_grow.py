@@ -72,6 +72,7 @@ from ._surrogates import (
     surrogate_storage,
     surrogate_storage_doubled,
 )
+from ._tables import node_tables_doubled
 
 #: rpart's ``bsplit.c``: a split must improve by more than this fraction of the largest
 #: improvement seen so far.
@@ -513,32 +514,6 @@ def _split_node(ints, floats, node, srow, X, samples, presorted, use_pre, row_di
 
 
 @njit(cache=True, nogil=True)
-def _double(ints, floats, values, nodex, cap_max):
-    """The node arrays with twice the rows, at most ``cap_max`` (the first rows copied; the
-    rest is written when its node is added)."""
-    cap = ints.shape[0]
-    new = min(2 * cap, cap_max)
-    ints2 = np.empty((new, ints.shape[1]), dtype=np.int32)
-    floats2 = np.empty((new, floats.shape[1]))
-    values2 = np.empty((new, values.shape[1]))
-    ints2[:cap] = ints
-    floats2[:cap] = floats
-    values2[:cap] = values
-    majority, rpart_left, cat_l, cat_r = nodex
-    rows = majority.shape[0]
-    new_rows = new if rows > 0 else 0  # none when they are not recorded
-    majority2 = np.empty(new_rows, dtype=np.int8)
-    rpart_left2 = np.empty(new_rows, dtype=np.bool_)
-    cat_l2 = np.empty((new_rows, cat_l.shape[1]), dtype=np.uint64)
-    cat_r2 = np.empty((new_rows, cat_l.shape[1]), dtype=np.uint64)
-    majority2[:rows] = majority
-    rpart_left2[:rows] = rpart_left
-    cat_l2[:rows] = cat_l
-    cat_r2[:rows] = cat_r
-    return ints2, floats2, values2, (majority2, rpart_left2, cat_l2, cat_r2)
-
-
-@njit(cache=True, nogil=True)
 def _split_in_row(ints, floats, node, n_rows, max_splits, X, samples, presorted, use_pre,
                   row_dir, tmp, nodex, sur, ws):
     """:func:`_split_node` with its surrogates in row ``n_rows`` of ``sur`` (grown when
@@ -655,7 +630,8 @@ def _grow_kernel(X, y, codes, w, cnt, samples, w_total, crit, n_classes, max_dep
                 lo = ints[node, _START] if is_left else mid
                 hi = mid if is_left else right_end
                 if count == ints.shape[0]:
-                    ints, floats, values, nodex = _double(ints, floats, values, nodex, cap_max)
+                    ints, floats, values, nodex = node_tables_doubled(ints, floats, values,
+                                                                      nodex, cap_max)
                 count = _add_node(ints, floats, values, count, lo, hi, depth, node, is_left, ws,
                                   nodex)
                 child = count - 1
@@ -682,7 +658,7 @@ def _grow_kernel(X, y, codes, w, cnt, samples, w_total, crit, n_classes, max_dep
         end = st_end[sp]
         depth = st_depth[sp]
         if count == ints.shape[0]:
-            ints, floats, values, nodex = _double(ints, floats, values, nodex, cap_max)
+            ints, floats, values, nodex = node_tables_doubled(ints, floats, values, nodex, cap_max)
         count = _add_node(ints, floats, values, count, start, end, depth, st_parent[sp],
                           st_left[sp], ws, nodex)
         node = count - 1
