@@ -345,3 +345,17 @@ def test_binary_fits_run_the_glm_irls(penalty, l1_ratio, solver):
     np.testing.assert_allclose(ours.coef_[0], glm.coef_, rtol=1e-12, atol=1e-14)
     np.testing.assert_allclose(ours.intercept_[0], glm.intercept_, rtol=1e-12)
     assert ours.n_iter_ == glm.n_iter_
+
+
+@pytest.mark.parametrize("solver", ["lbfgs", "gd"])
+def test_first_order_solvers_precondition_columns_of_tiny_spread(solver):
+    """A column whose standard deviation is below 1e-10 is rescaled by the preconditioner,
+    not taken for a constant: with X × 1e-10 and C × 1e20 (the same objective in scaled
+    coordinates) the fit equals the unscaled one (it returned zeros for two coefficients)."""
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(200, 3))
+    y = (X[:, 0] + rng.normal(size=200) > 0).astype(int)
+    ref = LogisticRegression(penalty="l2", C=1.0, solver=solver, max_iter=2000).fit(X, y)
+    small = LogisticRegression(penalty="l2", C=1e20, solver=solver, max_iter=2000).fit(X * 1e-10, y)
+    np.testing.assert_allclose(small.coef_ * 1e-10, ref.coef_, rtol=1e-6)
+    np.testing.assert_allclose(small.intercept_, ref.intercept_, rtol=1e-6, atol=1e-9)

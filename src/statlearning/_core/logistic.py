@@ -268,7 +268,9 @@ def column_moments(X, sample_weight=None, center=True):
     mean = s1 / total if center else np.zeros(X.shape[1])
     var = np.maximum(s2 / total - mean**2, 0.0)
     scale = np.sqrt(var)
-    tiny = scale <= 1e-10 * np.maximum(1.0, np.abs(mean))
+    # constant relative to the column's own level (an absolute floor would call a column
+    # of standard deviation 1e-11 constant and leave it unscaled: a silent wrong fit)
+    tiny = (scale == 0.0) | (scale <= 1e-10 * np.abs(mean))
     scale[tiny] = 1.0
     return mean, scale
 
