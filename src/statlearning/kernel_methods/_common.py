@@ -112,9 +112,12 @@ def gram_times(estimator, X, coef):
     return out
 
 
+def is_precomputed(estimator) -> bool:
+    """Whether the estimator's ``kernel`` says its ``X`` is a Gram matrix."""
+    return estimator.kernel == "precomputed" or isinstance(estimator.kernel, Precomputed)
+
+
 def pairwise_tags(estimator, tags):
     """Mark a precomputed-kernel estimator as pairwise (scikit-learn's checks feed it Grams)."""
-    tags.input_tags.pairwise = estimator.kernel == "precomputed" or isinstance(
-        estimator.kernel, Precomputed
-    )
+    tags.input_tags.pairwise = is_precomputed(estimator)
     return tags

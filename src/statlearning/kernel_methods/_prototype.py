@@ -10,8 +10,7 @@ from sklearn.utils.validation import check_is_fitted
 
 from .._validation import Interval, Options, RandomState
 from ..base import StatBase, TransformerMixin, fit_context
-from ..kernels import Precomputed
-from ._common import KERNEL_CONSTRAINTS, pairwise_tags, read_X, training_gram
+from ._common import KERNEL_CONSTRAINTS, is_precomputed, pairwise_tags, read_X, training_gram
 
 __all__ = ["PrototypeFeatures"]
 
@@ -118,15 +117,12 @@ class PrototypeFeatures(TransformerMixin, StatBase):
             rng = check_random_state(self.random_state)
             idx = np.sort(rng.choice(n, size=self.prototypes, replace=False))
         # resolve the kernel (gamma="scale" uses the training data) without the full Gram
-        training_gram(self, X[:1] if not self._precomputed() else X)
+        training_gram(self, X[:1] if not is_precomputed(self) else X)
         self.prototype_indices_ = idx
-        self.prototypes_ = None if self._precomputed() else X[idx].copy()
+        self.prototypes_ = None if is_precomputed(self) else X[idx].copy()
         del self.X_fit_
         self._n_train = n
         return self
-
-    def _precomputed(self):
-        return self.kernel == "precomputed" or isinstance(self.kernel, Precomputed)
 
     def transform(self, X):
         """Kernel features of the points.
