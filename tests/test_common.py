@@ -16,7 +16,7 @@ from statlearning.cluster import (
     MiniBatchKMeans,
     SpectralClustering,
 )
-from statlearning.decomposition import PCA
+from statlearning.decomposition import PCA, KernelPCA
 from statlearning.discriminant_analysis import (
     LinearDiscriminantAnalysis,
     QuadraticDiscriminantAnalysis,
@@ -193,6 +193,13 @@ ESTIMATORS = [
     PCA(n_components="kaiser"),
     PCA(n_components="elbow"),
     PCA(n_components=0.9),
+    KernelPCA(),
+    KernelPCA(n_components=2, kernel="rbf", gamma=0.5),
+    KernelPCA(kernel="precomputed"),
+    KernelPCA(n_components=1, kernel="rbf", eigen_solver="arpack", random_state=0),
+    KernelPCA(n_components=1, kernel="rbf", eigen_solver="randomized", random_state=0),
+    KernelPCA(n_components="kaiser", kernel="poly", degree=2),
+    KernelPCA(kernel="rbf", fit_inverse_transform=True),
     KMeans(),
     KMeans(n_clusters=3, init="random", random_state=0),
     KMeans(n_clusters=2, tol=0.0),
@@ -313,6 +320,7 @@ STORES_TRAINING_DATA = (
     KNeighborsClassifier,
     KNeighborsRegressor,
     KernelCenterer,
+    KernelPCA,
     KernelRidge,
     KernelLogisticRegression,
     PrototypeFeatures,

@@ -37,7 +37,14 @@ PACKAGE = "statlearning"
 PACKAGE_DIR = SRC / PACKAGE
 
 #: (importer, imported) subpackage pairs where the importer may use the other's private modules.
-ALLOWED_PRIVATE = {("ensemble", "tree")}
+ALLOWED_PRIVATE = {
+    ("ensemble", "tree"),
+    # the kernel estimators placed where scikit-learn users look for them share the kernel
+    # machines' handling of ``kernel=`` (constraints, training Gram, Gram to the training set)
+    ("decomposition", "kernel_methods"),
+    ("cluster", "kernel_methods"),
+    ("discriminant_analysis", "kernel_methods"),
+}
 
 #: Top-level modules and subpackages every estimator subpackage may use, private parts included.
 INFRASTRUCTURE = {

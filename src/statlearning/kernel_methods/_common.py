@@ -82,11 +82,16 @@ def training_gram(estimator, X, sample_weight=None):
     return kernel(X)
 
 
-def gram_to_train(estimator, X):
-    """Validated ``X`` → ``K(X, training points)`` of shape (n, n_train)."""
+def gram_to_train(estimator, X, n_train=None):
+    """Validated ``X`` → ``K(X, training points)`` of shape (n, n_train).
+
+    ``n_train`` (the number of training points, checked against a precomputed Gram) defaults
+    to the rows of ``estimator.dual_coef_``.
+    """
     check_is_fitted(estimator, "kernel_")
     X = read_X(estimator, X, reset=False)
-    n_train = estimator.dual_coef_.shape[0]
+    if n_train is None:
+        n_train = estimator.dual_coef_.shape[0]
     if isinstance(estimator.kernel_, Precomputed):
         if X.shape[1] != n_train:
             raise ValueError(
@@ -99,10 +104,11 @@ def gram_to_train(estimator, X):
 
 
 def gram_times(estimator, X, coef):
-    """``K(X, training points) @ coef``, the Gram computed in row chunks of about 64 MB."""
+    """``K(X, training points) @ coef`` (``coef`` has one row per training point), the Gram
+    computed in row chunks of about 64 MB."""
     check_is_fitted(estimator, "kernel_")
     if isinstance(estimator.kernel_, Precomputed):
-        return gram_to_train(estimator, X) @ coef
+        return gram_to_train(estimator, X, coef.shape[0]) @ coef
     X = read_X(estimator, X, reset=False)
     n_train = estimator.X_fit_.shape[0]
     step = max((1 << 23) // max(n_train, 1), 1)
