@@ -19,6 +19,7 @@ from statlearning.cluster import (
 )
 from statlearning.decomposition import PCA, KernelPCA
 from statlearning.discriminant_analysis import (
+    KernelFisherDiscriminant,
     LinearDiscriminantAnalysis,
     QuadraticDiscriminantAnalysis,
 )
@@ -153,6 +154,9 @@ ESTIMATORS = [
     LinearDiscriminantAnalysis(solver="eigen", covariance="total", shrinkage="auto"),
     LinearDiscriminantAnalysis(n_components=1),
     QuadraticDiscriminantAnalysis(),
+    KernelFisherDiscriminant(),
+    KernelFisherDiscriminant(kernel="linear", reg=1e-2),
+    KernelFisherDiscriminant(kernel="laplacian", reg=0.1, n_components=1),
     QuadraticDiscriminantAnalysis(reg_param=0.1),
     QuadraticDiscriminantAnalysis(include_log_det=False),
     BestSubsetSelector(),
@@ -325,6 +329,7 @@ STORES_TRAINING_DATA = (
     KNeighborsClassifier,
     KNeighborsRegressor,
     KernelCenterer,
+    KernelFisherDiscriminant,
     KernelKMeans,
     KernelPCA,
     KernelRidge,

@@ -13,10 +13,11 @@ from sklearn.utils.validation import check_is_fitted
 from .._core.compiled import numba_threads
 from .._validation import ArrayLike, Interval, NJobs, Options, RandomState, check_sample_weight
 from ..base import StatBase, fit_context
-from ..exceptions import warn_not_converged
+from ..exceptions import warn_not_converged, warn_unrescaled_scale
 from ..kernel_methods._common import (
     KERNEL_CONSTRAINTS,
     gram_times,
+    is_precomputed,
     pairwise_tags,
     read_X,
     training_gram,
@@ -325,6 +326,8 @@ class KernelKMeans(ClusterMixin, StatBase):
                 "clusters than samples)."
             )
         w = check_sample_weight(sample_weight, n, estimator_name=name)
+        if not is_precomputed(self):  # the kernels compute with squares of X
+            warn_unrescaled_scale(self, X, "X")
         K = np.ascontiguousarray(training_gram(self, X, w))
         diag = np.diag(K).copy()
         rng = check_random_state(self.random_state)

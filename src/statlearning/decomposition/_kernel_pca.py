@@ -15,7 +15,7 @@ from sklearn.utils.validation import check_is_fitted
 
 from .._validation import Boolean, Interval, Options, RandomState
 from ..base import StatBase, TransformerMixin, fit_context
-from ..exceptions import NumericalWarning, external_stacklevel
+from ..exceptions import NumericalWarning, external_stacklevel, warn_unrescaled_scale
 from ..kernel_methods import KernelRidge
 from ..kernel_methods._common import (
     KERNEL_CONSTRAINTS,
@@ -333,6 +333,8 @@ class KernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, StatBase):
                 "used with kernel='precomputed'."
             )
         X = read_X(self, X, ensure_min_samples=2)
+        if not is_precomputed(self):  # the kernels compute with squares of X
+            warn_unrescaled_scale(self, X, "X")
         K = training_gram(self, X)
         n = K.shape[0]
         nc = check_n_components(self.n_components, n, "n_samples")

@@ -79,7 +79,14 @@ def training_gram(estimator, X, sample_weight=None):
         estimator.X_fit_ = None
         return np.array(X, dtype=np.float64)
     estimator.X_fit_ = X
-    return kernel(X)
+    K = kernel(X)
+    if not np.isfinite(K).all():
+        raise ValueError(
+            f"{name}: the training Gram matrix of the {kernel!r} kernel has NaN or infinite "
+            "entries (at this data scale the kernel's inner products or squared distances "
+            "leave float64's range); rescale X, for example to unit variance."
+        )
+    return K
 
 
 def gram_to_train(estimator, X, n_train=None):
