@@ -69,6 +69,25 @@ def scree_plot(
     return ax
 
 
+def _component_pair(components, k: int, what: str) -> tuple[int, int]:
+    """Two different zero-based component indices below ``k``; ``ValueError`` otherwise."""
+    comps = tuple(int(c) for c in components)
+    if len(comps) != 2 or comps[0] == comps[1]:
+        raise ValueError(f"components must be two different indices; got {components!r}")
+    if not all(0 <= c < k for c in comps):
+        raise ValueError(f"components={components!r}: the {what} kept {k} components (0…{k - 1})")
+    return comps
+
+
+def _component_axes(ax, comps, ratio, prefix: str) -> None:
+    """Axis labels ``<prefix><m> (<share>%)`` and the zero lines of a score scatter."""
+    for setter, c in ((ax.set_xlabel, comps[0]), (ax.set_ylabel, comps[1])):
+        share = f" ({100 * ratio[c]:.1f}%)" if ratio is not None else ""
+        setter(f"{prefix}{c + 1}{share}")
+    ax.axhline(0, color="grey", linewidth=0.5)
+    ax.axvline(0, color="grey", linewidth=0.5)
+
+
 def biplot(pca, X, feature_names=None, components=(0, 1), ax=None):
     """Scores of the samples and loading arrows of the features, like R's ``biplot(prcomp)``.
 
@@ -98,12 +117,7 @@ def biplot(pca, X, feature_names=None, components=(0, 1), ax=None):
     range (directions and relative lengths are unchanged).
     """
     require_attributes(pca, ("components_", "explained_variance_"), "pca", "a fitted PCA")
-    comps = tuple(int(c) for c in components)
-    if len(comps) != 2 or comps[0] == comps[1]:
-        raise ValueError(f"components must be two different indices; got {components!r}")
-    k = pca.components_.shape[0]
-    if not all(0 <= c < k for c in comps):
-        raise ValueError(f"components={components!r}: the PCA kept {k} components (0…{k - 1})")
+    comps = _component_pair(components, pca.components_.shape[0], "PCA")
     scores = np.asarray(pca.transform(X))[:, comps]
     loadings = pca.components_[list(comps)].T
     p = loadings.shape[0]
@@ -126,12 +140,7 @@ def biplot(pca, X, feature_names=None, components=(0, 1), ax=None):
     for (dx, dy), name in zip(arrows, feature_names, strict=True):
         ax.arrow(0, 0, dx, dy, color="C3", width=width, length_includes_head=True)
         ax.text(1.08 * dx, 1.08 * dy, name, color="C3", ha="center", va="center")
-    ratio = getattr(pca, "explained_variance_ratio_", None)
-    for setter, c in ((ax.set_xlabel, comps[0]), (ax.set_ylabel, comps[1])):
-        share = f" ({100 * ratio[c]:.1f}%)" if ratio is not None else ""
-        setter(f"PC{c + 1}{share}")
-    ax.axhline(0, color="grey", linewidth=0.5)
-    ax.axvline(0, color="grey", linewidth=0.5)
+    _component_axes(ax, comps, getattr(pca, "explained_variance_ratio_", None), "PC")
     ax.set_title("Biplot")
     return ax
 
@@ -305,14 +314,7 @@ def kernel_pca_scatter(kpca, X, y=None, components=(0, 1), ax=None):
     require_attributes(
         kpca, ("eigenvalues_", "dual_coef_", "transform"), "kpca", "a fitted KernelPCA"
     )
-    comps = tuple(int(c) for c in components)
-    if len(comps) != 2 or comps[0] == comps[1]:
-        raise ValueError(f"components must be two different indices; got {components!r}")
-    k = kpca.eigenvalues_.shape[0]
-    if not all(0 <= c < k for c in comps):
-        raise ValueError(
-            f"components={components!r}: the KernelPCA kept {k} components (0…{k - 1})"
-        )
+    comps = _component_pair(components, kpca.eigenvalues_.shape[0], "KernelPCA")
     scores = np.asarray(kpca.transform(X))[:, comps]
     ax = get_ax(ax)
     if y is None:
@@ -325,11 +327,6 @@ def kernel_pca_scatter(kpca, X, y=None, components=(0, 1), ax=None):
             rows = y == lab
             ax.scatter(*scores[rows].T, s=14, color=f"C{i % 10}", alpha=0.8, label=str(lab))
         ax.legend(fontsize="small")
-    ratio = getattr(kpca, "explained_variance_ratio_", None)
-    for setter, c in ((ax.set_xlabel, comps[0]), (ax.set_ylabel, comps[1])):
-        share = f" ({100 * ratio[c]:.1f}%)" if ratio is not None else ""
-        setter(f"KPC{c + 1}{share}")
-    ax.axhline(0, color="grey", linewidth=0.5)
-    ax.axvline(0, color="grey", linewidth=0.5)
+    _component_axes(ax, comps, getattr(kpca, "explained_variance_ratio_", None), "KPC")
     ax.set_title("Kernel PCA")
     return ax
