@@ -7,7 +7,10 @@ kernel with scikit-learn's default γ = 1 / n_features.
 
 * ``kpca_rbf10_5k_x50``: the dense LAPACK solver for the 10 leading eigenpairs on both sides;
 * ``kpca_rbf10_rand_20k_x50``: the randomised solver (7 power iterations, 10 oversamples on
-  both sides; the random draws differ), which agrees to about 1e-8 on these eigenvalues.
+  both sides; the random draws differ). Eigenvalues 6–10 of these data lie in a bulk with gaps
+  under 1%, where neither randomised solver converges: on 5,000 rows, against the exact
+  eigenvalues, both are off by about 1.1% (ours 1.15e-2, scikit-learn's 1.11e-2 in log), so
+  ``rtol=0.02``; they differ from each other by about 4e-4.
 
 Kernel k-means has no peer in scikit-learn; its cost is measured by ``kernel_kmeans_cost``
 below (``python benchmarks/workloads_kernel_decomposition.py``): time per Lloyd iteration and
@@ -85,7 +88,7 @@ WORKLOADS: list[Workload] = [
         ours=lambda: _Side("statlearning KernelPCA(10, rbf, randomized)", _ours("randomized")),
         peer=lambda: _Side("sklearn KernelPCA(10, rbf, randomized)", _peer("randomized")),
         data=gaussian_mixture_50,
-        rtol=1e-6,
+        rtol=0.02,
     ),
 ]
 
