@@ -243,6 +243,8 @@ ESTIMATORS = [
     KNeighborsClassifier(metric="cosine"),
     KNeighborsClassifier(metric="manhattan", algorithm="kd_tree"),
     KNeighborsClassifier(4, decision_threshold=0.5),
+    KNeighborsClassifier(weights="kernel"),
+    KNeighborsClassifier(3, weights="kernel", kernel="linear", tie_break="all"),
     KNeighborsRegressor(),
     KNeighborsRegressor(weights="distance", algorithm="brute"),
     KNeighborsRegressor(metric="minkowski", p=3, tie_break="all"),
