@@ -10,13 +10,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
+from scipy import linalg
 
 from .._core.linalg import qr_least_squares
-from .._core.sweep import greedy_path, sweep_columns
 from ._forward import forward_pass, gcv
 
 FIX_TOL = 1e-8  # earth's QR tolerance when it drops linearly dependent forward-pass terms
-SWEEP_TOL = 1e-10
 
 
 @dataclass
@@ -55,34 +54,58 @@ def run_forward(X, y, *, max_degree, nk, thresh, penalty, minspan, endspan):
 
 
 def prune_path(B, y):
-    """earth's backward pass (leaps' backward elimination with the intercept forced in).
+    """earth's pruning pass: R's ``leaps.backward`` with the intercept forced in.
 
-    Returns ``(rss_per_subset, prune_terms)``: the RSS of the best model of each size ``1…M``
-    along the backward path and, per size, the sorted indices of its terms.
+    Returns ``(rss_per_subset, prune_terms)``: for each size ``1…M`` the smallest RSS among the
+    subsets the backward search met and, per size, the sorted indices of that subset's terms.
+
+    leaps (Miller's ``BAKWRD``) keeps the variables in an order whose leading subsets are the
+    candidate models: it starts from the forward pass's order (every leading subset is
+    recorded), and at each size drops the variable whose removal increases the RSS least by
+    moving it behind the model, recording the leading subsets that move changed. So a size's
+    best subset need not be nested in the next size's, unlike plain backward elimination.
+    Here the data are reduced once to the triangular factor of the centred ``[B, y]`` (the
+    intercept forced in by centring), and each step is a QR of at most ``M × M``.
     """
     n, m = B.shape
-    yc = y - y.mean()
-    rss = np.empty(m)
-    rss[0] = float(yc @ yc)
-    subsets = [np.zeros(1, dtype=np.int64)]
-    if m == 1:
-        return rss, subsets
+    q = m - 1
     Z = np.empty((n, m))
-    Z[:, : m - 1] = B[:, 1:] - B[:, 1:].mean(axis=0)
-    Z[:, m - 1] = yc
-    C = Z.T @ Z
-    A, swept = sweep_columns(C, np.arange(m - 1), SWEEP_TOL)
-    q = int(swept.sum())  # after earth's removal of dependent terms, every column sweeps in
-    rss[q] = A[-1, -1]
-    in_model = swept.copy()
-    moved, path_rss = greedy_path(A, C, in_model, False, q, SWEEP_TOL)
-    alive = np.concatenate(([True], swept))
-    by_size = {q: np.flatnonzero(alive)}
-    for step, j in enumerate(moved):
-        alive[j + 1] = False
-        rss[q - 1 - step] = path_rss[step]
-        by_size[q - 1 - step] = np.flatnonzero(alive)
-    return rss[: q + 1], [by_size[k] for k in range(q + 1)]
+    Z[:, :q] = B[:, 1:] - B[:, 1:].mean(axis=0)
+    Z[:, q] = y - y.mean()
+    R = linalg.qr(Z, mode="r", check_finite=False)[0][:m]
+    r = R[:, q]
+    best = np.full(m, np.inf)
+    best[0] = float(r @ r)
+    best_sets = [np.zeros(0, dtype=np.int64) for _ in range(m)]
+    order = np.arange(q)
+
+    def prefixes(npos, sizes):
+        """Record the RSS of the leading subsets of ``order`` with ``sizes`` variables."""
+        Qs = linalg.qr(R[:, order[:npos]], mode="economic", check_finite=False)[0]
+        z = Qs.T @ r
+        res = r - Qs @ z
+        tail = np.cumsum((z**2)[::-1])[::-1]  # tail[k] = Σ_{l ≥ k} z_l²
+        base = float(res @ res)
+        for k in sizes:
+            rss_k = base + (tail[k] if k < npos else 0.0)
+            if rss_k < best[k]:
+                best[k] = rss_k
+                best_sets[k] = order[:k].copy()
+
+    prefixes(q, range(1, q + 1))
+    for npos in range(q, 1, -1):
+        Qs, Rs = linalg.qr(R[:, order[:npos]], mode="economic", check_finite=False)
+        z = Qs.T @ r
+        beta = linalg.solve_triangular(Rs, z, check_finite=False)
+        Rinv = linalg.solve_triangular(Rs, np.eye(npos), check_finite=False)
+        increase = beta**2 / np.einsum("ij,ij->i", Rinv, Rinv)
+        j = int(np.argmin(increase))  # the first of equal increases, as leaps
+        if j < npos - 1:
+            order[j:npos] = np.r_[order[j + 1 : npos], order[j]]
+            prefixes(npos - 1, range(j + 1, npos))
+    rss = best
+    subsets = [np.r_[0, np.sort(s) + 1].astype(np.int64) for s in best_sets]
+    return rss, subsets
 
 
 def gcv_per_subset(rss, penalty, n):
