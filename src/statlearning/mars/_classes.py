@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import warnings
 from dataclasses import dataclass, field
 from numbers import Integral, Real
 
@@ -9,10 +10,11 @@ import numpy as np
 from sklearn.utils.validation import check_is_fitted
 
 from .._core.class_labels import encode_class_labels
+from .._core.linalg import qr_least_squares
 from .._solvers.irls import irls
 from .._validation import Boolean, Interval, Options, validate_data
 from ..base import ClassifierMixin, RegressorMixin, StatBase, fit_context
-from ..exceptions import warn_not_converged
+from ..exceptions import NumericalWarning, warn_not_converged
 from ._forward import (
     TERM_GRSQ_INF,
     TERM_MAX_RSQ,
@@ -40,20 +42,21 @@ class MARSSummary:
     ----------
     terms : list of str
         Term names in earth's ``anova`` order (``(Intercept)`` first).
-    coefficients : ndarray of shape (n_terms,)
-        Their coefficients (regression, or binomial GLM for a classifier).
+    coefficients : ndarray of shape (n_terms, n_columns)
+        Their coefficients: one column for a regression, one per GLM for a classifier.
     stats : dict
         ``n_selected``, ``n_forward_terms``, ``n_used_features``, ``n_features``,
         ``termination``, ``importance`` (list of names), ``degree_counts``, ``gcv``, ``rss``,
-        ``grsq``, ``rsq``; a classifier adds ``deviance``, ``null_deviance``, ``aic``.
-    heading : str, default="coefficients"
-        Heading of the coefficient column.
+        ``grsq``, ``rsq``; a classifier adds ``deviance``, ``null_deviance``, ``aic`` (arrays,
+        one value per GLM).
+    headings : list of str, default=["coefficients"]
+        Headings of the coefficient columns.
     """
 
     terms: list
     coefficients: np.ndarray
     stats: dict = field(default_factory=dict)
-    heading: str = "coefficients"
+    headings: list = field(default_factory=lambda: ["coefficients"])
 
     def to_text(self) -> str:
         """Return the summary as text (what ``print(summary)`` shows).
@@ -63,10 +66,15 @@ class MARSSummary:
         str
         """
         width = max(len(t) for t in self.terms)
-        vals = [f"{v:.7g}" for v in self.coefficients]
-        vw = max(len(self.heading), max(len(v) for v in vals))
-        lines = [" " * width + "  " + self.heading.rjust(vw)]
-        lines += [f"{t:<{width}}  {v:>{vw}}" for t, v in zip(self.terms, vals, strict=True)]
+        cells = [[f"{v:.7g}" for v in col] for col in np.asarray(self.coefficients).T]
+        widths = [
+            max(len(h), *(len(c) for c in col)) for h, col in zip(self.headings, cells, strict=True)
+        ]
+        head = "  ".join(h.rjust(w) for h, w in zip(self.headings, widths, strict=True))
+        lines = [" " * width + "  " + head]
+        for i, t in enumerate(self.terms):
+            row = "  ".join(col[i].rjust(w) for col, w in zip(cells, widths, strict=True))
+            lines.append(f"{t:<{width}}  {row}")
         s = self.stats
         lines += [
             "",
@@ -79,11 +87,11 @@ class MARSSummary:
             + (" (additive model)" if len(s["degree_counts"]) <= 2 else ""),
         ]
         if "deviance" in s:
-            lines.append(
-                f"GLM null.deviance {s['null_deviance']:.7g}    deviance {s['deviance']:.7g}"
-                f"    AIC {s['aic']:.7g}"
-            )
-            lines.append("Earth (linear model on the same terms):")
+            for h, nd, d, a in zip(
+                self.headings, s["null_deviance"], s["deviance"], s["aic"], strict=True
+            ):
+                lines.append(f"GLM {h}: null.deviance {nd:.7g}    deviance {d:.7g}    AIC {a:.7g}")
+            lines.append("Earth (least squares on the same terms):")
         lines.append(
             f"GCV {s['gcv']:.7g}    RSS {s['rss']:.7g}    GRSq {s['grsq']:.7g}    "
             f"RSq {s['rsq']:.7g}"
@@ -105,7 +113,9 @@ class MARSSummary:
         """
         import pandas as pd
 
-        return pd.DataFrame({self.heading: self.coefficients}, index=list(self.terms))
+        return pd.DataFrame(
+            np.asarray(self.coefficients), index=list(self.terms), columns=list(self.headings)
+        )
 
 
 class _MARSBase(StatBase):
@@ -137,8 +147,9 @@ class _MARSBase(StatBase):
         self.thresh = thresh
         self.prune = prune
 
-    def _fit_basis(self, X, y):
-        """Run earth's forward and pruning passes on validated data; set the fitted state."""
+    def _fit_basis(self, X, Y):
+        """Run earth's forward and pruning passes on validated data (``Y`` of shape (n, r));
+        set the fitted state and return the selected basis (n, n_terms + 1)."""
         n, p = X.shape
         if n < 3:
             raise ValueError(
@@ -148,8 +159,8 @@ class _MARSBase(StatBase):
         if penalty is None:
             penalty = 3.0 if self.max_degree > 1 else 2.0
         nk = default_max_terms(p) if self.max_terms is None else int(self.max_terms)
-        fwd, rss, gcvs, subsets, selected, coef = fit_mars(
-            X, y, max_degree=self.max_degree, nk=nk, thresh=self.thresh, penalty=penalty,
+        fwd, rss, gcvs, subsets, selected = fit_mars(
+            X, Y, max_degree=self.max_degree, nk=nk, thresh=self.thresh, penalty=penalty,
             minspan=0 if self.minspan == "auto" else int(self.minspan),
             endspan=0 if self.endspan == "auto" else int(self.endspan), prune=self.prune,
         )  # fmt: skip
@@ -172,7 +183,7 @@ class _MARSBase(StatBase):
         self.gcv_ = float(gcvs[k - 1])
         self.grsq_ = _rsq(self.gcv_, float(gcvs[0]))
         self.evimp_ = evimp(fwd.dirs, subsets, rss, gcvs, k, names)
-        return fwd.bx[:, selected], coef
+        return fwd.bx[:, selected]
 
     def _feature_labels(self, p):
         if hasattr(self, "feature_names_in_"):
@@ -385,7 +396,9 @@ class MARSRegressor(RegressorMixin, _MARSBase):
             The fitted estimator.
         """
         X, y = validate_data(self, X, y, y_numeric=True, dtype=np.float64)
-        _, coef = self._fit_basis(X, y.astype(np.float64))
+        y = y.astype(np.float64)
+        B = self._fit_basis(X, y[:, None])
+        coef = qr_least_squares(B[:, 1:], y, fit_intercept=True).coef
         self.intercept_ = float(coef[0])
         self.coef_ = np.asarray(coef[1:], dtype=np.float64)
         return self
@@ -406,21 +419,6 @@ class MARSRegressor(RegressorMixin, _MARSBase):
         B = self._basis(X)
         return B[:, 1:] @ self.coef_ + self.intercept_
 
-    def transform(self, X):
-        """The selected MARS basis (``basis_`` columns, intercept excluded) of ``X``.
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-            Samples.
-
-        Returns
-        -------
-        ndarray of shape (n_samples, len(basis_))
-            The basis functions evaluated at ``X``.
-        """
-        return self._basis(X)[:, 1:]
-
     def summary(self):
         """The fitted model as R's ``summary(earth)`` prints it.
 
@@ -430,7 +428,7 @@ class MARSRegressor(RegressorMixin, _MARSBase):
             Coefficients in earth's ``anova`` order and the fit statistics.
         """
         check_is_fitted(self)
-        terms, coefs = self._summary_terms(np.r_[self.intercept_, self.coef_])
+        terms, coefs = self._summary_terms(np.r_[self.intercept_, self.coef_][:, None])
         return MARSSummary(terms, coefs, self._summary_stats())
 
 
@@ -460,16 +458,18 @@ class MARSClassifier(ClassifierMixin, _MARSBase):
 
     Attributes
     ----------
-    classes_ : ndarray of shape (2,)
-        Class labels; the second is the event whose log-odds are modelled.
+    classes_ : ndarray of shape (n_classes,)
+        Class labels. With two classes one GLM models the log-odds of the second; with more,
+        one GLM per class against the rest (earth's indicator columns).
     basis_ : list of str
         Selected terms (intercept excluded), named as earth prints them.
-    coef_ : ndarray of shape (1, n_terms)
-        GLM coefficients of ``basis_`` (earth's ``glm.coefficients``).
-    intercept_ : ndarray of shape (1,)
-        GLM intercept.
-    deviance_, null_deviance_, aic_ : float
-        The binomial GLM's deviance, null deviance and AIC.
+    coef_ : ndarray of shape (n_glms, n_terms)
+        GLM coefficients of ``basis_`` (earth's ``glm.coefficients``); ``n_glms`` is 1 for two
+        classes, else ``n_classes``.
+    intercept_ : ndarray of shape (n_glms,)
+        GLM intercepts.
+    deviance_, null_deviance_, aic_ : ndarray of shape (n_glms,)
+        Each binomial GLM's deviance, null deviance and AIC.
     n_iter_ : int
         IRLS iterations.
     dirs_, cuts_ : ndarray of shape (n_terms + 1, n_features)
@@ -503,10 +503,11 @@ class MARSClassifier(ClassifierMixin, _MARSBase):
 
     Notes
     -----
-    The terms are those of the regression of the 0/1 coded response (earth's); the GLM then
+    The terms are those of the regression of the 0/1 coded response (earth's; with more than
+    two classes, of the class indicators jointly, earth's multi-response forward pass and its
+    backward elimination by the RSS summed over the columns); each GLM then
     maximises :math:`\sum_i y_i \eta_i - \log(1 + e^{\eta_i})` with
-    :math:`\eta = \beta_0 + \sum_m \beta_m B_m(x)`. Multiclass targets are not supported
-    (earth fits one GLM per response column). See :class:`MARSRegressor` for the forward and
+    :math:`\eta = \beta_0 + \sum_m \beta_m B_m(x)`. See :class:`MARSRegressor` for the forward and
     backward passes and the GCV count of parameters.
 
     Examples
@@ -539,26 +540,44 @@ class MARSClassifier(ClassifierMixin, _MARSBase):
         """
         X, y = validate_data(self, X, y, dtype=np.float64)
         self.classes_, codes = encode_class_labels(y, type(self).__name__)
-        if self.classes_.size != 2:
-            raise ValueError(
-                f"{type(self).__name__} supports two classes; y has {self.classes_.size}."
-            )
-        B, _ = self._fit_basis(X, codes.astype(np.float64))
-        res = irls(B[:, 1:], codes.astype(np.float64), family="binomial", link="logit")
-        if not res.converged:
-            warn_not_converged(self, "IRLS", max_iter=25)
-        coef = np.where(np.isnan(res.coef), 0.0, res.coef)
-        self.intercept_ = np.array([coef[0]])
-        self.coef_ = coef[None, 1:]
-        self.deviance_ = float(res.deviance)
-        p1 = codes.mean()
-        self.null_deviance_ = float(-2 * codes.size * (p1 * np.log(p1) + (1 - p1) * np.log(1 - p1)))
-        self.aic_ = self.deviance_ + 2 * res.rank
-        self.n_iter_ = int(res.n_iter)
+        k = self.classes_.size
+        Y = codes[:, None] == (np.arange(k) if k > 2 else np.array([1]))
+        Y = Y.astype(np.float64)
+        B = self._fit_basis(X, Y)
+        coefs, deviance, null_deviance, aic, n_iter = [], [], [], [], 0
+        for y01 in Y.T:
+            res = irls(B[:, 1:], y01, family="binomial", link="logit")
+            if not res.converged:
+                warn_not_converged(
+                    self,
+                    "IRLS",
+                    max_iter=25,
+                    advice="the GLM stops where R's glm.fit stops, with its last iterate",
+                )
+            if np.any(res.mu > 1 - 1e-10) or np.any(res.mu < 1e-10):
+                warnings.warn(
+                    f"{type(self).__name__}: fitted probabilities numerically 0 or 1 occurred: "
+                    "the selected terms (quasi-)separate the classes, so some GLM coefficients "
+                    "diverge.",
+                    NumericalWarning,
+                )
+            coefs.append(np.where(np.isnan(res.coef), 0.0, res.coef))
+            deviance.append(res.deviance)
+            p1 = y01.mean()
+            null_deviance.append(-2 * y01.size * (p1 * np.log(p1) + (1 - p1) * np.log(1 - p1)))
+            aic.append(res.deviance + 2 * res.rank)
+            n_iter = max(n_iter, int(res.n_iter))
+        coefs = np.array(coefs)
+        self.intercept_ = coefs[:, 0].copy()
+        self.coef_ = coefs[:, 1:].copy()
+        self.deviance_ = np.array(deviance)
+        self.null_deviance_ = np.array(null_deviance)
+        self.aic_ = np.array(aic)
+        self.n_iter_ = n_iter
         return self
 
     def decision_function(self, X):
-        """Log-odds of ``classes_[1]``.
+        """Log-odds of each GLM.
 
         Parameters
         ----------
@@ -567,11 +586,13 @@ class MARSClassifier(ClassifierMixin, _MARSBase):
 
         Returns
         -------
-        ndarray of shape (n_samples,)
-            The GLM's linear predictor.
+        ndarray of shape (n_samples,) or (n_samples, n_classes)
+            Two classes: the log-odds of ``classes_[1]``; more: one column per class (the
+            one-against-the-rest GLMs).
         """
         B = self._basis(X)
-        return B[:, 1:] @ self.coef_[0] + self.intercept_[0]
+        eta = B[:, 1:] @ self.coef_.T + self.intercept_
+        return eta[:, 0] if self.classes_.size == 2 else eta
 
     def predict_proba(self, X):
         """Class probabilities.
@@ -583,19 +604,19 @@ class MARSClassifier(ClassifierMixin, _MARSBase):
 
         Returns
         -------
-        ndarray of shape (n_samples, 2)
-            Columns follow ``classes_``.
+        ndarray of shape (n_samples, n_classes)
+            Columns follow ``classes_``. With more than two classes the one-against-the-rest
+            probabilities (earth's) are divided by their sum.
         """
         eta = self.decision_function(X)
-        p = np.empty_like(eta)
-        pos = eta >= 0
-        p[pos] = 1.0 / (1.0 + np.exp(-eta[pos]))
-        e = np.exp(eta[~pos])
-        p[~pos] = e / (1.0 + e)
-        return np.column_stack([1.0 - p, p])
+        p = 0.5 * (1.0 + np.tanh(0.5 * eta))  # the logistic function, without overflow
+        if self.classes_.size == 2:
+            return np.column_stack([1.0 - p, p])
+        total = p.sum(axis=1, keepdims=True)
+        return np.where(total > 0, p / np.where(total > 0, total, 1.0), 1.0 / p.shape[1])
 
     def predict(self, X):
-        """Predicted class labels (probability of ``classes_[1]`` above 0.5).
+        """Predicted class labels (the most probable class).
 
         Parameters
         ----------
@@ -607,7 +628,10 @@ class MARSClassifier(ClassifierMixin, _MARSBase):
         ndarray of shape (n_samples,)
             Labels from ``classes_``.
         """
-        return self.classes_[(self.decision_function(X) > 0).astype(int)]
+        eta = self.decision_function(X)
+        if self.classes_.size == 2:
+            return self.classes_[(eta > 0).astype(int)]
+        return self.classes_[np.argmax(eta, axis=1)]
 
     def summary(self):
         """The fitted model as R's ``summary(earth(glm=...))`` prints it.
@@ -618,7 +642,8 @@ class MARSClassifier(ClassifierMixin, _MARSBase):
             GLM coefficients in earth's ``anova`` order and the fit statistics.
         """
         check_is_fitted(self)
-        terms, coefs = self._summary_terms(np.r_[self.intercept_, self.coef_[0]])
+        terms, coefs = self._summary_terms(np.column_stack([self.intercept_, self.coef_]).T)
         stats = self._summary_stats()
         stats.update(deviance=self.deviance_, null_deviance=self.null_deviance_, aic=self.aic_)
-        return MARSSummary(terms, coefs, stats, heading=str(self.classes_[1]))
+        labels = self.classes_[1:] if self.classes_.size == 2 else self.classes_
+        return MARSSummary(terms, coefs, stats, headings=[str(c) for c in labels])

@@ -33,79 +33,109 @@ def default_max_terms(n_features: int) -> int:
     return min(200, max(20, 2 * n_features)) + 1
 
 
-def run_forward(X, y, *, max_degree, nk, thresh, penalty, minspan, endspan):
-    """earth's forward pass on ``X`` (n, p) and ``y`` (n,) then its removal of dependent terms."""
+def run_forward(X, Y, *, max_degree, nk, thresh, penalty, minspan, endspan):
+    """earth's forward pass on ``X`` (n, p) and ``Y`` (n, r), then its removal of dependent terms.
+
+    A single response is standardised first (earth's ``Scale.y``); several are used as given.
+    """
     n = X.shape[0]
-    sd = y.std(ddof=1) if n > 1 else 0.0
-    ys = (y - y.mean()) / sd if sd > 0 else y  # earth's Scale.y (not when y is constant)
+    Ys = Y
+    if Y.shape[1] == 1:
+        sd = Y[:, 0].std(ddof=1) if n > 1 else 0.0
+        if sd > 0:  # not when y is constant
+            Ys = (Y - Y.mean()) / sd
     xT = np.ascontiguousarray(X.T, dtype=np.float64)
     order = np.ascontiguousarray(np.argsort(X, axis=0, kind="stable").T, dtype=np.int64)
     bx, dirs, cuts, used, _, termcond = forward_pass(
-        xT, order, np.ascontiguousarray(ys[None, :], dtype=np.float64),
+        xT, order, np.ascontiguousarray(Ys.T, dtype=np.float64),
         int(max_degree), int(nk), float(thresh), float(penalty), int(minspan), int(endspan),
         2.0, 20, 1.0, True,
     )  # fmt: skip
     terms = np.flatnonzero(used)
     B = np.ascontiguousarray(bx[terms].T)
     if B.shape[1] > 1:  # earth drops terms that are linearly dependent on earlier ones
-        kept = qr_least_squares(B[:, 1:], ys, fit_intercept=True, tol=FIX_TOL).kept
+        kept = qr_least_squares(B[:, 1:], Ys[:, 0], fit_intercept=True, tol=FIX_TOL).kept
         terms, B = terms[kept], B[:, kept]
     return ForwardResult(dirs[terms], cuts[terms], B, int(termcond))
 
 
-def prune_path(B, y):
-    """earth's pruning pass: R's ``leaps.backward`` with the intercept forced in.
-
-    Returns ``(rss_per_subset, prune_terms)``: for each size ``1…M`` the smallest RSS among the
-    subsets the backward search met and, per size, the sorted indices of that subset's terms.
-
-    leaps (Miller's ``BAKWRD``) keeps the variables in an order whose leading subsets are the
-    candidate models: it starts from the forward pass's order (every leading subset is
-    recorded), and at each size drops the variable whose removal increases the RSS least by
-    moving it behind the model, recording the leading subsets that move changed. So a size's
-    best subset need not be nested in the next size's, unlike plain backward elimination.
-    Here the data are reduced once to the triangular factor of the centred ``[B, y]`` (the
-    intercept forced in by centring), and each step is a QR of at most ``M × M``.
-    """
+def _reduced(B, Y):
+    """Triangular factor of the centred ``[B without its intercept, Y]`` (the intercept is
+    forced into every subset by the centring): ``(R_x, R_y)`` with ``m + r`` rows."""
     n, m = B.shape
-    q = m - 1
-    Z = np.empty((n, m))
+    q, r = m - 1, Y.shape[1]
+    Z = np.empty((n, q + r))
     Z[:, :q] = B[:, 1:] - B[:, 1:].mean(axis=0)
-    Z[:, q] = y - y.mean()
-    R = linalg.qr(Z, mode="r", check_finite=False)[0][:m]
-    r = R[:, q]
+    Z[:, q:] = Y - Y.mean(axis=0)
+    R = linalg.qr(Z, mode="r", check_finite=False)[0][: q + r]
+    return R[:, :q], R[:, q:]
+
+
+def _subset_fit(Rx, Ry, cols):
+    """``(Q, R, Z)`` of the least squares of ``Ry`` on ``Rx[:, cols]``; ``Z = Qᵀ Ry``."""
+    Qs, Rs = linalg.qr(Rx[:, cols], mode="economic", check_finite=False)
+    return Qs, Rs, Qs.T @ Ry
+
+
+def _drop_increase(Rs, Z):
+    """RSS increase (summed over responses) of dropping each column: ``Σ β² / [(RᵀR)⁻¹]_jj``."""
+    beta = linalg.solve_triangular(Rs, Z, check_finite=False)
+    Rinv = linalg.solve_triangular(Rs, np.eye(Rs.shape[0]), check_finite=False)
+    return np.sum(beta**2, axis=1) / np.einsum("ij,ij->i", Rinv, Rinv)
+
+
+def prune_path(B, Y):
+    """earth's pruning pass. Returns ``(rss_per_subset, prune_terms)``.
+
+    ``rss_per_subset[k]`` is the RSS (summed over the responses) of the subset of ``k + 1``
+    terms that the pass keeps, ``prune_terms[k]`` the sorted indices of its terms (the
+    intercept, 0, always in).
+
+    One response: R's ``leaps.backward`` with the intercept forced in. leaps (Miller's
+    ``BAKWRD``) keeps the variables in an order whose leading subsets are the candidate models:
+    it starts from the forward pass's order (every leading subset is recorded), and at each size
+    drops the variable whose removal increases the RSS least by moving it behind the model,
+    recording the leading subsets that move changed; each size keeps the smallest RSS recorded.
+    So a size's subset need not be nested in the next size's. Several responses: earth's own
+    backward elimination (``EvalSubsetsUsingXtx``), dropping the term with the smallest summed
+    increase. The data are reduced once to the triangular factor of the centred ``[B, Y]``;
+    each step is a QR of at most ``M × M``.
+    """
+    m = B.shape[1]
+    q = m - 1
+    Rx, Ry = _reduced(B, Y)
     best = np.full(m, np.inf)
-    best[0] = float(r @ r)
+    best[0] = float(np.sum(Ry**2))
     best_sets = [np.zeros(0, dtype=np.int64) for _ in range(m)]
     order = np.arange(q)
 
-    def prefixes(npos, sizes):
-        """Record the RSS of the leading subsets of ``order`` with ``sizes`` variables."""
-        Qs = linalg.qr(R[:, order[:npos]], mode="economic", check_finite=False)[0]
-        z = Qs.T @ r
-        res = r - Qs @ z
-        tail = np.cumsum((z**2)[::-1])[::-1]  # tail[k] = Σ_{l ≥ k} z_l²
-        base = float(res @ res)
+    def record(npos, sizes):
+        Qs, _, Z = _subset_fit(Rx, Ry, order[:npos])
+        res = Ry - Qs @ Z
+        tail = np.cumsum(np.sum(Z**2, axis=1)[::-1])[::-1]  # tail[k] = Σ_{l ≥ k} z_l²
+        base = float(np.sum(res**2))
         for k in sizes:
             rss_k = base + (tail[k] if k < npos else 0.0)
             if rss_k < best[k]:
                 best[k] = rss_k
                 best_sets[k] = order[:k].copy()
 
-    prefixes(q, range(1, q + 1))
-    for npos in range(q, 1, -1):
-        Qs, Rs = linalg.qr(R[:, order[:npos]], mode="economic", check_finite=False)
-        z = Qs.T @ r
-        beta = linalg.solve_triangular(Rs, z, check_finite=False)
-        Rinv = linalg.solve_triangular(Rs, np.eye(npos), check_finite=False)
-        increase = beta**2 / np.einsum("ij,ij->i", Rinv, Rinv)
-        j = int(np.argmin(increase))  # the first of equal increases, as leaps
-        if j < npos - 1:
+    if Y.shape[1] == 1:
+        record(q, range(1, q + 1))
+        for npos in range(q, 1, -1):
+            _, Rs, Z = _subset_fit(Rx, Ry, order[:npos])
+            j = int(np.argmin(_drop_increase(Rs, Z)))  # the first of equal increases
+            if j < npos - 1:
+                order[j:npos] = np.r_[order[j + 1 : npos], order[j]]
+                record(npos - 1, range(j + 1, npos))
+    else:
+        for npos in range(q, 0, -1):
+            record(npos, [npos])
+            _, Rs, Z = _subset_fit(Rx, Ry, order[:npos])
+            j = int(np.argmin(_drop_increase(Rs, Z)))
             order[j:npos] = np.r_[order[j + 1 : npos], order[j]]
-            prefixes(npos - 1, range(j + 1, npos))
-    rss = best
     subsets = [np.r_[0, np.sort(s) + 1].astype(np.int64) for s in best_sets]
-    return rss, subsets
+    return best, subsets
 
 
 def gcv_per_subset(rss, penalty, n):
@@ -214,18 +244,13 @@ def evimp(dirs, prune_terms, rss, gcvs, n_selected, feature_names):
     }
 
 
-def fit_mars(X, y, *, max_degree, nk, thresh, penalty, minspan, endspan, prune):
-    """Forward pass, pruning and the least-squares fit of the selected terms (earth.fit)."""
+def fit_mars(X, Y, *, max_degree, nk, thresh, penalty, minspan, endspan, prune):
+    """Forward and pruning passes (earth.fit): ``(forward, rss, gcvs, prune_terms, selected)``."""
     fwd = run_forward(
-        X, y, max_degree=max_degree, nk=nk, thresh=thresh, penalty=penalty,
+        X, Y, max_degree=max_degree, nk=nk, thresh=thresh, penalty=penalty,
         minspan=minspan, endspan=endspan,
     )  # fmt: skip
-    n = X.shape[0]
-    rss, subsets = prune_path(fwd.bx, y)
-    gcvs = gcv_per_subset(rss, penalty, n)
-    m = fwd.bx.shape[1]
-    n_selected = int(np.argmin(gcvs)) + 1 if prune else m
-    selected = subsets[n_selected - 1]
-    B = fwd.bx[:, selected]
-    coef = qr_least_squares(B[:, 1:], y, fit_intercept=True).coef
-    return fwd, rss, gcvs, subsets, selected, coef
+    rss, subsets = prune_path(fwd.bx, Y)
+    gcvs = gcv_per_subset(rss, penalty, X.shape[0])
+    n_selected = int(np.argmin(gcvs)) + 1 if prune else fwd.bx.shape[1]
+    return fwd, rss, gcvs, subsets, subsets[n_selected - 1]
