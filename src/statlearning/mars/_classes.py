@@ -11,6 +11,7 @@ from sklearn.utils.validation import check_is_fitted
 
 from .._core.class_labels import encode_class_labels
 from .._core.linalg import qr_least_squares
+from .._core.scaling import column_scales
 from .._solvers.irls import irls
 from .._validation import Boolean, Interval, Options, validate_data
 from ..base import ClassifierMixin, RegressorMixin, StatBase, fit_context
@@ -159,13 +160,26 @@ class _MARSBase(StatBase):
         if penalty is None:
             penalty = 3.0 if self.max_degree > 1 else 2.0
         nk = default_max_terms(p) if self.max_terms is None else int(self.max_terms)
+        self._x_scale = column_scales(X)
+        if self._x_scale is not None:
+            warnings.warn(
+                f"{type(self).__name__}: X's scale (largest |value| {np.max(np.abs(X)):.3g}) "
+                "is beyond float64's range for products of hinges; the model is fitted on X "
+                "rescaled by powers of two per column and mapped back, exactly, but earth's "
+                "fixed minimum sum of squares of a new term (0.01) then acts on the rescaled "
+                "data, so the terms may differ from earth's.",
+                NumericalWarning,
+                stacklevel=3,
+            )
+            X = X / self._x_scale
         fwd, rss, gcvs, subsets, selected = fit_mars(
             X, Y, max_degree=self.max_degree, nk=nk, thresh=self.thresh, penalty=penalty,
             minspan=0 if self.minspan == "auto" else int(self.minspan),
             endspan=0 if self.endspan == "auto" else int(self.endspan), prune=self.prune,
         )  # fmt: skip
         names = self._feature_labels(p)
-        all_names = term_names(fwd.dirs, fwd.cuts, names, X)
+        cuts = fwd.cuts if self._x_scale is None else fwd.cuts * self._x_scale
+        all_names = term_names(fwd.dirs, cuts, names, X if self._x_scale is None else None)
         k = len(selected)
         self.penalty_ = float(penalty)
         self.max_terms_ = nk
@@ -173,7 +187,8 @@ class _MARSBase(StatBase):
         self.selected_terms_ = selected
         self.basis_ = [all_names[i] for i in selected[1:]]
         self.dirs_ = fwd.dirs[selected]
-        self.cuts_ = fwd.cuts[selected]
+        self.cuts_ = cuts[selected]
+        self._cuts_fit = fwd.cuts[selected]
         self.rss_per_subset_ = rss
         self.gcv_per_subset_ = gcvs
         self.prune_terms_ = subsets
@@ -207,7 +222,22 @@ class _MARSBase(StatBase):
     def _basis(self, X):
         check_is_fitted(self)
         X = validate_data(self, X, reset=False, dtype=np.float64)
-        return basis_matrix(X, self.dirs_, self.cuts_)
+        if self._x_scale is not None:
+            X = X / self._x_scale
+        return basis_matrix(X, self.dirs_, self._cuts_fit)
+
+    def _set_coefficients(self, coef):
+        """Store ``coef`` (n_out, n_terms + 1), fitted on the basis of the (rescaled) data,
+        and return the coefficients of the basis in X's units."""
+        self._coef_fit = coef
+        if self._x_scale is None:
+            return coef
+        factor = np.prod(np.where(self.dirs_ != 0, self._x_scale, 1.0), axis=1)
+        return coef / factor
+
+    def _linear_predictor(self, X):
+        B = self._basis(X)
+        return B[:, 1:] @ self._coef_fit[:, 1:].T + self._coef_fit[:, 0]
 
     def _summary_stats(self):
         deg = np.count_nonzero(self.dirs_, axis=1)
@@ -353,10 +383,18 @@ class MARSRegressor(RegressorMixin, _MARSBase):
     >>> X = rng.uniform(0, 10, size=(200, 2))
     >>> y = np.maximum(X[:, 0] - 4, 0) + 0.1 * rng.normal(size=200)
     >>> model = MARSRegressor().fit(X, y)
-    >>> "h(x0-4" in " ".join(model.basis_)
-    True
-    >>> round(model.rsq_, 2)
-    0.99
+    >>> model.basis_
+    ['h(x0-3.94187)']
+    >>> print(model.summary())  # doctest: +NORMALIZE_WHITESPACE
+                   coefficients
+    (Intercept)     -0.02013185
+    h(x0-3.94187)      0.992812
+    <BLANKLINE>
+    Selected 2 of 3 terms, and 1 of 2 predictors
+    Termination condition: RSq changed by less than 0.001 at 3 terms
+    Importance: x0
+    Number of terms at each degree of interaction: 1 1 (additive model)
+    GCV 0.01026815    RSS 1.992482    GRSq 0.9976197    RSq 0.9976673
     """
 
     def __init__(
@@ -399,6 +437,7 @@ class MARSRegressor(RegressorMixin, _MARSBase):
         y = y.astype(np.float64)
         B = self._fit_basis(X, y[:, None])
         coef = qr_least_squares(B[:, 1:], y, fit_intercept=True).coef
+        coef = self._set_coefficients(coef[None, :])[0]
         self.intercept_ = float(coef[0])
         self.coef_ = np.asarray(coef[1:], dtype=np.float64)
         return self
@@ -416,8 +455,7 @@ class MARSRegressor(RegressorMixin, _MARSBase):
         ndarray of shape (n_samples,)
             Predicted values.
         """
-        B = self._basis(X)
-        return B[:, 1:] @ self.coef_ + self.intercept_
+        return self._linear_predictor(X)[:, 0]
 
     def summary(self):
         """The fitted model as R's ``summary(earth)`` prints it.
@@ -567,7 +605,7 @@ class MARSClassifier(ClassifierMixin, _MARSBase):
             null_deviance.append(-2 * y01.size * (p1 * np.log(p1) + (1 - p1) * np.log(1 - p1)))
             aic.append(res.deviance + 2 * res.rank)
             n_iter = max(n_iter, int(res.n_iter))
-        coefs = np.array(coefs)
+        coefs = self._set_coefficients(np.array(coefs))
         self.intercept_ = coefs[:, 0].copy()
         self.coef_ = coefs[:, 1:].copy()
         self.deviance_ = np.array(deviance)
@@ -590,8 +628,7 @@ class MARSClassifier(ClassifierMixin, _MARSBase):
             Two classes: the log-odds of ``classes_[1]``; more: one column per class (the
             one-against-the-rest GLMs).
         """
-        B = self._basis(X)
-        eta = B[:, 1:] @ self.coef_.T + self.intercept_
+        eta = self._linear_predictor(X)
         return eta[:, 0] if self.classes_.size == 2 else eta
 
     def predict_proba(self, X):
