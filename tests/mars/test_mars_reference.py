@@ -26,6 +26,8 @@ TOL = 1e-6
 def _data(fit):
     d = pd.read_csv(REF_DIR / FILES[fit["data"]])
     y = d.pop(fit["response"])
+    if "columns" in fit:
+        d = d[fit["columns"]]
     return d, y
 
 
@@ -104,3 +106,17 @@ def test_termination_and_summary_text():
     fit, est, _, _ = _fit("ozone_degree1")
     assert fit["termcond"] == 7
     assert est.termination_ == "Reached nk 21"
+
+
+def test_seed004_e26_life_expectancy_on_fertility():
+    """E26 (chart only in the notes): earth's MARS of LE on fertility, Data-2011."""
+    fit, est, X, _ = _fit("gapminder_e26")
+    assert est.basis_ == ["h(fertility-3.64)", "h(fertility-2)"]
+    assert est.intercept_ == pytest.approx(77.12141777342514, rel=1e-9)
+    np.testing.assert_allclose(est.coef_, [7.139118415524292, -8.47463604293931], rtol=1e-9)
+    # life expectancy falls with fertility, steeply from 2 to 3.64 children, then slowly
+    grid = pd.DataFrame({"fertility": [1.5, 2.0, 3.64, 6.0]})
+    pred = est.predict(grid)
+    assert pred[0] == pytest.approx(pred[1])
+    assert (pred[1] - pred[2]) / 1.64 == pytest.approx(8.47463604293931)
+    assert (pred[2] - pred[3]) / 2.36 == pytest.approx(8.47463604293931 - 7.139118415524292)

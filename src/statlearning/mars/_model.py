@@ -230,8 +230,8 @@ def evimp(dirs, prune_terms, rss, gcvs, n_selected, feature_names):
         imp[preds, 2] += rss[size - 2] - rss[size - 1]
     order = sorted(range(p), key=lambda j: (-imp[j, 0], -imp[j, 1], j))
     imp = imp[order]
-    for c in (1, 2):
-        top = np.max(np.abs(imp[:, c])) if p else 0.0
+    for c in (1, 2) if p > 1 else ():  # earth leaves a single predictor's sums unscaled
+        top = np.max(np.abs(imp[:, c]))
         if top != 0:
             imp[:, c] = 100 * np.sign(imp[:, c]) * np.sqrt(np.abs(imp[:, c]) / top)
             imp[imp[:, c] == 0, c] = 0.0

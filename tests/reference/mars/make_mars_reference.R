@@ -16,6 +16,7 @@
 #               n = 300 (continuous predictors: no tied values)
 #   gapminder   life_expectancy ~ fertility + infant_mortality + log_gdp_per_capita for 2011
 #               (complete rows of the bundled gapminder.csv; log of gdp / population)
+#               and life_expectancy ~ fertility alone (seed 004's E26 figure)
 #   biopsy      class ~ V1..V9 (complete rows of the bundled biopsy.csv), malignant = 1
 suppressPackageStartupMessages(library(earth))
 source("../json_writer.R")
@@ -76,6 +77,11 @@ for (name in names(sets)) {
                                                       degree = degree), describe(m, x))
   }
 }
+# seed 004 E26: MARS of life expectancy on fertility alone (Data-2011)
+x <- as.matrix(gapminder_d[, "fertility", drop = FALSE])
+m <- earth(x, gapminder_d$life_expectancy, degree = 1)
+fits$gapminder_e26 <- c(list(data = "gapminder", response = "life_expectancy", degree = 1L,
+                             columns = I("fertility")), describe(m, x))
 x <- as.matrix(biopsy_d[, paste0("V", 1:9)])
 m <- earth(x, biopsy_d$malignant, degree = 1, glm = list(family = binomial))
 g <- m$glm.list[[1]]
