@@ -10,6 +10,7 @@ import numpy as np
 from sklearn.utils.validation import check_is_fitted
 
 from .._core.class_labels import encode_class_labels
+from .._core.compiled import single_blas_thread
 from .._core.linalg import qr_least_squares
 from .._core.scaling import column_scales
 from .._solvers.irls import irls
@@ -436,7 +437,8 @@ class MARSRegressor(RegressorMixin, _MARSBase):
         X, y = validate_data(self, X, y, y_numeric=True, dtype=np.float64)
         y = y.astype(np.float64)
         B = self._fit_basis(X, y[:, None])
-        coef = qr_least_squares(B[:, 1:], y, fit_intercept=True).coef
+        with single_blas_thread(B.size * B.shape[1]):
+            coef = qr_least_squares(B[:, 1:], y, fit_intercept=True).coef
         coef = self._set_coefficients(coef[None, :])[0]
         self.intercept_ = float(coef[0])
         self.coef_ = np.asarray(coef[1:], dtype=np.float64)

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import linalg
 
+from .._core.compiled import single_blas_thread
 from .._core.linalg import qr_least_squares
 from ._forward import forward_pass, gcv
 
@@ -54,7 +55,8 @@ def run_forward(X, Y, *, max_degree, nk, thresh, penalty, minspan, endspan):
     terms = np.flatnonzero(used)
     B = np.ascontiguousarray(bx[terms].T)
     if B.shape[1] > 1:  # earth drops terms that are linearly dependent on earlier ones
-        kept = qr_least_squares(B[:, 1:], Ys[:, 0], fit_intercept=True, tol=FIX_TOL).kept
+        with single_blas_thread(n * B.shape[1] ** 2):
+            kept = qr_least_squares(B[:, 1:], Ys[:, 0], fit_intercept=True, tol=FIX_TOL).kept
         terms, B = terms[kept], B[:, kept]
     return ForwardResult(dirs[terms], cuts[terms], B, int(termcond))
 
@@ -250,7 +252,10 @@ def fit_mars(X, Y, *, max_degree, nk, thresh, penalty, minspan, endspan, prune):
         X, Y, max_degree=max_degree, nk=nk, thresh=thresh, penalty=penalty,
         minspan=minspan, endspan=endspan,
     )  # fmt: skip
-    rss, subsets = prune_path(fwd.bx, Y)
+    # the pruning works on M × M matrices after one n × M factorisation: one BLAS thread
+    # (waking a threaded BLAS costs more than these products)
+    with single_blas_thread(X.shape[0] * fwd.bx.shape[1] ** 2):
+        rss, subsets = prune_path(fwd.bx, Y)
     gcvs = gcv_per_subset(rss, penalty, X.shape[0])
     n_selected = int(np.argmin(gcvs)) + 1 if prune else fwd.bx.shape[1]
     return fwd, rss, gcvs, subsets, subsets[n_selected - 1]
