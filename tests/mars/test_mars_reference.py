@@ -110,7 +110,7 @@ def test_termination_and_summary_text():
 
 def test_seed004_e26_life_expectancy_on_fertility():
     """E26 (chart only in the notes): earth's MARS of LE on fertility, Data-2011."""
-    fit, est, X, _ = _fit("gapminder_e26")
+    _, est, _, _ = _fit("gapminder_e26")
     assert est.basis_ == ["h(fertility-3.64)", "h(fertility-2)"]
     assert est.intercept_ == pytest.approx(77.12141777342514, rel=1e-9)
     np.testing.assert_allclose(est.coef_, [7.139118415524292, -8.47463604293931], rtol=1e-9)
