@@ -398,26 +398,6 @@ class MARSRegressor(RegressorMixin, _MARSBase):
     GCV 0.01026815    RSS 1.992482    GRSq 0.9976197    RSq 0.9976673
     """
 
-    def __init__(
-        self,
-        max_terms=None,
-        max_degree=1,
-        penalty=None,
-        minspan="auto",
-        endspan="auto",
-        thresh=0.001,
-        prune=True,
-    ):
-        super().__init__(
-            max_terms=max_terms,
-            max_degree=max_degree,
-            penalty=penalty,
-            minspan=minspan,
-            endspan=endspan,
-            thresh=thresh,
-            prune=prune,
-        )
-
     @fit_context
     def fit(self, X, y):
         """Run the forward and backward passes and fit the selected terms.
