@@ -18,12 +18,35 @@ import tempfile
 
 import numpy as np
 
+_LOOP = r"""
+suppressPackageStartupMessages(library(%(package)s))
+con <- file("stdin", open = "r")
+x <- NULL; y <- NULL; fit <- NULL
+repeat {
+  line <- readLines(con, n = 1)
+  if (length(line) == 0 || line == "quit") break
+  cmd <- strsplit(line, " ", fixed = TRUE)[[1]]
+  if (cmd[1] == "load") {
+    d <- as.matrix(read.csv(cmd[2], header = FALSE))
+    y <- d[, 1]; x <- d[, -1, drop = FALSE]
+    colnames(x) <- paste0("x", seq_len(ncol(x)) - 1)
+    cat("ok\n")
+  }%(commands)s
+  flush(stdout())
+}
+"""
+
 
 class RWorker:
-    """One ``Rscript --vanilla`` process running ``script`` (single-threaded BLAS)."""
+    """One ``Rscript --vanilla`` process (single-threaded BLAS) serving ``package``'s peer.
 
-    def __init__(self, script: str):
-        self.script = script
+    ``commands`` is R code continuing the worker's ``if (cmd[1] == "load") {...}`` chain with
+    ``else if (cmd[1] == "...") {...}`` branches; each must write exactly one line. The data
+    are ``x`` (columns ``x0, x1, …``) and ``y``; ``fit`` holds the last model.
+    """
+
+    def __init__(self, package: str, commands: str):
+        self.script = _LOOP % {"package": package, "commands": commands.rstrip()}
         self.proc = None
         self.key = None
 

@@ -33,19 +33,10 @@ from workloads import Workload, linear_gaussian
 #: Calls of ``regsubsets`` per timed ``fit`` (inside R; their mean is reported).
 R_REPEATS = 5
 
-_R_WORKER = r"""
-suppressPackageStartupMessages(library(leaps))
-con <- file("stdin", open = "r")
-x <- NULL; y <- NULL; fit <- NULL
-repeat {
-  line <- readLines(con, n = 1)
-  if (length(line) == 0 || line == "quit") break
-  cmd <- strsplit(line, " ", fixed = TRUE)[[1]]
-  if (cmd[1] == "load") {
-    d <- as.matrix(read.csv(cmd[2], header = FALSE))
-    y <- d[, 1]; x <- d[, -1, drop = FALSE]
-    cat("ok\n")
-  } else if (cmd[1] == "fit") {
+_R = RWorker(
+    "leaps",
+    r"""
+  else if (cmd[1] == "fit") {
     # at least `reps` calls and 0.2 s, since the clock ticks in milliseconds: the mean of
     # one call is the elapsed time of the whole loop over the number of calls
     reps <- as.integer(cmd[3]); calls <- 0; elapsed <- 0
@@ -60,11 +51,8 @@ repeat {
     s <- summary(fit)
     cat(sprintf("%.17g", c(log(s$rss), t(s$which[, -1] * 1))), "\n")
   }
-  flush(stdout())
-}
-"""
-
-_R = RWorker(_R_WORKER)
+""",
+)
 
 
 def _encode(log_rss, which, scale):

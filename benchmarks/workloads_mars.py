@@ -20,31 +20,18 @@ import numpy as np
 from rworker import RWorker
 from workloads import Workload
 
-_R_WORKER = r"""
-suppressPackageStartupMessages(library(earth))
-con <- file("stdin", open = "r")
-x <- NULL; y <- NULL; fit <- NULL
-repeat {
-  line <- readLines(con, n = 1)
-  if (length(line) == 0 || line == "quit") break
-  cmd <- strsplit(line, " ", fixed = TRUE)[[1]]
-  if (cmd[1] == "load") {
-    d <- as.matrix(read.csv(cmd[2], header = FALSE))
-    y <- d[, 1]; x <- d[, -1, drop = FALSE]
-    colnames(x) <- paste0("x", seq_len(ncol(x)) - 1)
-    cat("ok\n")
-  } else if (cmd[1] == "fit") {
+_R = RWorker(
+    "earth",
+    r"""
+  else if (cmd[1] == "fit") {
     t0 <- proc.time()[["elapsed"]]
     fit <- earth(x, y, degree = as.integer(cmd[2]))
     cat(sprintf("%.9f\n", proc.time()[["elapsed"]] - t0))
   } else if (cmd[1] == "predict") {
     cat(sprintf("%.17g", fitted(fit)), "\n")
   }
-  flush(stdout())
-}
-"""
-
-_R = RWorker(_R_WORKER)
+""",
+)
 
 
 class REarth:
