@@ -19,12 +19,15 @@ FILES = {
     "friedman": "friedman.csv",
     "gapminder": "gapminder2011.csv",
     "biopsy": "biopsy.csv",
+    "friedman_multi": "friedman_multi.csv",
 }
 TOL = 1e-6
 
 
 def _data(fit):
     d = pd.read_csv(REF_DIR / FILES[fit["data"]])
+    if isinstance(fit["response"], list):
+        return d.drop(columns=fit["response"]), d[fit["response"]]
     y = d.pop(fit["response"])
     if "columns" in fit:
         d = d[fit["columns"]]
@@ -68,7 +71,22 @@ def test_statistics(key):
     np.testing.assert_allclose(est.evimp_["rss"], fit["evimp"]["rss"], rtol=TOL, atol=1e-9)
 
 
-@pytest.mark.parametrize("key", sorted(k for k in REF if not k.startswith("biopsy")))
+@pytest.mark.parametrize("key", sorted(k for k in REF if k.startswith("friedman_multi")))
+def test_two_responses_fitted_together(key):
+    fit, est, X, Y = _fit(key)
+    assert est.coef_.shape == (2, len(est.basis_))
+    for j, suffix in enumerate(["", "2"]):
+        coef = np.r_[est.intercept_[j], est.coef_[j]]
+        expected = np.asarray(fit["coefficients" + suffix])
+        np.testing.assert_allclose(coef, expected, rtol=TOL, atol=TOL * np.max(np.abs(expected)))
+        np.testing.assert_allclose(
+            est.predict(X)[:, j], fit["fitted" + suffix], atol=TOL * Y.iloc[:, j].std()
+        )
+
+
+@pytest.mark.parametrize(
+    "key", sorted(k for k in REF if not k.startswith(("biopsy", "friedman_multi")))
+)
 def test_regression_coefficients_and_fit(key):
     fit, est, X, y = _fit(key)
     coef = np.r_[est.intercept_, est.coef_]

@@ -263,7 +263,7 @@ class _MARSBase(StatBase):
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
-        tags.target_tags.multi_output = False
+        tags.target_tags.multi_output = isinstance(self, RegressorMixin)
         return tags
 
 
@@ -310,9 +310,9 @@ class MARSRegressor(RegressorMixin, _MARSBase):
         The selected terms (intercept excluded) named as earth prints them, ``h(x-3.2)``,
         ``h(3.2-x)``, ``x`` (a bare linear term), products joined by ``*``, in earth's order
         (the forward pass's).
-    coef_ : ndarray of shape (n_terms,)
-        Coefficients of ``basis_``, in the same order.
-    intercept_ : float
+    coef_ : ndarray of shape (n_terms,) or (n_targets, n_terms)
+        Coefficients of ``basis_``, in the same order (one row per target for a 2-D ``y``).
+    intercept_ : float or ndarray of shape (n_targets,)
         Coefficient of the intercept.
     dirs_, cuts_ : ndarray of shape (n_terms + 1, n_features)
         earth's ``dirs`` and ``cuts`` of the selected terms (intercept first): 1 for
@@ -373,8 +373,12 @@ class MARSRegressor(RegressorMixin, _MARSBase):
     ``Auto.linpreds = TRUE``, ``newvar.penalty = 0``); the response is standardised for the
     forward pass as earth's ``Scale.y``. Ties among the values of a predictor are sorted
     stably; earth's C ``qsort`` may order tied values differently, which only matters for the
-    minspan counting of interaction terms on tied data. Case weights and multi-column
-    responses are not supported. py-earth's ``Earth`` is the (abandoned) Python equivalent.
+    minspan counting of interaction terms on tied data. Several response columns are fitted as
+    earth fits them: one forward pass on all of them (unstandardised), backward elimination by
+    the RSS summed over the columns (earth's ``EvalSubsetsUsingXtx``; ``rss_``, ``gcv_`` and
+    the R² are the sums'), least squares per column. Case weights are not supported (earth's
+    weighted forward pass refits every candidate). py-earth's ``Earth`` is the (abandoned)
+    Python equivalent.
 
     Examples
     --------
@@ -406,22 +410,29 @@ class MARSRegressor(RegressorMixin, _MARSBase):
         ----------
         X : array-like of shape (n_samples, n_features)
             Training data.
-        y : array-like of shape (n_samples,)
-            Target values.
+        y : array-like of shape (n_samples,) or (n_samples, n_targets)
+            Target values; several columns share one set of terms (earth's multi-response
+            model).
 
         Returns
         -------
         self : MARSRegressor
             The fitted estimator.
         """
-        X, y = validate_data(self, X, y, y_numeric=True, dtype=np.float64)
-        y = y.astype(np.float64)
-        B = self._fit_basis(X, y[:, None])
+        X, y = validate_data(self, X, y, y_numeric=True, multi_output=True, dtype=np.float64)
+        Y = y.astype(np.float64).reshape(y.shape[0], -1)
+        B = self._fit_basis(X, Y)
         with single_blas_thread(B.size * B.shape[1]):
-            coef = qr_least_squares(B[:, 1:], y, fit_intercept=True).coef
-        coef = self._set_coefficients(coef[None, :])[0]
-        self.intercept_ = float(coef[0])
-        self.coef_ = np.asarray(coef[1:], dtype=np.float64)
+            coef = np.array(
+                [qr_least_squares(B[:, 1:], col, fit_intercept=True).coef for col in Y.T]
+            )
+        coef = self._set_coefficients(coef)
+        if y.ndim == 1:
+            self.intercept_ = float(coef[0, 0])
+            self.coef_ = coef[0, 1:].copy()
+        else:
+            self.intercept_ = coef[:, 0].copy()
+            self.coef_ = coef[:, 1:].copy()
         return self
 
     def predict(self, X):
@@ -434,10 +445,11 @@ class MARSRegressor(RegressorMixin, _MARSBase):
 
         Returns
         -------
-        ndarray of shape (n_samples,)
-            Predicted values.
+        ndarray of shape (n_samples,) or (n_samples, n_targets)
+            Predicted values (one column per target when fitted on several).
         """
-        return self._linear_predictor(X)[:, 0]
+        pred = self._linear_predictor(X)
+        return pred[:, 0] if np.ndim(self.intercept_) == 0 else pred
 
     def summary(self):
         """The fitted model as R's ``summary(earth)`` prints it.

@@ -17,6 +17,7 @@
 #   gapminder   life_expectancy ~ fertility + infant_mortality + log_gdp_per_capita for 2011
 #               (complete rows of the bundled gapminder.csv; log of gdp / population)
 #               and life_expectancy ~ fertility alone (seed 004's E26 figure)
+#   friedman_multi  (y, y2) ~ x1..x10 jointly, y2 = 5 sin(2 pi x6) + 4 x7 x8 + N(0, 1)
 #   biopsy      class ~ V1..V9 (complete rows of the bundled biopsy.csv), malignant = 1
 suppressPackageStartupMessages(library(earth))
 source("../json_writer.R")
@@ -76,6 +77,21 @@ for (name in names(sets)) {
     fits[[paste0(name, "_degree", degree)]] <- c(list(data = name, response = yname,
                                                       degree = degree), describe(m, x))
   }
+}
+# two responses fitted together (earth's multi-response model: no Scale.y, backward
+# elimination by the summed RSS), degree 1 and 2
+set.seed(20240612)
+multi_d <- write17(data.frame(friedman_d, y2 = 5 * sin(2 * pi * friedman_d$x6) +
+                                4 * friedman_d$x7 * friedman_d$x8 + rnorm(n)),
+                   "friedman_multi.csv")
+x <- as.matrix(multi_d[, paste0("x", 1:10)])
+for (degree in 1:2) {
+  m <- earth(x, as.matrix(multi_d[, c("y", "y2")]), degree = degree)
+  fits[[paste0("friedman_multi_degree", degree)]] <- c(
+    list(data = "friedman_multi", response = I(c("y", "y2")), degree = degree),
+    describe(m, x),
+    list(coefficients2 = I(unname(m$coefficients[, 2])),
+         fitted2 = I(unname(m$fitted.values[, 2]))))
 }
 # seed 004 E26: MARS of life expectancy on fertility alone (Data-2011)
 x <- as.matrix(gapminder_d[, "fertility", drop = FALSE])
