@@ -38,7 +38,18 @@ def _fit(key):
     fit = REF[key]
     X, y = _data(fit)
     cls = MARSClassifier if key.startswith("biopsy") else MARSRegressor
-    return fit, cls(max_degree=fit["degree"]).fit(X, y), X, y
+    params = {"max_degree": fit["degree"]}
+    if "settings" in fit:  # earth's arguments other than their defaults
+        a = fit["settings"]
+        params.update(
+            max_terms=a["nk"],
+            thresh=a["thresh"],
+            minspan=a["minspan"] or "auto",
+            endspan=a["endspan"] or "auto",
+            penalty=a["penalty"],
+            prune=a["pmethod"] != "none",
+        )
+    return fit, cls(**params).fit(X, y), X, y
 
 
 @pytest.mark.parametrize("key", sorted(REF))

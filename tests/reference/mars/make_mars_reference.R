@@ -93,6 +93,23 @@ for (degree in 1:2) {
     list(coefficients2 = I(unname(m$coefficients[, 2])),
          fitted2 = I(unname(m$fitted.values[, 2]))))
 }
+# earth's settings other than their defaults (MARSRegressor's max_terms = nk, thresh,
+# minspan, endspan, penalty, prune = FALSE as pmethod = "none")
+x <- as.matrix(friedman_d[, paste0("x", 1:10)])
+settings <- list(
+  friedman_settings1 = list(degree = 2L, nk = 15L, thresh = 1e-4, minspan = 3L, endspan = 5L,
+                            penalty = 4, pmethod = "backward"),
+  friedman_settings2 = list(degree = 1L, nk = 21L, thresh = 0.001, minspan = -3L, endspan = 0L,
+                            penalty = 2, pmethod = "none"),
+  friedman_settings3 = list(degree = 3L, nk = 25L, thresh = 0, minspan = 0L, endspan = 0L,
+                            penalty = -1, pmethod = "backward"))
+for (name in names(settings)) {
+  a <- settings[[name]]
+  m <- earth(x, friedman_d$y, degree = a$degree, nk = a$nk, thresh = a$thresh,
+             minspan = a$minspan, endspan = a$endspan, penalty = a$penalty, pmethod = a$pmethod)
+  fits[[name]] <- c(list(data = "friedman", response = "y", degree = a$degree,
+                         settings = a), describe(m, x))
+}
 # seed 004 E26: MARS of life expectancy on fertility alone (Data-2011)
 x <- as.matrix(gapminder_d[, "fertility", drop = FALSE])
 m <- earth(x, gapminder_d$life_expectancy, degree = 1)
