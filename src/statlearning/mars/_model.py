@@ -12,7 +12,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import linalg
 
-from .._core.compiled import single_blas_thread
+from .._core.compiled import kernel_array, single_blas_thread
 from .._core.linalg import qr_least_squares
 from ._forward import forward_pass, gcv
 
@@ -45,10 +45,11 @@ def run_forward(X, Y, *, max_degree, nk, thresh, penalty, minspan, endspan):
         sd = Y[:, 0].std(ddof=1) if n > 1 else 0.0
         if sd > 0:  # not when y is constant
             Ys = (Y - Y.mean()) / sd
-    xT = np.ascontiguousarray(X.T, dtype=np.float64)
-    order = np.ascontiguousarray(np.argsort(X, axis=0, kind="stable").T, dtype=np.int64)
+    # writeable C-ordered copies: one compiled signature whatever the caller passed
+    xT = kernel_array(X.T)
+    order = kernel_array(np.argsort(X, axis=0, kind="stable").T, dtype=np.int64)
     bx, dirs, cuts, used, _, termcond = forward_pass(
-        xT, order, np.ascontiguousarray(Ys.T, dtype=np.float64),
+        xT, order, kernel_array(Ys.T),
         int(max_degree), int(nk), float(thresh), float(penalty), int(minspan), int(endspan),
         2.0, 20, 1.0, True,
     )  # fmt: skip
