@@ -64,9 +64,11 @@ def test_classifier_multiclass_probabilities_and_summary():
     np.testing.assert_allclose(proba.sum(axis=1), 1.0)
     assert clf.coef_.shape == (3, len(clf.basis_))
     assert clf.score(X, y) > 0.85
-    text = str(clf.summary())
-    assert text.splitlines()[0].split() == ["a", "b", "c"]
-    assert "GLM b: null.deviance" in text
+    lines = str(clf.summary()).splitlines()
+    assert lines[0] == "GLM coefficients" and lines[1].split() == ["a", "b", "c"]
+    row_b = next(line for line in lines if line.lstrip().startswith("b "))
+    assert float(row_b.split()[3]) == pytest.approx(clf.deviance_[1], rel=1e-5)
+    np.testing.assert_array_equal(clf.glm_stats_["df_null"], 399)
     frame = clf.summary().to_frame()
     assert list(frame.columns) == ["a", "b", "c"] and frame.index[0] == "(Intercept)"
 

@@ -116,6 +116,11 @@ def test_classifier_matches_earth_glm_binomial():
     assert est.aic_[0] == pytest.approx(fit["aic"], rel=TOL)
     np.testing.assert_allclose(est.predict_proba(X)[:, 1], fit["glm_fitted"], atol=1e-7)
     # the basis is the regression's on the 0/1 response (earth's)
+    lines = str(est.summary()).splitlines()
+    assert "Importance: V2, V6, V1, V7, V3, V4, V8, V5-unused, V9-unused" in lines
+    assert "Earth selected 13 of 18 terms, and 7 of 9 predictors" in lines
+    glm_row = lines[lines.index("GLM (family binomial, link logit):") + 2].split()
+    assert glm_row == ["884.35", "682", "83.8676", "670", "0.905", "109.9", "9", "1"]
     reg = MARSRegressor().fit(X, y)
     assert reg.basis_ == est.basis_
     np.testing.assert_allclose(np.r_[reg.intercept_, reg.coef_], fit["coefficients"], rtol=TOL)

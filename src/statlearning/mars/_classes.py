@@ -49,8 +49,7 @@ class MARSSummary:
     stats : dict
         ``n_selected``, ``n_forward_terms``, ``n_used_features``, ``n_features``,
         ``termination``, ``importance`` (list of names), ``degree_counts``, ``gcv``, ``rss``,
-        ``grsq``, ``rsq``; a classifier adds ``deviance``, ``null_deviance``, ``aic`` (arrays,
-        one value per GLM).
+        ``grsq``, ``rsq``; a classifier adds ``glm`` (its ``glm_stats_``).
     headings : list of str, default=["coefficients"]
         Headings of the coefficient columns.
     """
@@ -67,37 +66,46 @@ class MARSSummary:
         -------
         str
         """
+        s = self.stats
+        glm = "glm" in s
         width = max(len(t) for t in self.terms)
         cells = [[f"{v:.7g}" for v in col] for col in np.asarray(self.coefficients).T]
         widths = [
             max(len(h), *(len(c) for c in col)) for h, col in zip(self.headings, cells, strict=True)
         ]
         head = "  ".join(h.rjust(w) for h, w in zip(self.headings, widths, strict=True))
-        lines = [" " * width + "  " + head]
+        lines = ["GLM coefficients"] if glm else []
+        lines.append(" " * width + "  " + head)
         for i, t in enumerate(self.terms):
             row = "  ".join(col[i].rjust(w) for col, w in zip(cells, widths, strict=True))
             lines.append(f"{t:<{width}}  {row}")
-        s = self.stats
+        if glm:
+            g = s["glm"]
+            lines += ["", "GLM (family binomial, link logit):"]
+            table = [["", "nulldev", "df", "dev", "df", "devratio", "AIC", "iters", "converged"]]
+            for j, h in enumerate(self.headings):
+                table.append([
+                    h if len(self.headings) > 1 else "", f"{g['null_deviance'][j]:.6g}",
+                    f"{g['df_null'][j]:g}", f"{g['deviance'][j]:.6g}", f"{g['df_resid'][j]:g}",
+                    f"{g['devratio'][j]:.3f}", f"{g['aic'][j]:.4g}", f"{g['n_iter'][j]}",
+                    f"{int(g['converged'][j])}",
+                ])  # fmt: skip
+            w = [max(len(r[c]) for r in table) for c in range(len(table[0]))]
+            lines += [" ".join(r[c].rjust(w[c]) for c in range(len(r))) for r in table]
+        earth = "Earth " if glm else ""
         lines += [
             "",
-            f"Selected {s['n_selected']} of {s['n_forward_terms']} terms, and "
-            f"{s['n_used_features']} of {s['n_features']} predictors",
+            f"{earth}{'selected' if glm else 'Selected'} {s['n_selected']} of "
+            f"{s['n_forward_terms']} terms, and {s['n_used_features']} of {s['n_features']} "
+            "predictors",
             f"Termination condition: {s['termination']}",
             "Importance: " + (", ".join(s["importance"]) or "no predictors"),
             "Number of terms at each degree of interaction: "
             + " ".join(str(c) for c in s["degree_counts"])
             + (" (additive model)" if len(s["degree_counts"]) <= 2 else ""),
+            f"{earth}GCV {s['gcv']:.7g}    RSS {s['rss']:.7g}    GRSq {s['grsq']:.7g}    "
+            f"RSq {s['rsq']:.7g}",
         ]
-        if "deviance" in s:
-            for h, nd, d, a in zip(
-                self.headings, s["null_deviance"], s["deviance"], s["aic"], strict=True
-            ):
-                lines.append(f"GLM {h}: null.deviance {nd:.7g}    deviance {d:.7g}    AIC {a:.7g}")
-            lines.append("Earth (least squares on the same terms):")
-        lines.append(
-            f"GCV {s['gcv']:.7g}    RSS {s['rss']:.7g}    GRSq {s['grsq']:.7g}    "
-            f"RSq {s['rsq']:.7g}"
-        )
         return "\n".join(lines)
 
     def __str__(self) -> str:
@@ -199,6 +207,7 @@ class _MARSBase(StatBase):
         self.gcv_ = float(gcvs[k - 1])
         self.grsq_ = _rsq(self.gcv_, float(gcvs[0]))
         self.evimp_ = evimp(fwd.dirs, subsets, rss, gcvs, k, names)
+        self._importance = evimp(fwd.dirs, subsets, rss, gcvs, k, names, trim=False)["feature"]
         return fwd.bx[:, selected]
 
     def _feature_labels(self, p):
@@ -248,7 +257,7 @@ class _MARSBase(StatBase):
             "n_used_features": int(np.count_nonzero(np.any(self.dirs_ != 0, axis=0))),
             "n_features": self.n_features_in_,
             "termination": self.termination_,
-            "importance": list(self.evimp_["feature"]),
+            "importance": list(self._importance),
             "degree_counts": np.bincount(deg).tolist(),
             "gcv": self.gcv_,
             "rss": self.rss_,
@@ -397,7 +406,7 @@ class MARSRegressor(RegressorMixin, _MARSBase):
     <BLANKLINE>
     Selected 2 of 3 terms, and 1 of 2 predictors
     Termination condition: RSq changed by less than 0.001 at 3 terms
-    Importance: x0
+    Importance: x0, x1-unused
     Number of terms at each degree of interaction: 1 1 (additive model)
     GCV 0.01026815    RSS 1.992482    GRSq 0.9976197    RSq 0.9976673
     """
@@ -502,6 +511,9 @@ class MARSClassifier(ClassifierMixin, _MARSBase):
         GLM intercepts.
     deviance_, null_deviance_, aic_ : ndarray of shape (n_glms,)
         Each binomial GLM's deviance, null deviance and AIC.
+    glm_stats_ : dict of ndarray of shape (n_glms,)
+        earth's ``glm.stats``: ``null_deviance``, ``df_null``, ``deviance``, ``df_resid``,
+        ``devratio`` (``1 − deviance/null_deviance``), ``aic``, ``n_iter``, ``converged``.
     n_iter_ : int
         IRLS iterations.
     dirs_, cuts_ : ndarray of shape (n_terms + 1, n_features)
@@ -576,7 +588,7 @@ class MARSClassifier(ClassifierMixin, _MARSBase):
         Y = codes[:, None] == (np.arange(k) if k > 2 else np.array([1]))
         Y = Y.astype(np.float64)
         B = self._fit_basis(X, Y)
-        coefs, deviance, null_deviance, aic, n_iter = [], [], [], [], 0
+        coefs, rows = [], []
         for y01 in Y.T:
             res = irls(B[:, 1:], y01, family="binomial", link="logit")
             if not res.converged:
@@ -594,18 +606,24 @@ class MARSClassifier(ClassifierMixin, _MARSBase):
                     NumericalWarning,
                 )
             coefs.append(np.where(np.isnan(res.coef), 0.0, res.coef))
-            deviance.append(res.deviance)
             p1 = y01.mean()
-            null_deviance.append(-2 * y01.size * (p1 * np.log(p1) + (1 - p1) * np.log(1 - p1)))
-            aic.append(res.deviance + 2 * res.rank)
-            n_iter = max(n_iter, int(res.n_iter))
+            null = -2 * y01.size * (p1 * np.log(p1) + (1 - p1) * np.log(1 - p1))
+            rows.append(
+                (null, y01.size - 1, res.deviance, y01.size - res.rank, 1 - res.deviance / null,
+                 res.deviance + 2 * res.rank, res.n_iter, res.converged)
+            )  # fmt: skip
         coefs = self._set_coefficients(np.array(coefs))
         self.intercept_ = coefs[:, 0].copy()
         self.coef_ = coefs[:, 1:].copy()
-        self.deviance_ = np.array(deviance)
-        self.null_deviance_ = np.array(null_deviance)
-        self.aic_ = np.array(aic)
-        self.n_iter_ = n_iter
+        cols = np.array(rows, dtype=np.float64).T
+        keys = ("null_deviance", "df_null", "deviance", "df_resid", "devratio", "aic")
+        self.glm_stats_ = {k: cols[i] for i, k in enumerate(keys)}
+        self.glm_stats_["n_iter"] = cols[6].astype(np.int64)
+        self.glm_stats_["converged"] = cols[7].astype(bool)
+        self.deviance_ = self.glm_stats_["deviance"]
+        self.null_deviance_ = self.glm_stats_["null_deviance"]
+        self.aic_ = self.glm_stats_["aic"]
+        self.n_iter_ = int(cols[6].max())
         return self
 
     def decision_function(self, X):
@@ -675,6 +693,6 @@ class MARSClassifier(ClassifierMixin, _MARSBase):
         check_is_fitted(self)
         terms, coefs = self._summary_terms(np.column_stack([self.intercept_, self.coef_]).T)
         stats = self._summary_stats()
-        stats.update(deviance=self.deviance_, null_deviance=self.null_deviance_, aic=self.aic_)
+        stats["glm"] = self.glm_stats_
         labels = self.classes_[1:] if self.classes_.size == 2 else self.classes_
         return MARSSummary(terms, coefs, stats, headings=[str(c) for c in labels])

@@ -218,10 +218,12 @@ def anova_order(dirs, cuts):
     return np.array([k[-1] for k in sorted(keys)], dtype=np.int64)
 
 
-def evimp(dirs, prune_terms, rss, gcvs, n_selected, feature_names):
+def evimp(dirs, prune_terms, rss, gcvs, n_selected, feature_names, trim=True):
     """earth's ``evimp(trim=TRUE)``: per predictor, the number of pruning subsets (up to the
     selected size) that use it and the GCV and RSS decreases they account for (scaled to 100 as
-    the square root of the share of the largest), ordered by nsubsets then GCV.
+    the square root of the share of the largest), ordered by nsubsets then GCV. With
+    ``trim=False`` every predictor is listed, those not in the selected model (whose terms are
+    ``prune_terms[n_selected - 1]``) suffixed ``-unused``, as summary(earth) prints them.
     """
     p = dirs.shape[1]
     imp = np.zeros((p, 3))
@@ -238,9 +240,11 @@ def evimp(dirs, prune_terms, rss, gcvs, n_selected, feature_names):
         if top != 0:
             imp[:, c] = 100 * np.sign(imp[:, c]) * np.sqrt(np.abs(imp[:, c]) / top)
             imp[imp[:, c] == 0, c] = 0.0
-    keep = imp[:, 0] != 0
+    keep = imp[:, 0] != 0 if trim else np.ones(p, dtype=bool)
+    used = np.any(dirs[prune_terms[n_selected - 1]] != 0, axis=0)
+    names = [feature_names[j] + ("" if used[j] or trim else "-unused") for j in order]
     return {
-        "feature": [feature_names[j] for j, k in zip(order, keep, strict=True) if k],
+        "feature": [f for f, k in zip(names, keep, strict=True) if k],
         "nsubsets": imp[keep, 0].astype(np.int64),
         "gcv": imp[keep, 1],
         "rss": imp[keep, 2],
