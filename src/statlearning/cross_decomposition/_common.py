@@ -1,0 +1,111 @@
+"""What the component regressions share: reading ``X`` and ``Y``, centring and scaling,
+``n_components`` checks, coefficients on the raw predictors, the CV choice."""
+
+from __future__ import annotations
+
+import warnings
+from numbers import Integral
+
+import numpy as np
+
+from .._validation import validate_data
+from ..exceptions import NumericalWarning, external_stacklevel
+from ._validation_path import cross_validate_path, max_components_cv
+
+
+def read_xy(estimator, X, y, *, min_samples=2):
+    """Validated ``X`` (float64) and ``Y`` as a 2-D array, and whether ``y`` was 1-D."""
+    X, y = validate_data(
+        estimator, X, y, dtype=np.float64, multi_output=True, y_numeric=True,
+        ensure_min_samples=min_samples,
+    )  # fmt: skip
+    Y = np.asarray(y, dtype=np.float64)
+    one_d = Y.ndim == 1
+    return X, (Y[:, None] if one_d else Y), one_d
+
+
+def column_scale(X, mean, scale: bool):
+    """Column standard deviations (divisor ``n − 1``, as ``pls`` and ``prcomp``), or None.
+
+    A constant column is centred to zeros and contributes nothing whatever its scale: it keeps
+    scale 1 (``pls`` would divide by zero)."""
+    if not scale:
+        return None
+    sd = np.sqrt(((X - mean) ** 2).sum(axis=0) / (X.shape[0] - 1))
+    sd[sd <= 1e-12 * np.maximum(np.abs(mean), 1.0)] = 1.0
+    return sd
+
+
+def standardise(X, mean, sd):
+    """``(X − mean) / sd`` as a new array (``sd`` None: centred only)."""
+    Xs = X - mean
+    if sd is not None:
+        Xs /= sd
+    return Xs
+
+
+def check_n_components(estimator, n_samples: int, n_features: int):
+    """``n_components`` as an int (or ``"cv"``/a rule string/None), bounded by the rank."""
+    bound = min(n_samples - 1, n_features)
+    nc = estimator.n_components
+    if isinstance(nc, str) or nc is None:
+        return nc
+    if isinstance(nc, Integral) and nc > bound:
+        raise ValueError(
+            f"n_components={nc} exceeds min(n_samples - 1, n_features={n_features}) = {bound}, "
+            "the largest rank the centred X can have."
+        )
+    return int(nc)
+
+
+def rank_error(estimator, k: int, rank: int) -> ValueError:
+    return ValueError(
+        f"n_components={k} exceeds the rank of the centred (scaled) X, {rank}: "
+        f"{type(estimator).__name__} can extract at most {rank} component(s) from these data."
+    )
+
+
+def warn_y_exhausted(estimator, a: int, k: int) -> None:
+    warnings.warn(
+        f"{type(estimator).__name__}: Y is fully explained by {a} component(s); components "
+        f"{a + 1}…{k} have zero weights and do not change the coefficients.",
+        NumericalWarning,
+        stacklevel=external_stacklevel(),
+    )
+
+
+def raw_coefficients(B_scaled, x_mean, x_scale, y_mean):
+    """Coefficients ``(k, p, m)`` on the raw predictors and intercepts ``(k, m)``."""
+    B = B_scaled if x_scale is None else B_scaled / x_scale[None, :, None]
+    intercepts = y_mean[None, :] - np.einsum("p,kpm->km", x_mean, B)
+    return B, intercepts
+
+
+def choose_by_cv(estimator, fit_path, X, Y, n_max, full_path):
+    """Run ``pls``'s CV over 0…n_max components; set ``validation_``; return the choice."""
+    folds, k = max_components_cv(estimator.cv, X, n_max)
+    coefs, intercepts = full_path(k)
+    validation, best = cross_validate_path(
+        fit_path, X, Y, folds, k, coefs, intercepts, rule=estimator.selection
+    )
+    estimator.validation_ = validation
+    return best, k
+
+
+def finish_linear(estimator, coefs, intercepts, k_used, one_d):
+    """``coef_ (m, p)``, ``intercept_ (m,)`` for ``k_used`` components (0: the mean)."""
+    if k_used == 0:
+        B, b0 = np.zeros(coefs.shape[1:]), estimator.y_mean_
+    else:
+        B, b0 = coefs[k_used - 1], intercepts[k_used - 1]
+    estimator.coef_ = np.ascontiguousarray(B.T)
+    estimator.intercept_ = b0.copy()
+    estimator.coef_path_ = np.ascontiguousarray(np.transpose(coefs, (0, 2, 1)))
+    estimator.intercept_path_ = intercepts
+    estimator._predict_1d = one_d
+
+
+def predict_linear(estimator, X):
+    """``X @ coef_.T + intercept_`` (1-D when ``y`` was)."""
+    pred = X @ estimator.coef_.T + estimator.intercept_
+    return pred[:, 0] if estimator._predict_1d else pred
