@@ -118,9 +118,9 @@ def test_plsr_summary_text():
     est_full = PLSRegression(4, algorithm="kernel").fit(X, Y[:, 0])
     text = str(est_full.summary())
     printed = REF["pls1"]["kernelpls"]["printed"]
-    training = printed[printed.index("TRAINING: % variance explained"):]
+    training = printed[printed.index("TRAINING: % variance explained") :]
     ours = text.splitlines()
-    ours = ours[ours.index("TRAINING: % variance explained"):]
+    ours = ours[ours.index("TRAINING: % variance explained") :]
     assert ours[0] == training[0]
     # same numbers as R prints them (R names the response after the formula, "Y")
     assert ours[2].split() == training[2].split()
@@ -136,10 +136,12 @@ def test_pcr_coefficients_and_rmsep(case, m):
     coefs = _a(ref["coefficients"]).reshape(6, m, 6) / est.x_scale_
     np.testing.assert_allclose(est.coef_path_, coefs, rtol=1e-8, atol=1e-12)
     np.testing.assert_allclose(est.intercept_path_, _a(ref["intercepts"]).reshape(6, m), rtol=1e-8)
-    np.testing.assert_allclose(est.validation_["RMSEP"], _a(ref["rmsep_cv"]).reshape(m, 7),
-                               rtol=1e-8)
-    np.testing.assert_allclose(est.validation_["adjCV"], _a(ref["rmsep_adjcv"]).reshape(m, 7),
-                               rtol=1e-8)
+    np.testing.assert_allclose(
+        est.validation_["RMSEP"], _a(ref["rmsep_cv"]).reshape(m, 7), rtol=1e-8
+    )
+    np.testing.assert_allclose(
+        est.validation_["adjCV"], _a(ref["rmsep_adjcv"]).reshape(m, 7), rtol=1e-8
+    )
     full = PCRegression(6).fit(X, y)
     np.testing.assert_allclose(100 * full.explained_variance_ratio_[0], ref["explvar"], rtol=1e-8)
     if m == 1:

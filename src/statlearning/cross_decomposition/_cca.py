@@ -21,9 +21,9 @@ from .._validation import (
     validate_data,
 )
 from ..base import StatBase, TransformerMixin, fit_context
-from ..exceptions import NumericalWarning, external_stacklevel
+from ..exceptions import NumericalWarning, external_stacklevel, warn_unrescaled_scale
 from ..kernels import Kernel, KernelCenterer, Precomputed, resolve_kernel
-from ._common import read_xy
+from ._common import PairTransformMixin, check_pairs, read_xy, read_y_like, unit_scale
 
 __all__ = ["CCA", "KernelCCA"]
 
@@ -35,15 +35,6 @@ _KERNEL = [
 
 #: Eigenvalues below this fraction of the largest count as zero (rank and pseudo-inverses).
 _RTOL = 1e-10
-
-
-def _check_pairs(estimator, k, p, q, what="n_features"):
-    if k > min(p, q):
-        raise ValueError(
-            f"n_components={k} exceeds min(X's {what}={p}, Y's columns={q}) = {min(p, q)}: "
-            f"{type(estimator).__name__} finds at most as many canonical pairs as the smaller "
-            "block has columns."
-        )
 
 
 def _whitener(S, block: str, names):
@@ -69,7 +60,7 @@ def _sign_fix(A, B):
     return A * s, B * s
 
 
-class CCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, StatBase):
+class CCA(ClassNamePrefixFeaturesOutMixin, PairTransformMixin, TransformerMixin, StatBase):
     """Canonical correlation analysis, as R's ``stats::cancor``.
 
     Parameters
@@ -152,9 +143,10 @@ class CCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, StatBase):
         self
         """
         X, Y, _ = read_xy(self, X, y)
+        (X, sx), (Y, sy) = unit_scale(X), unit_scale(Y)
         p, q = X.shape[1], Y.shape[1]
         k = self.n_components
-        _check_pairs(self, k, p, q)
+        check_pairs(self, k, p, q)
         self.x_center_, self.y_center_ = X.mean(axis=0), Y.mean(axis=0)
         G = gram(X, center=self.x_center_, extra=Y, extra_center=self.y_center_,
                  center_is_mean=True)  # fmt: skip
@@ -169,7 +161,9 @@ class CCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, StatBase):
         U, rho, Vt = linalg.svd(M, full_matrices=False)
         A = linalg.solve_triangular(Lx.T, U[:, :k], lower=False) / d[:p, None]
         B = linalg.solve_triangular(Ly.T, Vt[:k].T, lower=False) / d[p:, None]
-        self.x_coef_, self.y_coef_ = _sign_fix(A, B)
+        A, B = _sign_fix(A, B)
+        self.x_coef_, self.y_coef_ = A / sx, B / sy
+        self.x_center_, self.y_center_ = self.x_center_ * sx, self.y_center_ * sy
         self.correlations_ = np.clip(rho[:k], 0.0, 1.0)
         return self
 
@@ -192,12 +186,7 @@ class CCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, StatBase):
         u = (X - self.x_center_) @ self.x_coef_
         if y is None:
             return u
-        Y = np.asarray(y, dtype=np.float64)
-        Y = Y[:, None] if Y.ndim == 1 else Y
-        if Y.shape != (X.shape[0], self.y_center_.size):
-            raise ValueError(
-                f"y must have shape ({X.shape[0]}, {self.y_center_.size}); got {Y.shape}."
-            )
+        Y = read_y_like(y, X.shape[0], self.y_center_.size)
         return u, (Y - self.y_center_) @ self.y_coef_
 
     @property
@@ -297,8 +286,12 @@ class KernelCCA(TransformerMixin, StatBase):
         "n_components": [Interval(Integral, 1, None, closed="left")],
         "kernel": _KERNEL,
         "kernel_y": [None, *_KERNEL],
-        "gamma": [None, Options({"scale", "auto"}), Interval(Real, 0, None, closed="neither"),
-                  ArrayLike()],
+        "gamma": [
+            None,
+            Options({"scale", "auto"}),
+            Interval(Real, 0, None, closed="neither"),
+            ArrayLike(),
+        ],
         "degree": [Interval(Integral, 1, None, closed="left")],
         "coef0": [Interval(Real, None, None)],
         "reg": [Interval(Real, 0, None, closed="left")],
@@ -353,12 +346,22 @@ class KernelCCA(TransformerMixin, StatBase):
                 f"n_components={k} exceeds n_samples - 1 = {n - 1}, the rank of a centred Gram "
                 "matrix."
             )
+        # kernels are not scale-equivariant: extreme data are the user's to rescale
+        warn_unrescaled_scale(self, X, "X") or warn_unrescaled_scale(self, Y, "y")
         self.kernel_ = self._resolve(self.kernel, X, "kernel")
         self.kernel_y_ = self._resolve(
             self.kernel if self.kernel_y is None else self.kernel_y, Y, "kernel_y"
         )
-        self._center_x = KernelCenterer().fit(Kx := self.kernel_(X))
-        self._center_y = KernelCenterer().fit(Ky := self.kernel_y_(Y))
+        Kx, Ky = self.kernel_(X), self.kernel_y_(Y)
+        for K, view in ((Kx, "X"), (Ky, "y")):
+            if not np.all(np.isfinite(K)):
+                raise ValueError(
+                    f"KernelCCA: the Gram matrix of {view} holds NaN or infinite values (the "
+                    f"kernel overflows at this scale of {view}); rescale {view} or choose "
+                    "another kernel."
+                )
+        self._center_x = KernelCenterer().fit(Kx)
+        self._center_y = KernelCenterer().fit(Ky)
         Vx, fx, ix = _inverse_sqrt_factors(self._center_x.transform(Kx), self.reg)
         Vy, fy, iy = _inverse_sqrt_factors(self._center_y.transform(Ky), self.reg)
         # C_x^{-1/2} K_x K_y C_y^{-1/2} = Vx diag(fx) Vxᵀ Vy diag(fy) Vyᵀ
@@ -410,12 +413,7 @@ class KernelCCA(TransformerMixin, StatBase):
         u = self._center_x.transform(self.kernel_(X, self.X_fit_)) @ self.x_dual_coef_
         if y is None:
             return u
-        Y = np.asarray(y, dtype=np.float64)
-        Y = Y[:, None] if Y.ndim == 1 else Y
-        if Y.shape != (X.shape[0], self.Y_fit_.shape[1]):
-            raise ValueError(
-                f"y must have shape ({X.shape[0]}, {self.Y_fit_.shape[1]}); got {Y.shape}."
-            )
+        Y = read_y_like(y, X.shape[0], self.Y_fit_.shape[1])
         return u, self._center_y.transform(self.kernel_y_(Y, self.Y_fit_)) @ self.y_dual_coef_
 
     def __sklearn_tags__(self):

@@ -8,9 +8,28 @@ from numbers import Integral
 
 import numpy as np
 
+from .._core.scaling import scale_for
 from .._validation import validate_data
 from ..exceptions import NumericalWarning, external_stacklevel
 from ._validation_path import cross_validate_path, max_components_cv
+
+
+def check_pairs(estimator, k: int, p: int, q: int) -> None:
+    """At most as many canonical pairs as the smaller block has columns."""
+    if k > min(p, q):
+        raise ValueError(
+            f"n_components={k} exceeds min(n_features={p} of X, {q} column(s) of y) = "
+            f"{min(p, q)}: {type(estimator).__name__} finds at most as many pairs of "
+            "directions as the smaller block has columns."
+        )
+
+
+def unit_scale(A):
+    """``A`` divided by a power of two (exact) when its squares would leave float64's range,
+    and that factor (1.0 when none is needed): the methods here are scale-equivariant, so the
+    fit runs on the rescaled data and its results are mapped back."""
+    s = scale_for(A)
+    return (A, 1.0) if s is None else (A / s, float(s))
 
 
 def read_xy(estimator, X, y, *, min_samples=2):
@@ -36,12 +55,25 @@ def column_scale(X, mean, scale: bool):
     return sd
 
 
-def standardise(X, mean, sd):
-    """``(X − mean) / sd`` as a new array (``sd`` None: centred only)."""
+def standardise(X, mean, sd, unit=1.0):
+    """``(X − mean) / sd`` as a new array (``sd`` None: centred, and divided by ``unit``)."""
     Xs = X - mean
     if sd is not None:
         Xs /= sd
+    elif unit != 1.0:
+        Xs /= unit
     return Xs
+
+
+def map_back(estimator, s: float) -> None:
+    """Return a fit on ``X / s`` to ``X``'s units: centres, scales and coefficients."""
+    if s == 1.0:
+        return
+    estimator.x_mean_ = estimator.x_mean_ * s
+    if estimator.x_scale_ is not None:
+        estimator.x_scale_ = estimator.x_scale_ * s
+    estimator.coef_ = estimator.coef_ / s
+    estimator.coef_path_ = estimator.coef_path_ / s
 
 
 def check_n_components(estimator, n_samples: int, n_features: int):
@@ -109,3 +141,34 @@ def predict_linear(estimator, X):
     """``X @ coef_.T + intercept_`` (1-D when ``y`` was)."""
     pred = X @ estimator.coef_.T + estimator.intercept_
     return pred[:, 0] if estimator._predict_1d else pred
+
+
+def read_y_like(y, n_rows: int, n_targets: int) -> np.ndarray:
+    """``y`` given to ``transform`` as a 2-D float array of the training's column count."""
+    Y = np.asarray(y, dtype=np.float64)
+    Y = Y[:, None] if Y.ndim == 1 else Y
+    if Y.shape != (n_rows, n_targets):
+        raise ValueError(f"y must have shape ({n_rows}, {n_targets}); got {Y.shape}.")
+    if not np.all(np.isfinite(Y)):
+        raise ValueError("y holds NaN or infinite values.")
+    return Y
+
+
+class PairTransformMixin:
+    """``fit_transform(X, y)`` returning ``transform(X, y)``: the pair of score matrices when
+    ``y`` is given, as scikit-learn's cross-decomposition estimators."""
+
+    def fit_transform(self, X, y=None):
+        """Fit, then return the scores of ``X`` (and of ``y``: a tuple).
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+        y : array-like of shape (n_samples,) or (n_samples, n_targets)
+
+        Returns
+        -------
+        ndarray or tuple of ndarray
+            ``transform(X, y)``.
+        """
+        return self.fit(X, y).transform(X, y)

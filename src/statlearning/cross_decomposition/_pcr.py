@@ -9,16 +9,18 @@ from sklearn.base import MultiOutputMixin
 from sklearn.utils.validation import check_is_fitted
 
 from .._core.selection import RULES
-from .._validation import CV, Boolean, Interval, Options, validate_data
+from .._validation import CV, Boolean, Interval, Options, _Constraint, validate_data
 from ..base import RegressorMixin, StatBase, fit_context
 from ..decomposition import PCA, retained_components
 from ._common import (
     check_n_components,
     finish_linear,
+    map_back,
     predict_linear,
     rank_error,
     raw_coefficients,
     read_xy,
+    unit_scale,
 )
 from ._pls_algorithms import RankError
 from ._summary import ComponentSummary
@@ -30,11 +32,8 @@ __all__ = ["PCRegression"]
 _RANK_RTOL = 1e-10
 
 
-class _RuleString(Options):
+class _RuleString(_Constraint):
     """A retention rule of :func:`statlearning.decomposition.retained_components`."""
-
-    def __init__(self):
-        super().__init__(())
 
     def is_satisfied_by(self, value) -> bool:
         return isinstance(value, str) and (
@@ -68,7 +67,9 @@ def _pcr_path(X, Y, k, scale, *, strict=False):
     y_ss = np.einsum("ij,ij->j", Yc, Yc)
     y_frac = np.zeros((Y.shape[1], k))
     with np.errstate(divide="ignore", invalid="ignore"):
-        y_frac[:, :used] = np.where(y_ss[:, None] > 0, (gamma**2 * d2[:, None]).T / y_ss[:, None], 0)
+        y_frac[:, :used] = np.where(
+            y_ss[:, None] > 0, (gamma**2 * d2[:, None]).T / y_ss[:, None], 0
+        )
     return pca, rank, coefs, intercepts, y_frac
 
 
@@ -183,6 +184,7 @@ class PCRegression(MultiOutputMixin, RegressorMixin, StatBase):
         self
         """
         X, Y, one_d = read_xy(self, X, y)
+        X, s = unit_scale(X)
         n, p = X.shape
         nc = check_n_components(self, n, p)
         n_max = min(n - 1, p)
@@ -222,6 +224,7 @@ class PCRegression(MultiOutputMixin, RegressorMixin, StatBase):
             )
         self.x_mean_, self.x_scale_ = pca.mean_, pca.scale_
         finish_linear(self, coefs, intercepts, used, one_d)
+        map_back(self, s)
         return self
 
     def predict(self, X):
@@ -253,4 +256,5 @@ class PCRegression(MultiOutputMixin, RegressorMixin, StatBase):
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
         tags.target_tags.multi_output = True
+        tags.regressor_tags.poor_score = True  # few components fit poorly by design
         return tags

@@ -15,14 +15,19 @@ from ..base import RegressorMixin, StatBase, TransformerMixin, fit_context
 from ..exceptions import warn_not_converged
 from . import _pls_algorithms as algo
 from ._common import (
+    PairTransformMixin,
     check_n_components,
+    check_pairs,
     column_scale,
     finish_linear,
+    map_back,
     predict_linear,
     rank_error,
     raw_coefficients,
     read_xy,
+    read_y_like,
     standardise,
+    unit_scale,
     warn_y_exhausted,
 )
 from ._summary import ComponentSummary
@@ -34,7 +39,12 @@ _R_METHOD = {"nipals": "oscorespls", "simpls": "simpls", "kernel": "kernelpls"}
 
 
 class PLSRegression(
-    ClassNamePrefixFeaturesOutMixin, MultiOutputMixin, RegressorMixin, TransformerMixin, StatBase
+    ClassNamePrefixFeaturesOutMixin,
+    MultiOutputMixin,
+    RegressorMixin,
+    PairTransformMixin,
+    TransformerMixin,
+    StatBase,
 ):
     """Partial least squares regression, PLS1 and PLS2, as R's ``pls::plsr``.
 
@@ -84,6 +94,8 @@ class PLSRegression(
         ``projection``: ``x_scores_ = (X − x_mean_) / x_scale_ @ x_rotations_``.
     y_loadings_ : ndarray of shape (n_targets, n_components_)
         ``Yloadings``.
+    y_rotations_ : ndarray of shape (n_targets, n_components_)
+        ``y_loadings_`` with columns divided by their squared norms (``u = Y q / qᵀq``).
     x_scores_, y_scores_ : ndarray of shape (n_samples, n_components_)
         ``scores`` and ``Yscores`` of the training rows (kept, as R and scikit-learn keep them).
     coef_ : ndarray of shape (n_targets, n_features)
@@ -104,7 +116,8 @@ class PLSRegression(
         rows), ``"MSEP"`` (pooled over responses) and ``"MSEP_se"`` (standard error of the
         mean of the segments' MSEs).
     n_iter_ : ndarray of shape (n_components_,)
-        NIPALS inner iterations per component (0 where the weight is explicit).
+        NIPALS inner iterations per component (1 where the weight is explicit: one response,
+        or the SIMPLS and kernel algorithms).
     n_features_in_ : int
     feature_names_in_ : ndarray of str
 
@@ -205,6 +218,7 @@ class PLSRegression(
         self
         """
         X, Y, one_d = read_xy(self, X, y)
+        X, s = unit_scale(X)
         n, p = X.shape
         nc = check_n_components(self, n, p)
         self.x_mean_ = X.mean(axis=0)
@@ -235,6 +249,9 @@ class PLSRegression(
             )
         self._store(path, used, Xs, Yc)
         finish_linear(self, coefs, intercepts, used, one_d)
+        # without scale=True the scores stay those of X / s (s = 1 unless X is extreme)
+        self._x_unit = s
+        map_back(self, s)
         return self
 
     def _store(self, path, k, Xs, Yc):
@@ -243,6 +260,8 @@ class PLSRegression(
         self.x_loadings_ = path.P[:, :k].copy()
         self.x_rotations_ = path.R[:, :k].copy()
         self.y_loadings_ = path.Q[:, :k].copy()
+        qq = np.einsum("mk,mk->k", self.y_loadings_, self.y_loadings_)
+        self.y_rotations_ = self.y_loadings_ / np.where(qq > 0, qq, 1.0)
         self.x_scores_ = path.T[:, :k].copy()
         self.y_scores_ = path.U[:, :k].copy()
         self.n_iter_ = path.n_iter[:k].copy()
@@ -276,20 +295,29 @@ class PLSRegression(
         X = validate_data(self, X, reset=False, dtype=np.float64)
         return predict_linear(self, X)
 
-    def transform(self, X):
-        """Scores of new rows: ``(X − x_mean_) / x_scale_ @ x_rotations_``.
+    def transform(self, X, y=None):
+        """Scores of new rows: ``(X − x_mean_) / x_scale_ @ x_rotations_`` (and ``y``'s).
 
         Parameters
         ----------
         X : array-like of shape (n_samples, n_features)
+        y : array-like of shape (n_samples,) or (n_samples, n_targets), optional
 
         Returns
         -------
-        ndarray of shape (n_samples, n_components_)
+        x_scores : ndarray of shape (n_samples, n_components_)
+        y_scores : ndarray of shape (n_samples, n_components_)
+            Only when ``y`` is given (the tuple, as scikit-learn): ``(y − y_mean_) @
+            y_rotations_``, the responses' scores before ``pls``'s orthogonalisation against
+            the earlier ``x`` scores (so they differ from ``y_scores_`` on the training rows).
         """
         check_is_fitted(self, "coef_")
         X = validate_data(self, X, reset=False, dtype=np.float64)
-        return standardise(X, self.x_mean_, self.x_scale_) @ self.x_rotations_
+        xs = standardise(X, self.x_mean_, self.x_scale_, self._x_unit) @ self.x_rotations_
+        if y is None:
+            return xs
+        Y = read_y_like(y, X.shape[0], self.y_mean_.size)
+        return xs, (Y - self.y_mean_) @ self.y_rotations_
 
     def summary(self) -> ComponentSummary:
         """R's ``summary(fit)``: cumulative % of variance explained, and the CV RMSEP.
@@ -314,7 +342,7 @@ class PLSRegression(
         return tags
 
 
-class PLSCanonical(ClassNamePrefixFeaturesOutMixin, TransformerMixin, StatBase):
+class PLSCanonical(ClassNamePrefixFeaturesOutMixin, PairTransformMixin, TransformerMixin, StatBase):
     """Canonical (symmetric) partial least squares, as scikit-learn's ``PLSCanonical``.
 
     Parameters
@@ -382,13 +410,20 @@ class PLSCanonical(ClassNamePrefixFeaturesOutMixin, TransformerMixin, StatBase):
         self
         """
         X, Y, _ = read_xy(self, X, y)
+        (X, sx), (Y, sy) = unit_scale(X), unit_scale(Y)
         n, p = X.shape
-        k = check_n_components(self, n, min(p, Y.shape[1]))
+        check_pairs(self, self.n_components, p, Y.shape[1])
+        k = check_n_components(self, n, p)
         self.x_mean_, self.y_mean_ = X.mean(axis=0), Y.mean(axis=0)
         self.x_scale_ = column_scale(X, self.x_mean_, self.scale)
         self.y_scale_ = column_scale(Y, self.y_mean_, self.scale)
         Xs = standardise(X, self.x_mean_, self.x_scale_)
         Ys = standardise(Y, self.y_mean_, self.y_scale_)
+        if not np.any(Ys):
+            raise ValueError(
+                "PLSCanonical: y is constant (zero variance in every column): there is no "
+                "covariance with X to decompose."
+            )
         try:
             out = algo.canonical_pls(Xs, Ys, k)
         except algo.RankError as exc:
@@ -398,6 +433,10 @@ class PLSCanonical(ClassNamePrefixFeaturesOutMixin, TransformerMixin, StatBase):
         self.x_rotations_ = algo.projection(out["x_weights"], out["x_loadings"])
         self.y_rotations_ = algo.projection(out["y_weights"], out["y_loadings"])
         self.n_components_ = k
+        self._units = (sx, sy)  # scores of X / sx and Y / sy without scaling
+        self.x_mean_, self.y_mean_ = self.x_mean_ * sx, self.y_mean_ * sy
+        if self.scale:
+            self.x_scale_, self.y_scale_ = self.x_scale_ * sx, self.y_scale_ * sy
         return self
 
     def transform(self, X, y=None):
@@ -416,17 +455,12 @@ class PLSCanonical(ClassNamePrefixFeaturesOutMixin, TransformerMixin, StatBase):
         """
         check_is_fitted(self, "x_rotations_")
         X = validate_data(self, X, reset=False, dtype=np.float64)
-        xs = standardise(X, self.x_mean_, self.x_scale_) @ self.x_rotations_
+        sx, sy = self._units
+        xs = standardise(X, self.x_mean_, self.x_scale_, sx) @ self.x_rotations_
         if y is None:
             return xs
-        Y = np.asarray(y, dtype=np.float64)
-        Y = Y[:, None] if Y.ndim == 1 else Y
-        if Y.shape != (X.shape[0], self.y_mean_.size):
-            raise ValueError(
-                f"y must have shape ({X.shape[0]}, {self.y_mean_.size}) for these X rows; "
-                f"got {Y.shape}."
-            )
-        return xs, standardise(Y, self.y_mean_, self.y_scale_) @ self.y_rotations_
+        Y = read_y_like(y, X.shape[0], self.y_mean_.size)
+        return xs, standardise(Y, self.y_mean_, self.y_scale_, sy) @ self.y_rotations_
 
     @property
     def _n_features_out(self) -> int:

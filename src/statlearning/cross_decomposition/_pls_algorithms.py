@@ -169,7 +169,7 @@ def nipals(Xs, Yc, k, *, tol=1e-12, max_iter=500, stop_at_rank=False) -> PLSPath
     if Yc.shape[1] == 1:
 
         def weight_of(S):
-            return S[:, 0] / np.linalg.norm(S[:, 0]), 0, True
+            return S[:, 0] / np.linalg.norm(S[:, 0]), 1, True
     else:
         # started from the largest column of S (R starts from the largest response column:
         # the same fixed point, reached from another start)
@@ -194,7 +194,12 @@ def nipals(Xs, Yc, k, *, tol=1e-12, max_iter=500, stop_at_rank=False) -> PLSPath
 def kernel_pls(Xs, Yc, k, XtX, *, stop_at_rank=False) -> PLSPath:
     """``kernelpls``: the orthogonal-scores path from ``XᵀX`` and ``XᵀY``."""
     path = _path(
-        None, None, k, lambda S: (_dominant(S), 0, True), cross=Xs.T @ Yc, XtX=XtX,
+        None,
+        None,
+        k,
+        lambda S: (_dominant(S), 1, True),
+        cross=Xs.T @ Yc,
+        XtX=XtX,
         stop_at_rank=stop_at_rank,
     )
     path.T = Xs @ path.R
@@ -248,7 +253,7 @@ def simpls(Xs, Yc, k, *, stop_at_rank=False) -> PLSPath:
             u -= T[:, :a] @ (T[:, :a].T @ u)
         R[:, a], P[:, a], V[:, a], Q[:, a], T[:, a], U[:, a] = r, pa, v, qa, t, u
         x_left -= float(pa @ pa)
-    return PLSPath(R.copy(), P, Q, R, T, U, np.ones(k), np.zeros(k, dtype=int), True, y_exhausted)
+    return PLSPath(R.copy(), P, Q, R, T, U, np.ones(k), np.ones(k, dtype=int), True, y_exhausted)
 
 
 def canonical_pls(Xs, Ys, k) -> dict:

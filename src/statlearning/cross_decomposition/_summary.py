@@ -15,7 +15,10 @@ def _table(row_names, col_names, values, digits=4) -> list[str]:
     cells = np.array([c.strip() for c in cells], dtype=object).reshape(np.shape(values))
     label_width = max(len(r) for r in row_names)
     widths = [max(len(c), *(len(x) for x in cells[:, j])) for j, c in enumerate(col_names)]
-    lines = [" " * label_width + "".join("  " + c.rjust(w) for c, w in zip(col_names, widths))]
+    lines = [
+        " " * label_width
+        + "".join("  " + c.rjust(w) for c, w in zip(col_names, widths, strict=True))
+    ]
     for i, name in enumerate(row_names):
         lines.append(
             name.ljust(label_width)
@@ -66,9 +69,7 @@ class ComponentSummary:
         """
         import pandas as pd
 
-        return pd.DataFrame(
-            self.explained, index=["X", *self.response_names], columns=self.columns
-        )
+        return pd.DataFrame(self.explained, index=["X", *self.response_names], columns=self.columns)
 
     def __str__(self) -> str:
         lines = [
