@@ -10,6 +10,7 @@ from scipy import linalg
 from sklearn.base import ClassNamePrefixFeaturesOutMixin
 from sklearn.utils.validation import check_is_fitted
 
+from .._core.compiled import single_blas_thread
 from .._core.linalg import gram
 from .._validation import (
     ArrayLike,
@@ -148,8 +149,9 @@ class CCA(ClassNamePrefixFeaturesOutMixin, PairTransformMixin, TransformerMixin,
         k = self.n_components
         check_pairs(self, k, p, q)
         self.x_center_, self.y_center_ = X.mean(axis=0), Y.mean(axis=0)
-        G = gram(X, center=self.x_center_, extra=Y, extra_center=self.y_center_,
-                 center_is_mean=True)  # fmt: skip
+        with single_blas_thread(X.shape[0] * (p + q) ** 2):
+            G = gram(X, center=self.x_center_, extra=Y, extra_center=self.y_center_,
+                     center_is_mean=True)  # fmt: skip
         d = np.sqrt(np.diag(G)) if self.scale else np.ones(p + q)
         d[d == 0] = 1.0
         G = G / np.outer(d, d)

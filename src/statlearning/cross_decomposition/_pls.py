@@ -8,6 +8,7 @@ import numpy as np
 from sklearn.base import ClassNamePrefixFeaturesOutMixin, MultiOutputMixin
 from sklearn.utils.validation import check_is_fitted
 
+from .._core.compiled import single_blas_thread
 from .._core.linalg import gram
 from .._core.selection import RULES
 from .._validation import CV, Boolean, Interval, Options, validate_data
@@ -189,13 +190,20 @@ class PLSRegression(
         self.tol = tol
 
     def _run(self, Xs, Yc, k, stop_at_rank):
-        if self.algorithm == "nipals":
-            return algo.nipals(
-                Xs, Yc, k, tol=self.tol, max_iter=self.max_iter, stop_at_rank=stop_at_rank
-            )
-        if self.algorithm == "simpls":
-            return algo.simpls(Xs, Yc, k, stop_at_rank=stop_at_rank)
-        return algo.kernel_pls(Xs, Yc, k, gram(Xs), stop_at_rank=stop_at_rank)
+        # matrix-vector products: one BLAS thread (threads only contend on a busy machine)
+        n, p = Xs.shape
+        XtX = None
+        if self.algorithm == "kernel":
+            with single_blas_thread(n * p * p):
+                XtX = gram(Xs)
+        with single_blas_thread(n * p * Yc.shape[1]):
+            if self.algorithm == "nipals":
+                return algo.nipals(
+                    Xs, Yc, k, tol=self.tol, max_iter=self.max_iter, stop_at_rank=stop_at_rank
+                )
+            if self.algorithm == "simpls":
+                return algo.simpls(Xs, Yc, k, stop_at_rank=stop_at_rank)
+            return algo.kernel_pls(Xs, Yc, k, XtX, stop_at_rank=stop_at_rank)
 
     def _path_coefficients(self, X, Y, k):
         """Raw coefficients ``(k, p, m)`` and intercepts of a fit on ``X, Y`` (a CV segment)."""
