@@ -7,6 +7,7 @@ import warnings
 from numbers import Integral
 
 import numpy as np
+from sklearn.utils.validation import check_is_fitted
 
 from .._core.scaling import scale_for
 from .._validation import validate_data
@@ -137,10 +138,25 @@ def finish_linear(estimator, coefs, intercepts, k_used, one_d):
     estimator._predict_1d = one_d
 
 
-def predict_linear(estimator, X):
-    """``X @ coef_.T + intercept_`` (1-D when ``y`` was)."""
-    pred = X @ estimator.coef_.T + estimator.intercept_
-    return pred[:, 0] if estimator._predict_1d else pred
+class LinearComponentsMixin:
+    """``predict`` of the component regressions: ``X @ coef_.T + intercept_`` on the raw ``X``."""
+
+    def predict(self, X):
+        """Predict the responses: ``X @ coef_.T + intercept_``.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+
+        Returns
+        -------
+        ndarray of shape (n_samples,) or (n_samples, n_targets)
+            One-dimensional when ``y`` was.
+        """
+        check_is_fitted(self, "coef_")
+        X = validate_data(self, X, reset=False, dtype=np.float64)
+        pred = X @ self.coef_.T + self.intercept_
+        return pred[:, 0] if self._predict_1d else pred
 
 
 def read_y_like(y, n_rows: int, n_targets: int) -> np.ndarray:

@@ -9,14 +9,14 @@ from sklearn.base import MultiOutputMixin
 from sklearn.utils.validation import check_is_fitted
 
 from .._core.selection import RULES
-from .._validation import CV, Boolean, Interval, Options, _Constraint, validate_data
+from .._validation import CV, Boolean, Interval, Options, _Constraint
 from ..base import RegressorMixin, StatBase, fit_context
 from ..decomposition import PCA, retained_components
 from ._common import (
+    LinearComponentsMixin,
     check_n_components,
     finish_linear,
     map_back,
-    predict_linear,
     rank_error,
     raw_coefficients,
     read_xy,
@@ -73,7 +73,7 @@ def _pcr_path(X, Y, k, scale, *, strict=False):
     return pca, rank, coefs, intercepts, y_frac
 
 
-class PCRegression(MultiOutputMixin, RegressorMixin, StatBase):
+class PCRegression(MultiOutputMixin, LinearComponentsMixin, RegressorMixin, StatBase):
     """Principal components regression, as R's ``pls::pcr``.
 
     Parameters
@@ -117,7 +117,8 @@ class PCRegression(MultiOutputMixin, RegressorMixin, StatBase):
     intercept_path_ : ndarray of shape (K, n_targets)
     validation_ : dict
         With ``n_components="cv"``: ``"n_components"`` (0…K), ``"RMSEP"`` and ``"adjCV"``
-        (``(n_targets, K + 1)``, ``RMSEP(fit)``'s rows), ``"MSEP"``, ``"MSEP_se"``.
+        (``(n_targets, K + 1)``, ``RMSEP(fit)``'s rows), ``"MSEP"``, ``"MSEP_se"``,
+        ``"n_segments"``.
     n_features_in_ : int
     feature_names_in_ : ndarray of str
 
@@ -137,8 +138,11 @@ class PCRegression(MultiOutputMixin, RegressorMixin, StatBase):
     it is ordinary least squares.
 
     Mapping to R: ``PCRegression(M, scale=s).fit(X, Y)`` is ``pcr(Y ~ X, ncomp=M, scale=s)``
-    (method ``svdpc``); ``coef_path_[a - 1]`` is ``t(coef(fit, ncomp=a)[, , 1])``;
-    ``summary()`` is ``summary(fit)``.
+    (method ``svdpc``); ``coef_path_[a - 1]`` is ``t(coef(fit, ncomp=a)[, , 1])``, divided by
+    ``x_scale_`` when ``scale=TRUE`` (R's coefficients multiply ``X / scale``); the intercepts
+    are R's; ``summary()`` is ``summary(fit)``. ``selection="1se"`` uses the package's
+    one-standard-error rule (standard error of the mean over the segments), not ``pls``'s
+    ``selectNcomp(method="onesigma")`` (spread of the per-row errors).
 
     Examples
     --------
@@ -226,22 +230,6 @@ class PCRegression(MultiOutputMixin, RegressorMixin, StatBase):
         finish_linear(self, coefs, intercepts, used, one_d)
         map_back(self, s)
         return self
-
-    def predict(self, X):
-        """Predict the responses: ``X @ coef_.T + intercept_``.
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-
-        Returns
-        -------
-        ndarray of shape (n_samples,) or (n_samples, n_targets)
-            One-dimensional when ``y`` was.
-        """
-        check_is_fitted(self, "coef_")
-        X = validate_data(self, X, reset=False, dtype=np.float64)
-        return predict_linear(self, X)
 
     def summary(self) -> ComponentSummary:
         """R's ``summary(fit)``: cumulative % of variance explained, and the CV RMSEP.

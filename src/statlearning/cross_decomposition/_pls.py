@@ -16,13 +16,13 @@ from ..base import RegressorMixin, StatBase, TransformerMixin, fit_context
 from ..exceptions import warn_not_converged
 from . import _pls_algorithms as algo
 from ._common import (
+    LinearComponentsMixin,
     PairTransformMixin,
     check_n_components,
     check_pairs,
     column_scale,
     finish_linear,
     map_back,
-    predict_linear,
     rank_error,
     raw_coefficients,
     read_xy,
@@ -42,6 +42,7 @@ _R_METHOD = {"nipals": "oscorespls", "simpls": "simpls", "kernel": "kernelpls"}
 class PLSRegression(
     ClassNamePrefixFeaturesOutMixin,
     MultiOutputMixin,
+    LinearComponentsMixin,
     RegressorMixin,
     PairTransformMixin,
     TransformerMixin,
@@ -114,8 +115,8 @@ class PLSRegression(
     validation_ : dict
         With ``n_components="cv"`` only: ``"n_components"`` (0…M), ``"RMSEP"`` and
         ``"adjCV"`` (shape ``(n_targets, M + 1)``, ``RMSEP(fit)``'s ``CV`` and ``adjCV``
-        rows), ``"MSEP"`` (pooled over responses) and ``"MSEP_se"`` (standard error of the
-        mean of the segments' MSEs).
+        rows), ``"MSEP"`` (pooled over responses), ``"MSEP_se"`` (standard error of the
+        mean of the segments' MSEs) and ``"n_segments"``.
     n_iter_ : ndarray of shape (n_components_,)
         NIPALS inner iterations per component (1 where the weight is explicit: one response,
         or the SIMPLS and kernel algorithms).
@@ -143,8 +144,11 @@ class PLSRegression(
 
     Mapping to R: ``PLSRegression(M, scale=s, algorithm=a).fit(X, Y)`` is ``plsr(Y ~ X,
     ncomp=M, scale=s, method=...)`` (``"nipals"`` → ``"oscorespls"``, ``"kernel"`` →
-    ``"kernelpls"``, R's default, ``"simpls"`` → ``"simpls"``); ``coef_`` is
-    ``t(coef(fit)[, , 1])``; ``summary()`` prints ``summary(fit)``. scikit-learn:
+    ``"kernelpls"``, R's default, ``"simpls"`` → ``"simpls"``). With ``scale=TRUE``, R's
+    ``coef(fit)`` multiplies ``X / scale`` (``predict`` divides new data by ``fit$scale``), so
+    ``coef_`` is ``t(coef(fit)[, , 1]) / x_scale_``; ``intercept_`` is R's intercept
+    (``coef(fit, intercept=TRUE)``); ``x_scores_`` are ``scores(fit)``; ``summary()`` prints
+    ``summary(fit)``. scikit-learn:
     ``PLSRegression(M, scale=False)`` gives the same ``coef_`` and scores for one response
     (its ``scale=True`` also scales ``Y``; its ``intercept_`` differs, see above).
 
@@ -286,22 +290,6 @@ class PLSRegression(
             )
         self.explained_variance_ratio_ = np.vstack([x_ratio[:k], y_total[:k]])
         self._dims = (Xs.shape[0], Xs.shape[1], Yc.shape[1])
-
-    def predict(self, X):
-        """Predict the responses: ``X @ coef_.T + intercept_``.
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-
-        Returns
-        -------
-        ndarray of shape (n_samples,) or (n_samples, n_targets)
-            One-dimensional when ``y`` was.
-        """
-        check_is_fitted(self, "coef_")
-        X = validate_data(self, X, reset=False, dtype=np.float64)
-        return predict_linear(self, X)
 
     def transform(self, X, y=None):
         """Scores of new rows: ``(X − x_mean_) / x_scale_ @ x_rotations_`` (and ``y``'s).

@@ -92,8 +92,17 @@ def _power_weight(S, start, tol, max_iter):
     return w, max_iter, False
 
 
-def _exhausted(S, scale_ref) -> bool:
-    return not np.any(np.abs(S) > 1e-13 * scale_ref)
+def _stop(a, x_left, x_ss, S, ref, stop_at_rank) -> str | None:
+    """Why the path ends before component ``a``: ``"x"`` (X exhausted: the rank is ``a``;
+    :class:`RankError` unless ``stop_at_rank``), ``"y"`` (the deflated cross-product is zero:
+    Y is fully explained) or None."""
+    if x_left <= RANK_TOL * x_ss:
+        if not stop_at_rank:
+            raise RankError(a)
+        return "x"
+    if not np.any(np.abs(S) > 1e-13 * ref):
+        return "y"
+    return None
 
 
 def _path(Xs, Yc, k, weight_of, cross=None, XtX=None, stop_at_rank=False):
@@ -114,12 +123,9 @@ def _path(Xs, Yc, k, weight_of, cross=None, XtX=None, stop_at_rank=False):
     n_iter = np.zeros(k, dtype=int)
     converged, y_exhausted, x_left = True, None, x_ss
     for a in range(k):
-        if x_left <= RANK_TOL * x_ss:
-            if stop_at_rank:
-                break
-            raise RankError(a)
-        if _exhausted(S, ref):
-            y_exhausted = a
+        stop = _stop(a, x_left, x_ss, S, ref, stop_at_rank)
+        if stop:
+            y_exhausted = a if stop == "y" else None
             break
         w, n_iter[a], ok = weight_of(S)
         converged &= ok
@@ -213,26 +219,17 @@ def simpls(Xs, Yc, k, *, stop_at_rank=False) -> PLSPath:
     m = Yc.shape[1]
     S = Xs.T @ Yc
     x_ss = float(np.einsum("ij,ij->", Xs, Xs))
-    ref = float(np.sqrt(np.sum(S * S))) or 1.0
+    ref = float(np.linalg.norm(S)) or 1.0
     R, P, V = np.zeros((p, k)), np.zeros((p, k)), np.zeros((p, k))
     Q, T, U = np.zeros((m, k)), np.zeros((n, k)), np.zeros((n, k))
     y_exhausted = None
     x_left = x_ss
     for a in range(k):
-        if x_left <= RANK_TOL * x_ss:
-            if stop_at_rank:
-                break
-            raise RankError(a)
-        if _exhausted(S, ref):
-            y_exhausted = a
+        stop = _stop(a, x_left, x_ss, S, ref, stop_at_rank)
+        if stop:
+            y_exhausted = a if stop == "y" else None
             break
-        if m == 1:
-            q = np.ones(1)
-        elif m < p:
-            q = linalg.eigh(S.T @ S, subset_by_index=[m - 1, m - 1])[1][:, 0]
-        else:
-            q = S.T @ linalg.eigh(S @ S.T, subset_by_index=[p - 1, p - 1])[1][:, 0]
-            q /= np.linalg.norm(q)
+        q = np.ones(1) if m == 1 else _dominant(S.T)  # the dominant right singular vector
         r = S @ q
         t = Xs @ r
         t -= t.mean()

@@ -52,6 +52,7 @@ class ComponentSummary:
         self.n_samples, self.n_features, self.n_targets = estimator._dims
         self.explained = 100 * np.cumsum(estimator._explained, axis=1)
         self.rmsep = getattr(estimator, "validation_", None)
+        self.n_segments = None if self.rmsep is None else self.rmsep["n_segments"]
         names = getattr(estimator, "feature_names_in_", None)
         self.response_names = (
             ["y"] if self.n_targets == 1 else [f"Y{j + 1}" for j in range(self.n_targets)]
@@ -79,7 +80,7 @@ class ComponentSummary:
             f"Number of components considered: {self.explained.shape[1]}",
         ]
         if self.rmsep is not None:
-            lines += ["", "VALIDATION: RMSEP"]
+            lines += ["", "VALIDATION: RMSEP", f"Cross-validated using {self.n_segments} segments."]
             cols = ["(Intercept)"] + [f"{a} comps" for a in self.rmsep["n_components"][1:]]
             for j, name in enumerate(self.response_names):
                 if self.n_targets > 1:

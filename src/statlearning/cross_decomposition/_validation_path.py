@@ -68,7 +68,7 @@ def cross_validate_path(fit_path, X, Y, folds, k, full_coefs, full_intercepts, *
     validation : dict
         ``"n_components"`` (0…k), ``"RMSEP"`` and ``"adjCV"`` (``(m, k + 1)``), ``"MSEP"``
         (pooled, averaged over responses, ``(k + 1,)``), ``"MSEP_se"`` (the standard error of
-        the mean of the segments' MSEs).
+        the mean of the segments' MSEs), ``"n_segments"``.
     best : int
         The chosen number of components.
     """
@@ -102,5 +102,6 @@ def cross_validate_path(fit_path, X, Y, folds, k, full_coefs, full_intercepts, *
         "adjCV": np.sqrt(np.clip(adj_msep, 0.0, None)),
         "MSEP": pooled,
         "MSEP_se": se,
+        "n_segments": len(folds),
     }
     return validation, best
