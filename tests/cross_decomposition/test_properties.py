@@ -222,7 +222,25 @@ def test_pcr_all_components_on_collinear_data_uses_the_rank():
 
 def test_summary_prints_r_layout():
     text = str(PLSRegression("cv", cv=5).fit(X, Y).summary())
-    assert "VALIDATION: RMSEP" in text and "Response: Y2" in text
+    assert "VALIDATION: RMSEP" in text and "Response: y2" in text
     assert "TRAINING: % variance explained" in text
     frame = PCRegression(3).fit(X, Y[:, 0]).summary().to_frame()
     assert list(frame.index) == ["X", "y"] and frame.shape == (2, 3)
+
+
+def test_pls_warnings_name_the_cause():
+    from sklearn.exceptions import ConvergenceWarning
+
+    with pytest.warns(ConvergenceWarning, match="max_iter=1"):
+        PLSRegression(2, max_iter=1).fit(X, Y)
+    # orthonormal centred columns: XᵀX = I, so y = Xβ is explained by the first component
+    Q, _ = np.linalg.qr(X[:, :3] - X[:, :3].mean(axis=0))
+    y = Q @ [1.0, -2.0, 0.5]
+    with pytest.warns(NumericalWarning, match="fully explained by 1 component"):
+        pls = PLSRegression(3, scale=False).fit(Q, y)
+    np.testing.assert_allclose(pls.predict(Q), y, atol=1e-10)
+
+
+def test_cca_more_columns_than_rows_is_a_clear_error():
+    with pytest.raises(ValueError, match="fewer rows than columns"):
+        CCA().fit(X[:4], Y[:4])

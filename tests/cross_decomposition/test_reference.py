@@ -128,6 +128,26 @@ def test_plsr_summary_text():
     assert est.summary().rmsep is not None
 
 
+@pytest.mark.parametrize("method", ["simpls", "kernelpls"])
+def test_plsr_summary_tables_match_r(method):
+    # R's printed summary(fit) of the three-response CV fit, table by table (R's segment
+    # wording, "user supplied", is its own)
+    est = PLSRegression("cv", algorithm=ALGORITHM[method], cv=SEGMENTS).fit(X, Y)
+    printed = REF["pls2"][method]["printed"]
+    ours = str(est.summary()).splitlines()
+    start = printed.index("Response: y1 ")
+    for line in printed[start:]:
+        if line.startswith(("CV", "adjCV", "Response")):
+            # our CV path runs to 6 components, R's to 4: compare R's columns
+            match = next(o for o in ours if o.split()[:1] == line.split()[:1])
+            assert match.split()[: len(line.split())] == line.split()
+            ours.remove(match)
+    training = printed[printed.index("TRAINING: % variance explained") :]
+    est4 = PLSRegression(4, algorithm=ALGORITHM[method]).fit(X, Y)
+    text = str(est4.summary()).splitlines()
+    assert text[text.index("TRAINING: % variance explained") :] == training
+
+
 @pytest.mark.parametrize("case, m", [("pcr1", 1), ("pcr2", 3)])
 def test_pcr_coefficients_and_rmsep(case, m):
     ref = REF[case]

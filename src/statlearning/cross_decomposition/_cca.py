@@ -45,9 +45,9 @@ def _whitener(S, block: str, names):
     if ev[0] <= _RTOL * max(ev[-1], 1e-300):
         raise ValueError(
             f"CCA: the columns of {block} are collinear (its covariance matrix is singular"
-            f"{'' if names is None else ', columns ' + ', '.join(map(str, names))}); canonical "
-            "correlation analysis needs each block of full column rank (R's cancor drops "
-            "aliased columns): remove the redundant ones."
+            f"{'' if names is None else ', columns ' + ', '.join(map(str, names))}; always so "
+            "with fewer rows than columns); canonical correlation analysis needs each block "
+            "of full column rank (R's cancor drops aliased columns): remove the redundant ones."
         )
     return linalg.cholesky(S, lower=True)
 

@@ -10,9 +10,12 @@ __all__ = ["ComponentSummary"]
 
 
 def _table(row_names, col_names, values, digits=4) -> list[str]:
-    """Rows of a numeric matrix formatted jointly, R's ``print(matrix, digits=4)`` layout."""
-    cells = format_real(np.asarray(values, dtype=np.float64).ravel(), digits)
-    cells = np.array([c.strip() for c in cells], dtype=object).reshape(np.shape(values))
+    """Rows of a numeric matrix as R's ``print(matrix, digits=4)``: each column formatted
+    jointly, right-aligned, two spaces apart."""
+    values = np.asarray(values, dtype=np.float64)
+    cells = np.empty(values.shape, dtype=object)
+    for j in range(values.shape[1]):
+        cells[:, j] = [c.strip() for c in format_real(values[:, j], digits)]
     label_width = max(len(r) for r in row_names)
     widths = [max(len(c), *(len(x) for x in cells[:, j])) for j, c in enumerate(col_names)]
     lines = [
@@ -55,7 +58,7 @@ class ComponentSummary:
         self.n_segments = None if self.rmsep is None else self.rmsep["n_segments"]
         names = getattr(estimator, "feature_names_in_", None)
         self.response_names = (
-            ["y"] if self.n_targets == 1 else [f"Y{j + 1}" for j in range(self.n_targets)]
+            ["y"] if self.n_targets == 1 else [f"y{j + 1}" for j in range(self.n_targets)]
         )
         self.columns = [f"{a + 1} comps" for a in range(self.explained.shape[1])]
         self._names = names
