@@ -48,6 +48,8 @@ class ComponentSummary:
         by ``1, …, M`` components (R's training table).
     rmsep : dict or None
         The estimator's ``validation_`` when it was cross-validated.
+    chosen : tuple of (int, str) or None
+        With ``rmsep``: the number of components chosen and the rule (``selection``).
     """
 
     def __init__(self, estimator, method: str):
@@ -56,6 +58,7 @@ class ComponentSummary:
         self.explained = 100 * np.cumsum(estimator._explained, axis=1)
         self.rmsep = getattr(estimator, "validation_", None)
         self.n_segments = None if self.rmsep is None else self.rmsep["n_segments"]
+        self.chosen = (estimator.n_components_, estimator.selection) if self.rmsep else None
         names = getattr(estimator, "feature_names_in_", None)
         self.response_names = (
             ["y"] if self.n_targets == 1 else [f"y{j + 1}" for j in range(self.n_targets)]
@@ -90,6 +93,8 @@ class ComponentSummary:
                     lines.append(f"\nResponse: {name} ")
                 values = np.vstack([self.rmsep["RMSEP"][j], self.rmsep["adjCV"][j]])
                 lines += _table(["CV", "adjCV"], cols, values)
+            k, rule = self.chosen
+            lines.append(f"\nChosen by CV (selection={rule!r}): {k} component(s)")
         lines += ["", "TRAINING: % variance explained"]
         lines += _table(["X", *self.response_names], self.columns, self.explained)
         return "\n".join(lines)
