@@ -244,3 +244,11 @@ def test_pls_warnings_name_the_cause():
 def test_cca_more_columns_than_rows_is_a_clear_error():
     with pytest.raises(ValueError, match="fewer rows than columns"):
         CCA().fit(X[:4], Y[:4])
+
+
+def test_constant_column_adds_nothing():
+    Xc = np.c_[X, np.full(N, 3.0)]
+    for est in (PCRegression(), PLSRegression(P)):
+        fit = est.fit(Xc, Y[:, 0])
+        assert fit.coef_[0, -1] == 0.0
+        np.testing.assert_allclose(fit.predict(Xc), LinearRegression().fit(X, Y[:, 0]).predict(X))

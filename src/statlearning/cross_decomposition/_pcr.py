@@ -15,11 +15,13 @@ from ..decomposition import PCA, retained_components
 from ._common import (
     LinearComponentsMixin,
     check_n_components,
+    column_scale,
     finish_linear,
     map_back,
     rank_error,
     raw_coefficients,
     read_xy,
+    standardise,
     unit_scale,
 )
 from ._pls_algorithms import RankError
@@ -47,30 +49,35 @@ class _RuleString(_Constraint):
 def _pcr_path(X, Y, k, scale, *, strict=False):
     """The PCA of ``X`` and the raw coefficients of the regressions on 1…k components.
 
-    Returns ``(pca, rank, coefs (k, p, m), intercepts (k, m), y_fraction (m, k))``; components
-    beyond the rank leave the coefficients unchanged (``strict``: an error instead)."""
-    pca = PCA(scale=scale, svd_solver="full").fit(X)
+    Returns ``(pca, rank, coefs (k, p, m), intercepts (k, m), y_fraction (m, k), x_mean,
+    x_scale)``; components beyond the rank leave the coefficients unchanged (``strict``: an
+    error instead). The columns are standardised here (a constant column keeps scale 1 and
+    adds no component, as in :class:`PLSRegression`), the PCA is that of the result."""
+    x_mean = X.mean(axis=0)
+    x_scale = column_scale(X, x_mean, scale)
+    Xs = standardise(X, x_mean, x_scale)
+    pca = PCA(svd_solver="full").fit(Xs)
     ev = pca.explained_variance_
     rank = int(np.sum(ev > _RANK_RTOL * ev[0])) if ev.size and ev[0] > 0 else 0
     if strict and k > rank:
         raise RankError(rank)
     used = min(k, rank)
-    x_mean, y_mean = pca.mean_, Y.mean(axis=0)
+    y_mean = Y.mean(axis=0)
     V = pca.components_[:used]  # (used, p) on the scaled X
-    T = pca.transform(X)[:, :used]
+    T = pca.transform(Xs)[:, :used]
     Yc = Y - y_mean
     d2 = pca.singular_values_[:used] ** 2
     gamma = (T.T @ Yc) / d2[:, None]  # (used, m)
     steps = np.zeros((k, X.shape[1], Y.shape[1]))
     steps[:used] = V[:, :, None] * gamma[:, None, :]
-    coefs, intercepts = raw_coefficients(np.cumsum(steps, axis=0), x_mean, pca.scale_, y_mean)
+    coefs, intercepts = raw_coefficients(np.cumsum(steps, axis=0), x_mean, x_scale, y_mean)
     y_ss = np.einsum("ij,ij->j", Yc, Yc)
     y_frac = np.zeros((Y.shape[1], k))
     with np.errstate(divide="ignore", invalid="ignore"):
         y_frac[:, :used] = np.where(
             y_ss[:, None] > 0, (gamma**2 * d2[:, None]).T / y_ss[:, None], 0
         )
-    return pca, rank, coefs, intercepts, y_frac
+    return pca, rank, coefs, intercepts, y_frac, x_mean, x_scale
 
 
 class PCRegression(MultiOutputMixin, LinearComponentsMixin, RegressorMixin, StatBase):
@@ -171,7 +178,7 @@ class PCRegression(MultiOutputMixin, LinearComponentsMixin, RegressorMixin, Stat
         self.selection = selection
 
     def _path_coefficients(self, X, Y, k):
-        _, _, coefs, intercepts, _ = _pcr_path(X, Y, k, self.scale)
+        _, _, coefs, intercepts, *_ = _pcr_path(X, Y, k, self.scale)
         return coefs, intercepts
 
     @fit_context
@@ -197,7 +204,7 @@ class PCRegression(MultiOutputMixin, LinearComponentsMixin, RegressorMixin, Stat
         else:
             k = nc if isinstance(nc, int) else n_max
         try:
-            pca, rank, coefs, intercepts, y_frac = _pcr_path(
+            pca, rank, coefs, intercepts, y_frac, x_mean, x_scale = _pcr_path(
                 X, Y, k, self.scale, strict=isinstance(nc, int)
             )
         except RankError as exc:
@@ -226,7 +233,7 @@ class PCRegression(MultiOutputMixin, LinearComponentsMixin, RegressorMixin, Stat
             self.explained_variance_ratio_[1] = (y_frac * per[:, None]).sum(axis=0)[:used] / (
                 total if total > 0 else 1.0
             )
-        self.x_mean_, self.x_scale_ = pca.mean_, pca.scale_
+        self.x_mean_, self.x_scale_ = x_mean, x_scale
         finish_linear(self, coefs, intercepts, used, one_d)
         map_back(self, s)
         return self
