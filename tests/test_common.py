@@ -16,6 +16,13 @@ from statlearning.cluster import (
     MiniBatchKMeans,
     SpectralClustering,
 )
+from statlearning.cross_decomposition import (
+    CCA,
+    KernelCCA,
+    PCRegression,
+    PLSCanonical,
+    PLSRegression,
+)
 from statlearning.decomposition import PCA
 from statlearning.discriminant_analysis import (
     LinearDiscriminantAnalysis,
@@ -197,6 +204,19 @@ ESTIMATORS = [
     PCA(n_components="kaiser"),
     PCA(n_components="elbow"),
     PCA(n_components=0.9),
+    PLSRegression(),
+    PLSRegression(n_components=1, algorithm="simpls"),
+    PLSRegression(n_components=1, algorithm="kernel", scale=False),
+    PLSRegression(n_components="cv", cv=3, selection="1se"),
+    PLSCanonical(n_components=1),
+    PCRegression(),
+    PCRegression(n_components=2, scale=False),
+    PCRegression(n_components="cv", cv=3),
+    PCRegression(n_components="cumulative:0.95"),
+    CCA(),
+    CCA(scale=False),
+    KernelCCA(),
+    KernelCCA(kernel="linear", kernel_y="poly", reg=1.0),
     KMeans(),
     KMeans(n_clusters=3, init="random", random_state=0),
     KMeans(n_clusters=2, tol=0.0),
@@ -314,8 +334,12 @@ ESTIMATORS = [
 # Methods that need the training sample to predict keep it (DESIGN.md's documented exception):
 # the neighbours, the kernel machines (support vectors, dual coefficients or prototypes: every
 # training row may be one), KernelDensity (the sample itself), and KernelCenterer (the column
-# means of the training Gram, one per training point).
+# means of the training Gram, one per training point); PLSRegression keeps the training scores
+# x_scores_ and y_scores_ (R's plsr and scikit-learn's PLSRegression keep them: they are the
+# model's description of the sample, not needed to predict).
 STORES_TRAINING_DATA = (
+    KernelCCA,
+    PLSRegression,
     KNeighborsClassifier,
     KNeighborsRegressor,
     KernelCenterer,

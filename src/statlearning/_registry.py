@@ -42,6 +42,7 @@ FAMILIES = (
     "discriminant_analysis",
     "feature_selection",
     "decomposition",
+    "cross_decomposition",
     "cluster",
     "mixture",
     "neighbors",
