@@ -89,16 +89,43 @@ def _sk_tree_ensemble(name: str, **params) -> Callable[[], object]:
     return make
 
 
-def _pcr():
-    from sklearn.decomposition import PCA
-    from sklearn.linear_model import LinearRegression
-    from sklearn.pipeline import make_pipeline
-    from sklearn.preprocessing import StandardScaler
+class _ComponentsByCV:
+    """scikit-learn's way to do ``pls``'s CV choice: a 10-fold grid search over every number of
+    components ``1 … min(n − 1, p)`` (the rows a fold leaves bound it as ``pls`` does)."""
 
-    return make_pipeline(StandardScaler(), PCA(0.95, svd_solver="full"), LinearRegression())
+    def __init__(self, kind: str):
+        self.kind = kind
+        self.label = (
+            "sklearn GridSearchCV(StandardScaler + PCA + LinearRegression, every n_components, "
+            "cv=10)"
+            if kind == "pcr"
+            else "sklearn GridSearchCV(PLSRegression, every n_components, cv=10)"
+        )
 
+    def __call__(self):
+        return self
 
-_pcr.label = "sklearn StandardScaler + PCA(0.95) + LinearRegression"
+    def fit(self, X, y):
+        from sklearn.cross_decomposition import PLSRegression
+        from sklearn.decomposition import PCA
+        from sklearn.linear_model import LinearRegression
+        from sklearn.model_selection import GridSearchCV, KFold
+        from sklearn.pipeline import make_pipeline
+        from sklearn.preprocessing import StandardScaler
+
+        top = min(X.shape[0] - X.shape[0] // 10 - 1, X.shape[1])
+        if self.kind == "pcr":
+            model = make_pipeline(StandardScaler(), PCA(svd_solver="full"), LinearRegression())
+            grid = {"pca__n_components": list(range(1, top + 1))}
+        else:
+            model, grid = PLSRegression(scale=True), {"n_components": list(range(1, top + 1))}
+        search = GridSearchCV(model, grid, cv=KFold(10), scoring="neg_mean_squared_error")
+        self.estimator_ = search.fit(X, y)
+        return self
+
+    def predict(self, X):
+        return np.asarray(self.estimator_.predict(X)).ravel()
+
 
 _RPART_SK = {"min_samples_split": 20, "min_samples_leaf": 7}
 
@@ -135,7 +162,8 @@ PEERS: dict[str, Callable[[], object]] = {
     "lda": _sk("discriminant_analysis", "LinearDiscriminantAnalysis"),
     "qda": _sk("discriminant_analysis", "QuadraticDiscriminantAnalysis"),
     "gaussian_bayes_classifier": _sk("discriminant_analysis", "QuadraticDiscriminantAnalysis"),
-    "pcr": _pcr,
+    "pcr": _ComponentsByCV("pcr"),
+    "pls": _ComponentsByCV("pls"),
     "knn_classifier": _sk("neighbors", "KNeighborsClassifier", scaled=True),
     "knn_regressor": _sk("neighbors", "KNeighborsRegressor", scaled=True),
     "decision_tree_regressor": _sk("tree", "DecisionTreeRegressor", **_RPART_SK),
@@ -158,7 +186,6 @@ PEERS: dict[str, Callable[[], object]] = {
     "svc": _sk("svm", "SVC", scaled=True),
     "svr": _sk("svm", "SVR", scaled=True),
     "kernel_ridge": _sk("kernel_ridge", "KernelRidge", scaled=True, kernel="rbf", alpha=1.0),
-    "pls": _sk("cross_decomposition", "PLSRegression", n_components=2),
     "mlp_classifier": _sk("neural_network", "MLPClassifier", scaled=True, early_stopping=True),
     "mlp_regressor": _sk("neural_network", "MLPRegressor", scaled=True, early_stopping=True),
 }

@@ -7,6 +7,7 @@ import warnings
 import numpy as np
 import pytest
 from sklearn import cross_decomposition as skcd
+from sklearn.datasets import make_regression
 from sklearn.model_selection import KFold
 
 from statlearning.cross_decomposition import (
@@ -71,7 +72,7 @@ def test_one_se_choice_is_no_larger_and_within_one_se():
     y = Y[:, 0]
     for est in (PLSRegression, PCRegression):
         best = est(n_components="cv", cv=6).fit(X, y)
-        one = est(n_components="cv", cv=6, selection="1se").fit(X, y)
+        one = est(n_components="cv", cv=6, rule="1se").fit(X, y)
         v = best.validation_
         assert one.n_components_ <= best.n_components_
         b = best.n_components_
@@ -252,3 +253,11 @@ def test_constant_column_adds_nothing():
         fit = est.fit(Xc, Y[:, 0])
         assert fit.coef_[0, -1] == 0.0
         np.testing.assert_allclose(fit.predict(Xc), LinearRegression().fit(X, Y[:, 0]).predict(X))
+
+
+def test_selection_is_the_deprecated_name_of_rule():
+    X, y = make_regression(60, 5, noise=5.0, random_state=0)
+    with pytest.warns(FutureWarning, match="renamed to 'rule'"):
+        a = PCRegression(n_components="cv", cv=6, selection="1se").fit(X, y)
+    b = PCRegression(n_components="cv", cv=6, rule="1se").fit(X, y)
+    assert a.n_components_ == b.n_components_

@@ -168,6 +168,6 @@ def test_pcr_coefficients_and_rmsep(case, m):
         # CV choice: the minimum of RMSEP; the one-SE rule picks no more components
         best = int(np.argmin(est.validation_["RMSEP"][0]))
         assert est.n_components_ == best
-        one_se = PCRegression(n_components="cv", cv=SEGMENTS, selection="1se").fit(X, y)
+        one_se = PCRegression(n_components="cv", cv=SEGMENTS, rule="1se").fit(X, y)
         assert one_se.n_components_ <= best
         print("pls onesigma:", ref["onesigma"], "ours 1se:", one_se.n_components_)

@@ -12,7 +12,6 @@ from sklearn.utils.validation import check_is_fitted
 from .._core.scaling import scale_for
 from .._validation import validate_data
 from ..exceptions import NumericalWarning, external_stacklevel
-from ._validation_path import cross_validate_path, max_components_cv
 
 
 def check_pairs(estimator, k: int, p: int, q: int) -> None:
@@ -112,17 +111,6 @@ def raw_coefficients(B_scaled, x_mean, x_scale, y_mean):
     B = B_scaled if x_scale is None else B_scaled / x_scale[None, :, None]
     intercepts = y_mean[None, :] - np.einsum("p,kpm->km", x_mean, B)
     return B, intercepts
-
-
-def choose_by_cv(estimator, fit_path, X, Y, n_max, full_path):
-    """Run ``pls``'s CV over 0…n_max components; set ``validation_``; return the choice."""
-    folds, k = max_components_cv(estimator.cv, X, n_max)
-    coefs, intercepts = full_path(k)
-    validation, best = cross_validate_path(
-        fit_path, X, Y, folds, k, coefs, intercepts, rule=estimator.selection
-    )
-    estimator.validation_ = validation
-    return best, k
 
 
 def finish_linear(estimator, coefs, intercepts, k_used, one_d):

@@ -9,7 +9,7 @@ from sklearn.base import MultiOutputMixin
 from sklearn.utils.validation import check_is_fitted
 
 from .._core.selection import RULES
-from .._validation import CV, Boolean, Interval, Options, _Constraint
+from .._validation import CV, DEPRECATED, Boolean, Interval, Options, _Constraint, renamed_parameter
 from ..base import RegressorMixin, StatBase, fit_context
 from ..decomposition import PCA, retained_components
 from ._common import (
@@ -89,7 +89,7 @@ class PCRegression(MultiOutputMixin, LinearComponentsMixin, RegressorMixin, Stat
         Number of principal components ``M`` to regress on: None, all of them (the rank of the
         centred ``X``, at most ``min(n − 1, p)``: the least-squares fit); an int; ``"cv"``,
         chosen from ``0, …, min(n − 1, p, n − longest segment − 1)`` by cross-validation
-        (``validation_``, as ``pcr(..., validation="CV")``) with the rule ``selection``; or a
+        (``validation_``, as ``pcr(..., validation="CV")``) with the rule ``rule``; or a
         retention rule of :func:`statlearning.decomposition.retained_components`
         (``"cumulative:0.95"``, ``"individual:0.25"``, ``"kaiser"``, ``"elbow"``, seed 004's
         rules).
@@ -99,9 +99,12 @@ class PCRegression(MultiOutputMixin, LinearComponentsMixin, RegressorMixin, Stat
     cv : int, cross-validation generator or iterable, default=10
         Segments of ``n_components="cv"`` (an int: consecutive segments, ``KFold`` without
         shuffling; ``(train, test)`` pairs reproduce ``pls``'s ``segments``).
-    selection : {"min", "1se"}, default="min"
+    rule : {"min", "1se"}, default="min"
         ``"min"``: the number of smallest ``MSEP_CV``; ``"1se"``: the smallest number within
         one standard error of it.
+    selection : {"min", "1se"}
+        Deprecated name of ``rule`` (a ``FutureWarning``), the package's name for the choice
+        from a CV curve.
 
     Attributes
     ----------
@@ -147,7 +150,7 @@ class PCRegression(MultiOutputMixin, LinearComponentsMixin, RegressorMixin, Stat
     Mapping to R: ``PCRegression(M, scale=s).fit(X, Y)`` is ``pcr(Y ~ X, ncomp=M, scale=s)``
     (method ``svdpc``); ``coef_path_[a - 1]`` is ``t(coef(fit, ncomp=a)[, , 1])``, divided by
     ``x_scale_`` when ``scale=TRUE`` (R's coefficients multiply ``X / scale``); the intercepts
-    are R's; ``summary()`` is ``summary(fit)``. ``selection="1se"`` uses the package's
+    are R's; ``summary()`` is ``summary(fit)``. ``rule="1se"`` uses the package's
     one-standard-error rule (standard error of the mean over the segments), not ``pls``'s
     ``selectNcomp(method="onesigma")`` (spread of the per-row errors).
 
@@ -168,13 +171,15 @@ class PCRegression(MultiOutputMixin, LinearComponentsMixin, RegressorMixin, Stat
                          _RuleString()],
         "scale": [Boolean()],
         "cv": [CV()],
-        "selection": [Options(set(RULES))],
+        "rule": [Options(set(RULES))],
+        "selection": [Options(set(RULES)), Options({DEPRECATED})],
     }  # fmt: skip
 
-    def __init__(self, n_components=None, *, scale=True, cv=10, selection="min"):
+    def __init__(self, n_components=None, *, scale=True, cv=10, rule="min", selection=DEPRECATED):
         self.n_components = n_components
         self.scale = scale
         self.cv = cv
+        self.rule = rule
         self.selection = selection
 
     def _path_coefficients(self, X, Y, k):
@@ -198,6 +203,7 @@ class PCRegression(MultiOutputMixin, LinearComponentsMixin, RegressorMixin, Stat
         X, s = unit_scale(X)
         n, p = X.shape
         nc = check_n_components(self, n, p)
+        self._rule = renamed_parameter(self, "selection", "rule")
         n_max = min(n - 1, p)
         if nc == "cv":
             folds, k = max_components_cv(self.cv, X, n_max)
@@ -212,7 +218,7 @@ class PCRegression(MultiOutputMixin, LinearComponentsMixin, RegressorMixin, Stat
         self.y_mean_ = Y.mean(axis=0)
         if nc == "cv":
             self.validation_, used = cross_validate_path(
-                self._path_coefficients, X, Y, folds, k, coefs, intercepts, rule=self.selection
+                self._path_coefficients, X, Y, folds, k, coefs, intercepts, rule=self._rule
             )
         elif nc is None:
             used = min(k, rank)

@@ -11,7 +11,15 @@ from sklearn.utils.validation import check_is_fitted
 from .._core.compiled import single_blas_thread
 from .._core.linalg import gram
 from .._core.selection import RULES
-from .._validation import CV, Boolean, Interval, Options, validate_data
+from .._validation import (
+    CV,
+    DEPRECATED,
+    Boolean,
+    Interval,
+    Options,
+    renamed_parameter,
+    validate_data,
+)
 from ..base import RegressorMixin, StatBase, TransformerMixin, fit_context
 from ..exceptions import warn_not_converged
 from . import _pls_algorithms as algo
@@ -55,7 +63,7 @@ class PLSRegression(
     n_components : int or "cv", default=2
         Number of components ``M``; ``"cv"`` chooses it from ``0, …, min(n − 1, p,
         n − longest segment − 1)`` by cross-validation (``validation_``, as ``plsr(...,
-        validation="CV")``) with the rule ``selection``.
+        validation="CV")``) with the rule ``rule``.
     scale : bool, default=True
         Divide the centred columns of ``X`` by their standard deviations (divisor ``n − 1``)
         before the fit, as ``plsr(..., scale=TRUE)``. ``Y`` is centred, never scaled (as
@@ -70,10 +78,13 @@ class PLSRegression(
         Segments of ``n_components="cv"``: an int is that many consecutive segments
         (``KFold`` without shuffling, ``pls``'s ``segment.type="consecutive"`` up to the
         segment sizes); pass the segments as ``(train, test)`` pairs to reproduce ``pls``'s.
-    selection : {"min", "1se"}, default="min"
+    rule : {"min", "1se"}, default="min"
         ``"min"``: the number of components of smallest ``MSEP_CV``; ``"1se"``: the smallest
         number within one standard error of it (see
         :func:`statlearning._core.selection.select_index`).
+    selection : {"min", "1se"}
+        Deprecated name of ``rule`` (a ``FutureWarning``), the package's name for the choice
+        from a CV curve.
     max_iter : int, default=500
         Iterations of the NIPALS inner loop (several responses only).
     tol : float, default=1e-12
@@ -169,7 +180,8 @@ class PLSRegression(
         "scale": [Boolean()],
         "algorithm": [Options({"nipals", "simpls", "kernel"})],
         "cv": [CV()],
-        "selection": [Options(set(RULES))],
+        "rule": [Options(set(RULES))],
+        "selection": [Options(set(RULES)), Options({DEPRECATED})],
         "max_iter": [Interval(Integral, 1, None, closed="left")],
         "tol": [Interval(Real, 0, None, closed="neither")],
     }
@@ -181,7 +193,8 @@ class PLSRegression(
         scale=True,
         algorithm="nipals",
         cv=10,
-        selection="min",
+        rule="min",
+        selection=DEPRECATED,
         max_iter=500,
         tol=1e-12,
     ):
@@ -189,6 +202,7 @@ class PLSRegression(
         self.scale = scale
         self.algorithm = algorithm
         self.cv = cv
+        self.rule = rule
         self.selection = selection
         self.max_iter = max_iter
         self.tol = tol
@@ -233,6 +247,7 @@ class PLSRegression(
         X, s = unit_scale(X)
         n, p = X.shape
         nc = check_n_components(self, n, p)
+        self._rule = renamed_parameter(self, "selection", "rule")
         self.x_mean_ = X.mean(axis=0)
         self.y_mean_ = Y.mean(axis=0)
         self.x_scale_ = column_scale(X, self.x_mean_, self.scale)
@@ -257,7 +272,7 @@ class PLSRegression(
         used = k
         if cv:
             self.validation_, used = cross_validate_path(
-                self._path_coefficients, X, Y, folds, k, coefs, intercepts, rule=self.selection
+                self._path_coefficients, X, Y, folds, k, coefs, intercepts, rule=self._rule
             )
         self._store(path, used, Xs, Yc)
         finish_linear(self, coefs, intercepts, used, one_d)

@@ -49,7 +49,7 @@ class ComponentSummary:
     rmsep : dict or None
         The estimator's ``validation_`` when it was cross-validated.
     chosen : tuple of (int, str) or None
-        With ``rmsep``: the number of components chosen and the rule (``selection``).
+        With ``rmsep``: the number of components chosen and the rule (``rule``).
     """
 
     def __init__(self, estimator, method: str):
@@ -58,7 +58,7 @@ class ComponentSummary:
         self.explained = 100 * np.cumsum(estimator._explained, axis=1)
         self.rmsep = getattr(estimator, "validation_", None)
         self.n_segments = None if self.rmsep is None else self.rmsep["n_segments"]
-        self.chosen = (estimator.n_components_, estimator.selection) if self.rmsep else None
+        self.chosen = (estimator.n_components_, estimator._rule) if self.rmsep else None
         names = getattr(estimator, "feature_names_in_", None)
         self.response_names = (
             ["y"] if self.n_targets == 1 else [f"y{j + 1}" for j in range(self.n_targets)]
@@ -94,7 +94,7 @@ class ComponentSummary:
                 values = np.vstack([self.rmsep["RMSEP"][j], self.rmsep["adjCV"][j]])
                 lines += _table(["CV", "adjCV"], cols, values)
             k, rule = self.chosen
-            lines.append(f"\nChosen by CV (selection={rule!r}): {k} component(s)")
+            lines.append(f"\nChosen by CV (rule={rule!r}): {k} component(s)")
         lines += ["", "TRAINING: % variance explained"]
         lines += _table(["X", *self.response_names], self.columns, self.explained)
         return "\n".join(lines)
