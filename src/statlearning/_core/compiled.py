@@ -303,8 +303,11 @@ class _CompileTimer(event.Listener):
     def on_end(self, ev):
         me = threading.get_ident()
         with self._lock:
-            self._depth[me] -= 1
-            if self._depth[me] == 0:
+            depth = self._depth.get(me, 0)
+            if depth == 0:  # began before the timer was installed: not counted
+                return
+            self._depth[me] = depth - 1
+            if depth == 1:
                 self.seconds += time.perf_counter() - self._start.pop(me)
 
 
