@@ -72,6 +72,14 @@ from statlearning.neighbors import (
     KNeighborsClassifier,
     KNeighborsRegressor,
 )
+from statlearning.preprocessing import (
+    BSplineFeatures,
+    NaturalSplineFeatures,
+    PolynomialFeatures,
+    StepFeatures,
+    TruncatedPowerFeatures,
+)
+from statlearning.smoothing import SmoothingSpline
 from statlearning.svm import SVC, SVR, NuSVC
 from statlearning.tree import (
     DecisionTreeClassifier,
@@ -303,6 +311,17 @@ ESTIMATORS = [
     SVR(kernel="linear"),
     SVR(loss="squared_epsilon_insensitive"),
     SVR(kernel="precomputed"),
+    PolynomialFeatures(),
+    PolynomialFeatures(degree=2, orthogonal=True),
+    StepFeatures(),
+    StepFeatures(breaks=[-1e9, 0.0, 1e9], right=True),
+    TruncatedPowerFeatures(),
+    BSplineFeatures(df=5),
+    BSplineFeatures(knots=[0.0], degree=2, include_intercept=True),
+    NaturalSplineFeatures(df=4),
+    # one feature only: scikit-learn's checks skip it (input_tags.two_d_array is False, as its
+    # IsotonicRegression); tests/smoothing checks the contract
+    SmoothingSpline(),
 ]
 
 # Methods that need the training sample to predict keep it (DESIGN.md's documented exception):
@@ -310,6 +329,7 @@ ESTIMATORS = [
 # training row may be one), KernelDensity (the sample itself), and KernelCenterer (the column
 # means of the training Gram, one per training point).
 STORES_TRAINING_DATA = (
+    SmoothingSpline,  # one fitted value per unique x: a knot at every x is the model
     KNeighborsClassifier,
     KNeighborsRegressor,
     KernelCenterer,

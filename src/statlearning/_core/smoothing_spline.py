@@ -243,7 +243,8 @@ def criterion_value(system: SplineSystem, fit: SplineFit, criterion: str) -> flo
         sumw = system.w.sum()
         rss = system.yssw + np.sum(system.w * r * r)
         return float((rss / sumw) / (1.0 - fit.df / sumw) ** 2)
-    return float(np.mean(system.w * (r / (1.0 - fit.leverages)) ** 2))
+    with np.errstate(divide="ignore", invalid="ignore"):  # λ → 0: leverages → 1
+        return float(np.mean(system.w * (r / (1.0 - fit.leverages)) ** 2))
 
 
 def lambda_for_df(system: SplineSystem, df: float, tol: float = 1e-13) -> float:

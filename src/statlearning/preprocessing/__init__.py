@@ -9,8 +9,8 @@ terms) and concatenates them; the knots, breaks or recurrence found at ``fit`` a
 - :class:`StepFeatures`: R's ``cut`` intervals, dummy coded;
 - :class:`TruncatedPowerFeatures`: the notes' ``x, …, x^d, (x − ξ)₊^d`` basis;
 - :class:`BSplineFeatures`, :class:`NaturalSplineFeatures`: R's ``bs`` and ``ns``;
-- :func:`fit_basis`: a basis and a linear model fitted together, with R's ``summary`` and
-  pointwise ±2se bands.
+- :func:`fit_basis`: a basis and a linear model fitted together (a :class:`BasisPipeline`),
+  with R's ``summary`` and pointwise ±2se bands.
 """
 
 from ._fit import BasisPipeline, fit_basis
@@ -19,7 +19,6 @@ from ._splines import BSplineFeatures, NaturalSplineFeatures, TruncatedPowerFeat
 
 __all__ = [
     "BSplineFeatures",
-    "BasisPipeline",
     "NaturalSplineFeatures",
     "PolynomialFeatures",
     "StepFeatures",

@@ -123,3 +123,8 @@ class BasisTransformer(TransformerMixin, StatBase):
 def state_anchor(state) -> float:
     """A point inside a column's range (for probing the basis width)."""
     return float(state["anchor"])
+
+
+def one_sample(x) -> str:
+    """``"; got 1 sample"`` when ``x`` has one value (the phrase of such errors), else ``""``."""
+    return "; got 1 sample" if np.size(x) == 1 else ""

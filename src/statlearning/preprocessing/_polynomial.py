@@ -8,7 +8,7 @@ import numpy as np
 
 from .._core import splines
 from .._validation import ArrayLike, Boolean, Interval
-from ._base import BasisTransformer
+from ._base import BasisTransformer, one_sample
 
 
 class PolynomialFeatures(BasisTransformer):
@@ -79,7 +79,8 @@ class PolynomialFeatures(BasisTransformer):
         if self.degree >= n_unique:
             raise ValueError(
                 f"PolynomialFeatures: degree={self.degree} must be less than the number of "
-                f"unique values of column {j} ({n_unique}) for orthogonal polynomials."
+                f"unique values of column {j} ({n_unique}) for orthogonal polynomials"
+                f"{one_sample(x)}."
             )
         _, alpha, norm2 = splines.poly_coefs(x, self.degree)
         return {"anchor": anchor, "alpha": alpha, "norm2": norm2}

@@ -9,7 +9,7 @@ import numpy as np
 
 from .._core import splines
 from .._validation import ArrayLike, Boolean, Interval
-from ._base import BasisTransformer
+from ._base import BasisTransformer, one_sample
 
 
 class _KnotBasis(BasisTransformer):
@@ -32,8 +32,8 @@ class _KnotBasis(BasisTransformer):
             lo, hi = float(bk[0]), float(bk[1])
         if not lo < hi:
             raise ValueError(
-                f"{name}: column {j} is constant ({lo:g}); a spline basis needs distinct "
-                "boundary knots."
+                f"{name}: column {j} is constant ({lo:g}{one_sample(x)}); a spline basis "
+                "needs distinct boundary knots."
             )
         knots = self._per_column(self.knots, j, "knots")
         if knots is None:
