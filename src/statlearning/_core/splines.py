@@ -115,7 +115,10 @@ def ns_basis(x, knots, boundary, intercept: bool = False) -> np.ndarray:
         if side.any():
             tt = np.vstack([spline_design(a_knots, [pivot], 4, d) for d in (0, 1)])
             basis[side] = np.column_stack([np.ones(side.sum()), x[side] - pivot]) @ tt
-    const = np.vstack([spline_design(a_knots, [b], 4, 2) for b in boundary])
+    # the constraints on knots mapped to [0, 1]: rows scale by range⁻², the null space does
+    # not change, and nothing overflows for data near 1e±300
+    unit = (a_knots - boundary[0]) / (boundary[1] - boundary[0])
+    const = np.vstack([spline_design(unit, [b], 4, 2) for b in (0.0, 1.0)])
     if not intercept:
         const, basis = const[:, 1:], basis[:, 1:]
     q, _ = qr(const.T)

@@ -6,7 +6,9 @@ import numpy as np
 from sklearn.utils.validation import check_is_fitted
 
 from .._validation import validate_data
+from .._core.scaling import max_abs
 from ..base import StatBase, TransformerMixin, fit_context
+from ..exceptions import warn_data_scale
 
 
 class BasisTransformer(TransformerMixin, StatBase):
@@ -128,3 +130,15 @@ def state_anchor(state) -> float:
 def one_sample(x) -> str:
     """``"; got 1 sample"`` when ``x`` has one value (the phrase of such errors), else ``""``."""
     return "; got 1 sample" if np.size(x) == 1 else ""
+
+
+def warn_power_scale(estimator, X, degree: int) -> None:
+    """The scale warning of power bases: ``x^degree`` (and its square, in sums of squares)
+    overflows or underflows float64 at the data's scale."""
+    m = np.float64(max_abs(X))
+    nonzero = np.abs(X[X != 0])
+    low = np.float64(nonzero.min()) if nonzero.size else np.float64(1.0)
+    with np.errstate(over="ignore", under="ignore"):
+        bad = not np.isfinite(m ** (2 * degree)) or low ** (2 * degree) == 0.0
+    if bad:
+        warn_data_scale(estimator, [f"powers up to x^{degree}"], float(m if m > 1 else low))

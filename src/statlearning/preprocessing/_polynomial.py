@@ -7,8 +7,8 @@ from numbers import Integral
 import numpy as np
 
 from .._core import splines
-from .._validation import ArrayLike, Boolean, Interval
-from ._base import BasisTransformer, one_sample
+from .._validation import ArrayLike, Boolean, Interval, validate_data
+from ._base import BasisTransformer, one_sample, warn_power_scale
 
 
 class PolynomialFeatures(BasisTransformer):
@@ -99,6 +99,8 @@ class PolynomialFeatures(BasisTransformer):
         self : PolynomialFeatures
         """
         super().fit(X, y)
+        warn_power_scale(self, np.asarray(validate_data(self, X, reset=False, dtype=np.float64)),
+                         self.degree)
         if self.orthogonal:
             self.alpha_ = [s["alpha"] for s in self._states]
             self.norm2_ = [s["norm2"] for s in self._states]

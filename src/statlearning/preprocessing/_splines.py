@@ -9,7 +9,7 @@ import numpy as np
 
 from .._core import splines
 from .._validation import ArrayLike, Boolean, Interval
-from ._base import BasisTransformer, one_sample
+from ._base import BasisTransformer, one_sample, warn_power_scale
 
 
 class _KnotBasis(BasisTransformer):
@@ -298,6 +298,9 @@ class TruncatedPowerFeatures(_KnotBasis):
     def __init__(self, knots=3, *, degree=3):
         self.knots = knots
         self.degree = degree
+
+    def _check_params_against(self, X) -> None:
+        warn_power_scale(self, X, self.degree)
 
     def _fit_column(self, x, j):
         if isinstance(self.knots, Integral):

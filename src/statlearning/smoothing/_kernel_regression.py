@@ -9,6 +9,7 @@ from scipy import optimize
 from scipy.spatial.distance import cdist
 from sklearn.utils.validation import check_is_fitted
 
+from .._core.scaling import scale_for
 from .._validation import Interval, Options, check_sample_weight, validate_data
 from ..base import RegressorMixin, StatBase, fit_context
 
@@ -122,9 +123,11 @@ class KernelRegression(RegressorMixin, StatBase):
         X, y = validate_data(self, X, y, dtype=np.float64, y_numeric=True)
         w = check_sample_weight(sample_weight, X.shape[0], estimator_name=type(self).__name__)
         keep = w > 0
-        self._X, self._y, self._w = X[keep], y[keep], w[keep]
+        self._scale = scale_for(X) or 1.0  # a power of two: distances exact at any scale
+        self._X, self._y, self._w = X[keep] / self._scale, y[keep], w[keep]
         if self.bandwidth == "cv":
-            self.bandwidth_, self.cv_score_ = self._cv_bandwidth()
+            h, self.cv_score_ = self._cv_bandwidth()
+            self.bandwidth_ = h * self._scale
         else:
             self.bandwidth_ = float(self.bandwidth)
         return self
@@ -170,6 +173,6 @@ class KernelRegression(RegressorMixin, StatBase):
         step = max(1, _BLOCK_CELLS // max(self._X.shape[0], 1))
         for start in range(0, X.shape[0], step):
             block = slice(start, start + step)
-            D2 = cdist(X[block], self._X, "sqeuclidean")
-            out[block] = _weighted_means(D2, self._w, self._y, self.bandwidth_)
+            D2 = cdist(X[block] / self._scale, self._X, "sqeuclidean")
+            out[block] = _weighted_means(D2, self._w, self._y, self.bandwidth_ / self._scale)
         return out

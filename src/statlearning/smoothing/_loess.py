@@ -10,6 +10,7 @@ import numpy as np
 from scipy.spatial.distance import cdist
 from sklearn.utils.validation import check_is_fitted
 
+from .._core.scaling import scale_for
 from .._validation import Boolean, Interval, Options, check_sample_weight, validate_data
 from ..base import RegressorMixin, StatBase, fit_context
 from ..exceptions import NumericalWarning
@@ -97,6 +98,9 @@ class LocalRegression(RegressorMixin, StatBase):
         ``"interpolate"`` approximates it on a k-d tree).
     normalize : bool, default=True
         With several columns, divide each by its 10 % trimmed standard deviation (R).
+        R's ``loess`` takes up to 4 columns; the direct computation here has no limit, but a
+        local polynomial of degree 2 in ``d`` columns has ``(d + 1)(d + 2)/2`` coefficients
+        and needs neighbourhoods larger than that.
     iterations : int, default=4
         Fits of the ``"symmetric"`` family (R's ``loess.control(iterations)``).
 
@@ -127,7 +131,7 @@ class LocalRegression(RegressorMixin, StatBase):
     the distance to the farthest of them (times :math:`\\sqrt{\\alpha}` for
     :math:`\\alpha > 1`, as R's code), :math:`P_\\beta` a polynomial of degree ``degree``,
     :math:`w_i` the sample weights and :math:`r_i` the robustness weights. Singular local
-    fits use the pseudo-inverse as R does. Up to 4 columns (R's limit). Prediction keeps the
+    fits use the pseudo-inverse as R does. Prediction keeps the
     training data (each new point is a new local fit). Mapping: ``LocalRegression(span=s,
     degree=d, family=f)`` is ``loess(y ~ x, span = s, degree = d, family = f,
     control = loess.control(surface = "direct"))``; the notes' ``lo(x, span)`` (Boily,
@@ -169,7 +173,6 @@ class LocalRegression(RegressorMixin, StatBase):
         Parameters
         ----------
         X : array-like of shape (n_samples, n_features)
-            At most 4 columns.
         y : array-like of shape (n_samples,)
         sample_weight : array-like of shape (n_samples,), default=None
             Prior weights (R's ``weights``).
@@ -181,8 +184,6 @@ class LocalRegression(RegressorMixin, StatBase):
         name = type(self).__name__
         X, y = validate_data(self, X, y, dtype=np.float64, y_numeric=True)
         n, d = X.shape
-        if d > 4:
-            raise ValueError(f"{name}: X has {d} columns; loess takes at most 4 predictors.")
         w = check_sample_weight(sample_weight, n, estimator_name=name)
         keep = w > 0
         X, y, w = X[keep], y[keep], w[keep]
@@ -201,7 +202,8 @@ class LocalRegression(RegressorMixin, StatBase):
                 "small' warning).",
                 NumericalWarning,
             )
-        self.scale_ = self._divisor(X)
+        s = scale_for(X) or 1.0  # a power of two: the local fits are exact at any scale
+        self.scale_ = self._divisor(X / s) * s
         X = X / self.scale_
         iterations = self.iterations if self.family == "symmetric" else 1
         robust = np.ones(n)

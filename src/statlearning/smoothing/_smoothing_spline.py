@@ -16,24 +16,34 @@ from ..exceptions import NumericalWarning
 from ..inference import _builder as infer
 
 
-def as_column(estimator, X, y=None, *, reset: bool):
-    """Validate a single predictor given as a 1-D array or one column (and ``y``); an error
-    naming the estimator for more columns. Returns ``x`` (1-D) or ``(x, y)``."""
-    name = type(estimator).__name__
-    shape = np.shape(X) if not hasattr(X, "shape") else X.shape
-    if len(shape) == 2 and shape[1] != 1:
-        raise ValueError(
-            f"{name}: X must be one predictor (a 1-D array or a single column); got "
-            f"{shape[1]} columns. Fit one smoother per column, or use an additive model."
-        )
-    if len(shape) > 2:
-        raise ValueError(f"{name}: X must be 1-D or one column; got shape {shape}.")
-    if len(shape) == 1:
+def as_column(estimator, X, y=None, *, reset: bool, check_columns: bool = True):
+    """Validate a single predictor given as a 1-D array or one column (and ``y``).
+
+    The data are validated first (NaN, infinity, text, shapes: errors naming the column), then
+    the number of columns (``check_columns``; an error naming the estimator for more than one).
+    Returns ``X`` (2-D) or ``(X, y)``.
+    """
+    if np.ndim(X) == 1 and not hasattr(X, "columns") and not hasattr(X, "tocsr"):
         X = np.asarray(X).reshape(-1, 1)
     if y is None:
-        return validate_data(estimator, X, reset=reset, dtype=np.float64)[:, 0]
-    X, y = validate_data(estimator, X, y, reset=reset, dtype=np.float64, y_numeric=True)
-    return X[:, 0], np.asarray(y, dtype=np.float64)
+        out = validate_data(estimator, X, reset=reset, dtype=np.float64)
+        X_checked = out
+    else:
+        out = validate_data(estimator, X, y, reset=reset, dtype=np.float64, y_numeric=True)
+        X_checked = out[0]
+    if check_columns:
+        check_one_column(estimator, X_checked)
+    return out
+
+
+def check_one_column(estimator, X) -> None:
+    """An error naming the estimator when ``X`` has more than one column."""
+    if X.shape[1] != 1:
+        raise ValueError(
+            f"{type(estimator).__name__}: X must be one predictor (a 1-D array or a single "
+            f"column); got {X.shape[1]} columns. Fit one smoother per column, or use an "
+            "additive model."
+        )
 
 
 class SmoothingSpline(RegressorMixin, StatBase):
@@ -177,8 +187,10 @@ class SmoothingSpline(RegressorMixin, StatBase):
         given = [k for k in ("df", "lam", "spar") if getattr(self, k) is not None]
         if len(given) > 1:
             raise ValueError(f"{name}: give at most one of df, lam and spar; got {given}.")
-        x, y = as_column(self, X, y, reset=True)
-        w = check_sample_weight(sample_weight, x.shape[0], estimator_name=name)
+        X, y = as_column(self, X, y, reset=True, check_columns=False)
+        w = check_sample_weight(sample_weight, X.shape[0], estimator_name=name)
+        check_one_column(self, X)
+        x, y = X[:, 0], np.asarray(y, dtype=np.float64)
         pos = w > 0
         w = w * pos.sum() / w.sum()
         x, y, w = x[pos], y[pos], w[pos]
@@ -300,7 +312,7 @@ class SmoothingSpline(RegressorMixin, StatBase):
         if deriv not in (0, 1, 2, 3):
             raise ValueError(f"{type(self).__name__}.predict: deriv must be 0, 1, 2 or 3; "
                              f"got {deriv!r}.")
-        x = as_column(self, X, reset=False)
+        x = as_column(self, X, reset=False)[:, 0]
         return self._curve(x, deriv)
 
     def predict_interval(self, X, kind="confidence", level=0.95):
@@ -320,7 +332,7 @@ class SmoothingSpline(RegressorMixin, StatBase):
         """
         check_is_fitted(self, "coef_")
         infer.check_interval_request(type(self).__name__, kind, level)
-        x = as_column(self, X, reset=False)
+        x = as_column(self, X, reset=False)[:, 0]
         vals, first = self._rows(x)
         fit = np.einsum("ij,ij->i", vals, self.coef_[first[:, None] + np.arange(4)])
         var = self.sigma_**2 * ss.quadratic_forms(vals, first, self._cov_band)
