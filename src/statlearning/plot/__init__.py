@@ -11,7 +11,8 @@ Unsupervised learning: :func:`scree_plot` (PCA eigenvalues with the retention ru
 one-standard-error choice), :func:`roc_curve_plot` (ROC with the optimal threshold and the AUC),
 :func:`subset_criteria_plot` (RSS, adjusted R², Cp and BIC against the model size, as ISLR's
 Figure 6.2) and :func:`replicates_plot` (bootstrap or jackknife replicates). Trees:
-:func:`plot_tree` (R's ``plot(fit); text(fit)`` for rpart). Classifiers:
+:func:`plot_tree` (R's ``plot(fit); text(fit)`` for rpart). Basis fits and smoothers:
+:func:`plot_fit` (a curve of one predictor with its pointwise ±2 se band). Classifiers:
 :func:`plot_decision_boundary` (regions, an SVM's boundary and margins, support vectors circled).
 
 Nothing else in the package imports matplotlib.
@@ -33,6 +34,7 @@ from ._selection import (
     roc_curve_plot,
     subset_criteria_plot,
 )
+from ._smooth import plot_fit
 from ._tree import plot_tree
 from ._unsupervised import biplot, cluster_scatter, dendrogram, scree_plot
 
@@ -43,6 +45,7 @@ __all__ = [
     "dendrogram",
     "lasso_cv_curve",
     "plot_decision_boundary",
+    "plot_fit",
     "plot_tree",
     "replicates_plot",
     "roc_curve_plot",
