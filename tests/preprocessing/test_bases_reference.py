@@ -8,6 +8,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from conftest import REFERENCE
 from statlearning._core import splines
 from statlearning.preprocessing import (
     BSplineFeatures,
@@ -18,8 +19,6 @@ from statlearning.preprocessing import (
     fit_basis,
 )
 
-from conftest import REFERENCE
-
 REF = json.loads((REFERENCE / "splines" / "splines_reference.json").read_text())
 BASES, FITS = REF["bases"], REF["lm_fits"]
 GM = pd.read_csv(REFERENCE / "lm" / "gapminder2011.csv")
@@ -29,8 +28,9 @@ NEWX = pd.DataFrame({"fertility": BASES["newx"]})
 
 
 def close(a, b, tol=1e-10):
-    np.testing.assert_allclose(np.asarray(a, dtype=float), np.asarray(b, dtype=float),
-                               rtol=tol, atol=tol)
+    np.testing.assert_allclose(
+        np.asarray(a, dtype=float), np.asarray(b, dtype=float), rtol=tol, atol=tol
+    )
 
 
 @pytest.mark.parametrize(
@@ -65,8 +65,11 @@ def test_poly_recurrence_and_knots_match_r():
 
 @pytest.mark.parametrize(
     ("kwargs", "key"),
-    [({"n_bins": 4}, "cut4"), ({"breaks": [0, 2, 3, 5, 8]}, "cut_breaks"),
-     ({"n_bins": 4, "right": True}, "cut_right")],
+    [
+        ({"n_bins": 4}, "cut4"),
+        ({"breaks": [0, 2, 3, 5, 8]}, "cut_breaks"),
+        ({"n_bins": 4, "right": True}, "cut_right"),
+    ],
 )
 def test_step_intervals_match_r_cut(kwargs, key):
     Z = StepFeatures(**kwargs).fit_transform(X)
@@ -76,9 +79,13 @@ def test_step_intervals_match_r_cut(kwargs, key):
 
 @pytest.mark.parametrize(
     ("basis", "key"),
-    [(PolynomialFeatures(4, orthogonal=True), "poly4"), (PolynomialFeatures(4), "poly4_raw"),
-     (BSplineFeatures(df=6), "bs_df6"), (NaturalSplineFeatures(df=4), "ns_df4"),
-     (StepFeatures(4), "cut4")],
+    [
+        (PolynomialFeatures(4, orthogonal=True), "poly4"),
+        (PolynomialFeatures(4), "poly4_raw"),
+        (BSplineFeatures(df=6), "bs_df6"),
+        (NaturalSplineFeatures(df=4), "ns_df4"),
+        (StepFeatures(4), "cut4"),
+    ],
     ids=repr,
 )
 def test_lm_on_basis_matches_r_with_se_bands(basis, key):
@@ -142,8 +149,12 @@ def test_constant_column_is_named():
 
 
 def test_new_data_beyond_the_boundary_is_finite():
-    for t in (BSplineFeatures(df=6), NaturalSplineFeatures(df=4), StepFeatures(4),
-              PolynomialFeatures(3, orthogonal=True)):
+    for t in (
+        BSplineFeatures(df=6),
+        NaturalSplineFeatures(df=4),
+        StepFeatures(4),
+        PolynomialFeatures(3, orthogonal=True),
+    ):
         Z = t.fit(X).transform(pd.DataFrame({"fertility": [-10.0, 50.0]}))
         assert np.all(np.isfinite(Z))
 

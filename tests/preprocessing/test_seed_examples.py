@@ -56,8 +56,9 @@ def test_e23_polynomial_d4_with_bands(data2011):
         assert widths[name][0] < 8 and widths[name][1] < le.max() + 2
 
 
-@pytest.mark.parametrize(("name", "n_bins"), [("fertility", 3), ("infant_mortality", 4),
-                                              ("lgdppc", 3), ("lgdppc", 6)])
+@pytest.mark.parametrize(
+    ("name", "n_bins"), [("fertility", 3), ("infant_mortality", 4), ("lgdppc", 3), ("lgdppc", 6)]
+)
 def test_e24_step_functions(data2011, name, n_bins):
     cols, le = data2011
     x = cols[name][:, None]
@@ -84,7 +85,8 @@ def test_e25_cubic_and_natural_splines(data2011, n_knots):
     assert natural.steps[-1][1].coef_.size + 1 == n_knots + 2  # natural: K + 2
     # equally spaced quantiles are what df= places (R's bs/ns rule)
     np.testing.assert_allclose(
-        BSplineFeatures(df=n_knots + 3).fit(x).knots_[0], quantiles, rtol=1e-12)
+        BSplineFeatures(df=n_knots + 3).fit(x).knots_[0], quantiles, rtol=1e-12
+    )
     assert cubic.steps[-1][1].rss_ <= natural.steps[-1][1].rss_ + 1e-9
     ax = plot_fit(cubic, x, le)
     marks = [line for line in ax.get_lines() if line.get_marker() == "s"]

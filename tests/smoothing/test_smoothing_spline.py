@@ -11,10 +11,9 @@ import pytest
 from sklearn.base import clone
 from sklearn.exceptions import NotFittedError
 
+from conftest import REFERENCE
 from statlearning._core import smoothing_spline as ss
 from statlearning.smoothing import SmoothingSpline
-
-from conftest import REFERENCE
 
 REF = json.loads((REFERENCE / "splines" / "splines_reference.json").read_text())
 SS = REF["smooth_spline"]
@@ -83,8 +82,9 @@ def test_seed_e27_spar_fits_go_from_interpolation_to_the_line():
         model = SmoothingSpline(spar=spar).fit(x, y)
         assert model.lam_ == pytest.approx(ref["lambda"], rel=1e-6)
         assert model.df_ == pytest.approx(ref["df"], abs=1e-6)
-        np.testing.assert_allclose(model.predict(np.array(ref["x"])), ref["y"],
-                                   atol=1e-6 * np.std(y))
+        np.testing.assert_allclose(
+            model.predict(np.array(ref["x"])), ref["y"], atol=1e-6 * np.std(y)
+        )
         dfs.append(model.df_)
     assert dfs == sorted(dfs, reverse=True)
     n_unique = np.unique(x).size
@@ -116,8 +116,9 @@ def test_bands_and_extrapolation():
     # at the data: var = sigma² S_ii / w_i (Wahba's Bayesian band)
     ux = np.unique(np.round(x, 6))
     f, lo, _ = model.predict_interval(ux, level=0.6826894921370859)
-    np.testing.assert_allclose(f - lo, model.sigma_ * np.sqrt(model.leverages_ / SS_w(x)),
-                               rtol=1e-8)
+    np.testing.assert_allclose(
+        f - lo, model.sigma_ * np.sqrt(model.leverages_ / SS_w(x)), rtol=1e-8
+    )
     # linear beyond the boundary
     far = model.predict(np.array([12.0, 13.0, 14.0]))
     assert far[2] - far[1] == pytest.approx(far[1] - far[0], rel=1e-10)

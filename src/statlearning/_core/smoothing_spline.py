@@ -143,8 +143,11 @@ def penalty_band(knots, third: float = R_SGRAM_THIRD) -> np.ndarray:
     band = np.zeros((4, nk))
     for r in range(4):
         for q in range(r, 4):
-            v = h * (left[:, r] * left[:, q] + 0.5 * (s[:, r] * left[:, q] + s[:, q] * left[:, r])
-                     + third * s[:, r] * s[:, q])
+            v = h * (
+                left[:, r] * left[:, q]
+                + 0.5 * (s[:, r] * left[:, q] + s[:, q] * left[:, r])
+                + third * s[:, r] * s[:, q]
+            )
             band[3 - (q - r)] += np.bincount(m - 3 + q, weights=v, minlength=nk)
     return band
 
@@ -160,8 +163,9 @@ def gram_band(vals, first, w, nk):
     band = np.zeros((4, nk))
     for a in range(4):
         for b in range(a, 4):
-            band[3 - (b - a)] += np.bincount(first + b, weights=w * vals[:, a] * vals[:, b],
-                                             minlength=nk)
+            band[3 - (b - a)] += np.bincount(
+                first + b, weights=w * vals[:, a] * vals[:, b], minlength=nk
+            )
     return band
 
 
@@ -186,8 +190,17 @@ class SplineSystem:
         xwy = np.zeros(nk)
         for a in range(4):
             xwy += np.bincount(first + a, weights=wbar * ybar * vals[:, a], minlength=nk)
-        return cls(knots, vals, first, wbar, ybar, yssw, gram_band(vals, first, wbar, nk), xwy,
-                   penalty_band(knots))
+        return cls(
+            knots,
+            vals,
+            first,
+            wbar,
+            ybar,
+            yssw,
+            gram_band(vals, first, wbar, nk),
+            xwy,
+            penalty_band(knots),
+        )
 
     @property
     def ratio(self) -> float:
@@ -280,7 +293,8 @@ def minimise_criterion(system: SplineSystem, criterion: str, low=-1.5, high=1.5)
     values = np.array([crit(s) for s in grid])
     k = int(np.nanargmin(values))
     a, b = grid[max(k - 1, 0)], grid[min(k + 1, grid.size - 1)]
-    res = optimize.minimize_scalar(crit, bounds=(a, b), method="bounded",
-                                   options={"xatol": 1e-10, "maxiter": 500})
+    res = optimize.minimize_scalar(
+        crit, bounds=(a, b), method="bounded", options={"xatol": 1e-10, "maxiter": 500}
+    )
     spar, value = (res.x, res.fun) if res.fun <= values[k] else (grid[k], values[k])
     return lambda_from_spar(ratio, spar), float(value)

@@ -22,7 +22,7 @@ try:
     import matplotlib  # noqa: F401
 except ImportError as exc:  # pragma: no cover - exercised with matplotlib hidden
     raise ImportError(
-        'statlearning.plot needs matplotlib, an optional dependency: '
+        "statlearning.plot needs matplotlib, an optional dependency: "
         'pip install "statlearning[plot]"'
     ) from exc
 

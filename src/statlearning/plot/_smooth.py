@@ -58,8 +58,12 @@ def plot_fit(model, X, y=None, *, band="2se", n_points=200, show_knots=True, ax=
     """
     if band not in ("2se", None):
         raise ValueError(f"plot_fit: band must be '2se' or None; got {band!r}")
-    x = as_vector(np.asarray(X, dtype=np.float64).reshape(len(X), -1)[:, 0]
-                  if np.ndim(X) == 2 and np.shape(X)[1] == 1 else X, "X")
+    x = as_vector(
+        np.asarray(X, dtype=np.float64).reshape(len(X), -1)[:, 0]
+        if np.ndim(X) == 2 and np.shape(X)[1] == 1
+        else X,
+        "X",
+    )
     ax = get_ax(ax)
     grid = np.linspace(x.min(), x.max(), int(n_points))
     names = getattr(model, "feature_names_in_", None)

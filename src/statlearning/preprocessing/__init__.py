@@ -13,7 +13,8 @@ terms) and concatenates them; the knots, breaks or recurrence found at ``fit`` a
   with R's ``summary`` and pointwise ±2se bands.
 """
 
-from ._fit import BasisPipeline, fit_basis
+from ._fit import BasisPipeline as BasisPipeline  # the type fit_basis returns
+from ._fit import fit_basis
 from ._polynomial import PolynomialFeatures, StepFeatures
 from ._splines import BSplineFeatures, NaturalSplineFeatures, TruncatedPowerFeatures
 

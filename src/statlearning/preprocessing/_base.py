@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 from sklearn.utils.validation import check_is_fitted
 
-from .._validation import validate_data
 from .._core.scaling import max_abs
+from .._validation import validate_data
 from ..base import StatBase, TransformerMixin, fit_context
 from ..exceptions import warn_data_scale
 
@@ -60,9 +60,7 @@ class BasisTransformer(TransformerMixin, StatBase):
         X = validate_data(self, X, reset=False, dtype=np.float64)
         if not self._states:
             return np.empty((X.shape[0], 0))
-        return np.hstack(
-            [self._transform_column(X[:, j], s) for j, s in enumerate(self._states)]
-        )
+        return np.hstack([self._transform_column(X[:, j], s) for j, s in enumerate(self._states)])
 
     def get_feature_names_out(self, input_features=None):
         """Output names ``<column>_<stem><k>``, k counted from 1 within each column.
@@ -109,9 +107,12 @@ class BasisTransformer(TransformerMixin, StatBase):
         arrays (one per column)."""
         if value is None:
             return None
-        if isinstance(value, list | tuple) and value and all(
-            np.ndim(v) == 1 for v in value
-        ) and not all(np.ndim(v) == 0 for v in value):
+        if (
+            isinstance(value, list | tuple)
+            and value
+            and all(np.ndim(v) == 1 for v in value)
+            and not all(np.ndim(v) == 0 for v in value)
+        ):
             if len(value) != self.n_features_in_:
                 raise ValueError(
                     f"{type(self).__name__}: {name} is a list of {len(value)} arrays but X has "

@@ -99,8 +99,9 @@ class PolynomialFeatures(BasisTransformer):
         self : PolynomialFeatures
         """
         super().fit(X, y)
-        warn_power_scale(self, np.asarray(validate_data(self, X, reset=False, dtype=np.float64)),
-                         self.degree)
+        warn_power_scale(
+            self, np.asarray(validate_data(self, X, reset=False, dtype=np.float64)), self.degree
+        )
         if self.orthogonal:
             self.alpha_ = [s["alpha"] for s in self._states]
             self.norm2_ = [s["norm2"] for s in self._states]

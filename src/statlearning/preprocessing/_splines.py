@@ -132,11 +132,14 @@ class BSplineFeatures(_KnotBasis):
     """
 
     _suffix = "bs"
-    _parameter_constraints = {**_KNOT_CONSTRAINTS,
-                              "degree": [Interval(Integral, 1, None, closed="left")]}
+    _parameter_constraints = {
+        **_KNOT_CONSTRAINTS,
+        "degree": [Interval(Integral, 1, None, closed="left")],
+    }
 
-    def __init__(self, df=None, *, knots=None, degree=3, include_intercept=False,
-                 boundary_knots=None):
+    def __init__(
+        self, df=None, *, knots=None, degree=3, include_intercept=False, boundary_knots=None
+    ):
         self.df = df
         self.knots = knots
         self.degree = degree
@@ -156,8 +159,9 @@ class BSplineFeatures(_KnotBasis):
         return k
 
     def _transform_column(self, x, state):
-        return splines.bs_basis(x, state["knots"], state["boundary"], self.degree,
-                                self.include_intercept)
+        return splines.bs_basis(
+            x, state["knots"], state["boundary"], self.degree, self.include_intercept
+        )
 
     def _width(self, state) -> int:
         return state["knots"].size + self.degree + int(self.include_intercept)
@@ -312,8 +316,7 @@ class TruncatedPowerFeatures(_KnotBasis):
                     f"TruncatedPowerFeatures: knots must be finite; got {knots.tolist()}."
                 )
             knots = np.sort(knots)
-        return {"anchor": float(x[0]), "knots": knots,
-                "boundary": np.array([x.min(), x.max()])}
+        return {"anchor": float(x[0]), "knots": knots, "boundary": np.array([x.min(), x.max()])}
 
     def _transform_column(self, x, state):
         return splines.truncated_power_basis(x, state["knots"], self.degree)

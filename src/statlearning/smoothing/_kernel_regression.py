@@ -151,8 +151,9 @@ class KernelRegression(RegressorMixin, StatBase):
         values = np.array([score(g) for g in grid])
         k = int(np.argmin(values))
         a, b = grid[max(k - 1, 0)], grid[min(k + 1, grid.size - 1)]
-        res = optimize.minimize_scalar(score, bounds=(a, b), method="bounded",
-                                       options={"xatol": 1e-6})
+        res = optimize.minimize_scalar(
+            score, bounds=(a, b), method="bounded", options={"xatol": 1e-6}
+        )
         best = (res.x, res.fun) if res.fun <= values[k] else (grid[k], values[k])
         return float(np.exp(best[0])), float(best[1])
 

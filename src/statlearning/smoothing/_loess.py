@@ -38,15 +38,18 @@ def local_fit(X, y, rw, Q, span, degree):
     ``⌊n·span + 1e-5⌋`` nearest rows of ``X`` (radius widened by ``span`` when it exceeds 1),
     solved by the SVD of the column-equilibrated design with R's pseudo-inverse tolerance
     (``100·eps·σ₁``). Returns the fitted values at ``Q``."""
-    n, d = X.shape
+    n = X.shape[0]
     nf = min(n, math.floor(n * span + 1e-5))
     out = np.empty(Q.shape[0])
     step = max(1, _BLOCK_CELLS // max(nf, 1))
     for start in range(0, Q.shape[0], step):
         q = Q[start : start + step]
         D2 = cdist(q, X, "sqeuclidean")
-        idx = np.argpartition(D2, nf - 1, axis=1)[:, :nf] if nf < n else np.tile(
-            np.arange(n), (q.shape[0], 1))
+        idx = (
+            np.argpartition(D2, nf - 1, axis=1)[:, :nf]
+            if nf < n
+            else np.tile(np.arange(n), (q.shape[0], 1))
+        )
         dist = np.take_along_axis(D2, idx, axis=1)
         rho = dist.max(axis=1, keepdims=True) * max(1.0, span)
         with np.errstate(divide="ignore", invalid="ignore"):
@@ -157,8 +160,16 @@ class LocalRegression(RegressorMixin, StatBase):
         "iterations": [Interval(Integral, 1, None, closed="left")],
     }
 
-    def __init__(self, span=0.75, *, degree=2, family="gaussian", surface="direct",
-                 normalize=True, iterations=4):
+    def __init__(
+        self,
+        span=0.75,
+        *,
+        degree=2,
+        family="gaussian",
+        surface="direct",
+        normalize=True,
+        iterations=4,
+    ):
         self.span = span
         self.degree = degree
         self.family = family

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import warnings
-from numbers import Integral, Real
+from numbers import Real
 
 import numpy as np
 from scipy.interpolate import BSpline
@@ -210,8 +210,7 @@ class SmoothingSpline(RegressorMixin, StatBase):
         ux, wbar, ybar, yssw, inverse = ss.collapse_ties(x, y, w, tol)
         if ux.size < 4:
             raise ValueError(
-                f"{name}: need at least four unique x values (of positive weight); got "
-                f"{ux.size}."
+                f"{name}: need at least four unique x values (of positive weight); got {ux.size}."
             )
         if self.df is not None and self.df > ux.size:
             raise ValueError(
@@ -235,8 +234,11 @@ class SmoothingSpline(RegressorMixin, StatBase):
 
     def _store(self, system, fit, lam, x, y, w, ux, inverse) -> None:
         self.lam_ = float(lam)
-        self.spar_ = float((np.log(lam / system.ratio) / np.log(256.0) + 1.0) / 3.0) if lam > 0 \
+        self.spar_ = (
+            float((np.log(lam / system.ratio) / np.log(256.0) + 1.0) / 3.0)
+            if lam > 0
             else float("-inf")
+        )
         self.df_ = fit.df
         self.leverages_ = fit.leverages
         self.coef_ = fit.coef
@@ -310,8 +312,9 @@ class SmoothingSpline(RegressorMixin, StatBase):
         """
         check_is_fitted(self, "coef_")
         if deriv not in (0, 1, 2, 3):
-            raise ValueError(f"{type(self).__name__}.predict: deriv must be 0, 1, 2 or 3; "
-                             f"got {deriv!r}.")
+            raise ValueError(
+                f"{type(self).__name__}.predict: deriv must be 0, 1, 2 or 3; got {deriv!r}."
+            )
         x = as_column(self, X, reset=False)[:, 0]
         return self._curve(x, deriv)
 
@@ -340,4 +343,3 @@ class SmoothingSpline(RegressorMixin, StatBase):
             var = var + self.sigma_**2
         half = infer.reference_quantile(level) * np.sqrt(np.maximum(var, 0.0))
         return fit, fit - half, fit + half
-
