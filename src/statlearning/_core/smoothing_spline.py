@@ -29,6 +29,7 @@ from scipy.interpolate import BSpline
 from scipy.linalg import cho_solve_banded, cholesky_banded
 
 from ._smoothing_kernels import banded_inverse
+from .selection import minimise_on_grid
 
 __all__ = [
     "SplineSystem",
@@ -289,12 +290,5 @@ def minimise_criterion(system: SplineSystem, criterion: str, low=-1.5, high=1.5)
         fit = solve_band(system, lambda_from_spar(ratio, spar))
         return criterion_value(system, fit, criterion)
 
-    grid = np.linspace(low, high, 61)
-    values = np.array([crit(s) for s in grid])
-    k = int(np.nanargmin(values))
-    a, b = grid[max(k - 1, 0)], grid[min(k + 1, grid.size - 1)]
-    res = optimize.minimize_scalar(
-        crit, bounds=(a, b), method="bounded", options={"xatol": 1e-10, "maxiter": 500}
-    )
-    spar, value = (res.x, res.fun) if res.fun <= values[k] else (grid[k], values[k])
+    spar, value = minimise_on_grid(crit, np.linspace(low, high, 61), xatol=1e-10)
     return lambda_from_spar(ratio, spar), float(value)

@@ -5,11 +5,11 @@ from __future__ import annotations
 from numbers import Real
 
 import numpy as np
-from scipy import optimize
 from scipy.spatial.distance import cdist
 from sklearn.utils.validation import check_is_fitted
 
 from .._core.scaling import scale_for
+from .._core.selection import minimise_on_grid
 from .._validation import Interval, Options, check_sample_weight, validate_data
 from ..base import RegressorMixin, StatBase, fit_context
 
@@ -148,14 +148,8 @@ class KernelRegression(RegressorMixin, StatBase):
         scale = float(np.sqrt(np.sum(np.var(X, axis=0))))
         scale = scale if scale > 0 else 1.0
         grid = np.log(scale) + np.linspace(np.log(1e-3), np.log(2.0), 41)
-        values = np.array([score(g) for g in grid])
-        k = int(np.argmin(values))
-        a, b = grid[max(k - 1, 0)], grid[min(k + 1, grid.size - 1)]
-        res = optimize.minimize_scalar(
-            score, bounds=(a, b), method="bounded", options={"xatol": 1e-6}
-        )
-        best = (res.x, res.fun) if res.fun <= values[k] else (grid[k], values[k])
-        return float(np.exp(best[0])), float(best[1])
+        log_h, value = minimise_on_grid(score, grid, xatol=1e-6)
+        return float(np.exp(log_h)), value
 
     def predict(self, X):
         """The kernel-weighted average of the training responses at each row of ``X``.
