@@ -164,3 +164,15 @@ def test_core_linear_continuation_of_ns():
     x = np.array([1.0, 2.0, 3.0])
     Z = splines.ns_basis(x, knots, boundary)
     np.testing.assert_allclose(Z[2] - Z[1], Z[1] - Z[0], atol=1e-14)
+
+
+def test_logistic_regression_on_a_basis():
+    """The notes' logistic extension: a spline basis under an unpenalised logistic fit."""
+    from statlearning.linear_model import LogisticRegression
+
+    high = (Y > Y.median()).astype(int)
+    model = fit_basis(X, high, NaturalSplineFeatures(df=3), estimator=LogisticRegression())
+    fit, lower, upper = model.predict_interval(NEWX)
+    assert np.all((0 <= lower) & (lower <= fit) & (fit <= upper) & (upper <= 1))
+    table = model.summary().coef_table.to_frame()
+    assert list(table.index) == ["(Intercept)", "fertility_ns1", "fertility_ns2", "fertility_ns3"]

@@ -193,3 +193,23 @@ def test_penalty_band_exact_third_matches_dense_integral():
     dense = np.trapezoid(B2[:, :, None] * B2[:, None, :], t, axis=0)
     for d in range(4):
         np.testing.assert_allclose(band[3 - d, d:], np.diag(dense, d), rtol=1e-6, atol=1e-6)
+
+
+def test_plot_fit_draws_the_bayesian_band():
+    matplotlib = pytest.importorskip("matplotlib")
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from statlearning.plot import plot_fit
+
+    x, y = GM["fertility"].to_numpy(), GM["life_expectancy"].to_numpy()
+    model = SmoothingSpline(df=5).fit(x, y)
+    ax = plot_fit(model, x, y)
+    fit, lower, upper = (line.get_ydata() for line in ax.get_lines()[:3])
+    grid = ax.get_lines()[0].get_xdata()
+    _, lo, _ = model.predict_interval(grid, level=0.9544997361036416)
+    np.testing.assert_allclose(lower, lo, rtol=1e-10)
+    np.testing.assert_allclose(upper - fit, fit - lower, rtol=1e-10)
+    plt.close(ax.figure)
+    with pytest.raises(ValueError, match="band must be"):
+        plot_fit(model, x, y, band="3se")
