@@ -74,20 +74,28 @@ def banded_cholesky_solve(ab, rhs, U, coef):  # pragma: no cover - compiled
         0, or ``j + 1`` when the leading minor of order ``j + 1`` is not positive.
     """
     n = ab.shape[1]
+    # left-looking, column by column: U[j-d, j] (d = 3, 2, 1) from the columns before, then
+    # the diagonal; everything stays inside the band
     for j in range(n):
-        s = ab[3, j]
-        for k in range(max(0, j - 3), j):
-            u = U[3 + k - j, j]
-            s -= u * u
+        u3 = ab[0, j] / U[3, j - 3] if j >= 3 else 0.0
+        u2 = 0.0
+        if j >= 2:
+            t = ab[1, j]
+            if j >= 3:
+                t -= U[2, j - 2] * u3
+            u2 = t / U[3, j - 2]
+        u1 = 0.0
+        if j >= 1:
+            t = ab[2, j]
+            if j >= 3:
+                t -= U[1, j - 1] * u3
+            if j >= 2:
+                t -= U[2, j - 1] * u2
+            u1 = t / U[3, j - 1]
+        s = ab[3, j] - u3 * u3 - u2 * u2 - u1 * u1
         if not s > 0.0:
             return j + 1
-        d = s**0.5
-        U[3, j] = d
-        for i in range(j + 1, min(j + 4, n)):
-            t = ab[3 + j - i, i]
-            for k in range(max(0, i - 3), j):
-                t -= U[3 + k - j, j] * U[3 + k - i, i]
-            U[3 + j - i, i] = t / d
+        U[0, j], U[1, j], U[2, j], U[3, j] = u3, u2, u1, s**0.5
     for i in range(n):  # Uᵀ z = rhs
         t = rhs[i]
         for k in range(max(0, i - 3), i):
