@@ -40,10 +40,14 @@ class BasisTransformer(TransformerMixin, StatBase):
         self._check_params_against(X)
         self._states = [self._fit_column(X[:, j], j) for j in range(X.shape[1])]
         self.n_output_features_ = int(sum(self._width(s) for s in self._states))
+        self._store_attributes()
         return self
 
     def _check_params_against(self, X) -> None:
-        """Hook: checks that need the number of columns."""
+        """Hook: checks that need the data (the number of columns, their scale)."""
+
+    def _store_attributes(self) -> None:
+        """Hook: the public fitted attributes read from ``_states``."""
 
     def transform(self, X):
         """The basis of every column at the rows of ``X``, concatenated in column order.

@@ -7,7 +7,7 @@ from numbers import Integral
 import numpy as np
 
 from .._core import splines
-from .._validation import ArrayLike, Boolean, Interval, validate_data
+from .._validation import ArrayLike, Boolean, Interval
 from ._base import BasisTransformer, one_sample, warn_power_scale
 
 
@@ -85,27 +85,13 @@ class PolynomialFeatures(BasisTransformer):
         _, alpha, norm2 = splines.poly_coefs(x, self.degree)
         return {"anchor": anchor, "alpha": alpha, "norm2": norm2}
 
-    def fit(self, X, y=None):
-        """Compute each column's recurrence (``orthogonal=True``).
+    def _check_params_against(self, X) -> None:
+        warn_power_scale(self, X, self.degree)
 
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-        y : None
-            Ignored.
-
-        Returns
-        -------
-        self : PolynomialFeatures
-        """
-        super().fit(X, y)
-        warn_power_scale(
-            self, np.asarray(validate_data(self, X, reset=False, dtype=np.float64)), self.degree
-        )
+    def _store_attributes(self) -> None:
         if self.orthogonal:
             self.alpha_ = [s["alpha"] for s in self._states]
             self.norm2_ = [s["norm2"] for s in self._states]
-        return self
 
     def _transform_column(self, x, state):
         if "alpha" in state:
@@ -190,22 +176,8 @@ class StepFeatures(BasisTransformer):
             )
         return {"anchor": float(x[0]), "breaks": breaks}
 
-    def fit(self, X, y=None):
-        """Compute each column's breaks.
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-        y : None
-            Ignored.
-
-        Returns
-        -------
-        self : StepFeatures
-        """
-        super().fit(X, y)
+    def _store_attributes(self) -> None:
         self.breaks_ = [s["breaks"] for s in self._states]
-        return self
 
     def _transform_column(self, x, state):
         codes = splines.cut_codes(x, state["breaks"], right=self.right)

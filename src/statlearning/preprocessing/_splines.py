@@ -43,23 +43,9 @@ class _KnotBasis(BasisTransformer):
             raise ValueError(f"{name}: knots must be finite; got {knots.tolist()}.")
         return np.sort(knots), np.array([lo, hi])
 
-    def fit(self, X, y=None):
-        """Place each column's knots.
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-        y : None
-            Ignored.
-
-        Returns
-        -------
-        self
-        """
-        super().fit(X, y)
+    def _store_attributes(self) -> None:
         self.knots_ = [s["knots"] for s in self._states]
         self.boundary_knots_ = [s["boundary"] for s in self._states]
-        return self
 
     def _fit_column(self, x, j):
         knots, boundary = self._knots_for(x, j)
