@@ -7,11 +7,13 @@ super-diagonals, the entries ``Σ_ij = (M⁻¹)_ij`` with ``|i − j| ≤ 3`` fo
 
 from __future__ import annotations
 
+import numba
+
 from .compiled import I8, lazy_kernel, readonly, writeable
 
 
-@lazy_kernel((readonly(2), writeable(2)), cache=True, nogil=True)
-def banded_inverse(ab, out):  # pragma: no cover - compiled
+@numba.njit(cache=True, nogil=True)
+def _banded_inverse(ab, out):  # pragma: no cover - compiled
     """Band of ``M⁻¹`` from the upper Cholesky factor in LAPACK band storage.
 
     Parameters
@@ -52,8 +54,8 @@ def banded_inverse(ab, out):  # pragma: no cover - compiled
         out[0, i] = (1.0 / uii - s) / uii
 
 
-@lazy_kernel((readonly(2), readonly(1), writeable(2), writeable(1)), cache=True, nogil=True)
-def banded_cholesky_solve(ab, rhs, U, coef):  # pragma: no cover - compiled
+@numba.njit(cache=True, nogil=True)
+def _banded_cholesky_solve(ab, rhs, U, coef):  # pragma: no cover - compiled
     """Cholesky factor ``M = UᵀU`` of a banded SPD matrix with three super-diagonals and the
     solution of ``M c = rhs`` (LAPACK's ``pbtrf``/``pbtrs`` for this one bandwidth, without
     their per-call overhead, which dominates at this bandwidth).
@@ -124,3 +126,63 @@ def band_quadratic_forms(inv, vals, first, out):  # pragma: no cover - compiled
             for b in range(a + 1, 4):
                 s += 2.0 * va * vals[i, b] * inv[b - a, f + a]
         out[i] = s
+
+
+@lazy_kernel(
+    (
+        readonly(2),
+        readonly(1),
+        readonly(2),
+        readonly(2),
+        readonly(1, dtype=I8),
+        readonly(1),
+        readonly(1),
+        writeable(2),
+        writeable(1),
+        writeable(2),
+        writeable(1),
+    ),
+    cache=True,
+    nogil=True,
+)
+def fit_summary(ab, rhs, gram, vals, first, w, y, U, coef, inv, out):  # pragma: no cover
+    """One smoothing-spline fit reduced to what the λ search needs, in one call.
+
+    Solves ``M c = rhs`` (:func:`banded_cholesky_solve`), forms the band of ``M⁻¹``
+    (:func:`banded_inverse`) and writes ``out[0] = tr S = tr(BᵀWB · M⁻¹)`` (``gram`` is the
+    band of ``BᵀWB``, so only the band of ``M⁻¹`` enters) and ``out[1] = Σ w (y − ŷ)²`` at the
+    rows ``vals``/``first``. Returns the Cholesky status (0: positive definite).
+    """
+    info = _banded_cholesky_solve(ab, rhs, U, coef)
+    if info:
+        return info
+    _banded_inverse(U, inv)
+    n = gram.shape[1]
+    tr = 0.0
+    for j in range(n):
+        tr += gram[3, j] * inv[0, j]
+        for d in range(1, 4):
+            if j - d >= 0:
+                tr += 2.0 * gram[3 - d, j] * inv[d, j - d]
+    rss = 0.0
+    for i in range(vals.shape[0]):
+        f = first[i]
+        fit = vals[i, 0] * coef[f] + vals[i, 1] * coef[f + 1]
+        fit += vals[i, 2] * coef[f + 2] + vals[i, 3] * coef[f + 3]
+        r = y[i] - fit
+        rss += w[i] * r * r
+    out[0] = tr
+    out[1] = rss
+    return 0
+
+
+@lazy_kernel((readonly(2), writeable(2)), cache=True, nogil=True)
+def banded_inverse(ab, out):  # pragma: no cover - compiled
+    """Band of ``M⁻¹`` from its upper Cholesky factor (see :func:`_banded_inverse`)."""
+    _banded_inverse(ab, out)
+
+
+@lazy_kernel((readonly(2), readonly(1), writeable(2), writeable(1)), cache=True, nogil=True)
+def banded_cholesky_solve(ab, rhs, U, coef):  # pragma: no cover - compiled
+    """Factor and solve (see :func:`_banded_cholesky_solve`); returns its status."""
+    return _banded_cholesky_solve(ab, rhs, U, coef)

@@ -28,7 +28,12 @@ import numpy as np
 from scipy import optimize
 from scipy.interpolate import BSpline
 
-from ._smoothing_kernels import band_quadratic_forms, banded_cholesky_solve, banded_inverse
+from ._smoothing_kernels import (
+    band_quadratic_forms,
+    banded_cholesky_solve,
+    banded_inverse,
+    fit_summary,
+)
 from .selection import minimise_on_grid
 
 __all__ = [
@@ -239,6 +244,24 @@ def solve_band(system: SplineSystem, lam: float, leverages: bool = True) -> Spli
     return SplineFit(coef, fitted, lev, inv, float(lev.sum()))
 
 
+def df_and_rss(system: SplineSystem, lam: float) -> tuple[float, float]:
+    """``(tr S_λ, Σ w̄ (ȳ − ŷ)²)`` at ``λ`` in one compiled call (what the λ searches need)."""
+    ab = system.gram + lam * system.penalty
+    U = np.zeros(ab.shape)
+    coef = np.empty(ab.shape[1])
+    inv = np.empty(ab.shape)
+    out = np.empty(2)
+    info = fit_summary(
+        ab, system.xwy, system.gram, system.vals, system.first, system.w, system.y, U, coef,
+        inv, out,
+    )  # fmt: skip
+    if info:
+        raise np.linalg.LinAlgError(
+            f"the penalised system is not positive definite at lambda={lam:g} (minor {info})"
+        )
+    return float(out[0]), float(out[1])
+
+
 def quadratic_forms(vals, first, inv) -> np.ndarray:
     """``bᵢᵀ Σ bᵢ`` for rows ``bᵢ`` with four non-zero entries from column ``first[i]``."""
     out = np.empty(vals.shape[0])
@@ -263,16 +286,22 @@ def criterion_value(system: SplineSystem, fit: SplineFit, criterion: str) -> flo
     """R's ``sslvrg`` criteria: GCV ``(RSS/Σw)/(1 − df/Σw)²`` (RSS including the
     within-tie sum of squares) or ordinary leave-one-out CV at the unique x; ``inf`` within
     :data:`NEAR_INTERPOLATION` of interpolation."""
-    nx = system.y.size
-    if fit.df > nx * (1.0 - NEAR_INTERPOLATION):
-        return float("inf")
     r = system.y - fit.fitted
     if criterion == "gcv":
-        sumw = system.w.sum()
-        rss = system.yssw + np.sum(system.w * r * r)
-        return float((rss / sumw) / (1.0 - fit.df / sumw) ** 2)
+        return gcv_value(system, fit.df, float(np.sum(system.w * r * r)))
+    if fit.df > system.y.size * (1.0 - NEAR_INTERPOLATION):
+        return float("inf")
     with np.errstate(divide="ignore", invalid="ignore"):
         return float(np.mean(system.w * (r / (1.0 - fit.leverages)) ** 2))
+
+
+def gcv_value(system: SplineSystem, df: float, rss: float) -> float:
+    """GCV from ``tr S`` and the weighted RSS at the unique x (the within-tie sum of squares
+    is added); ``inf`` within :data:`NEAR_INTERPOLATION` of interpolation."""
+    if df > system.y.size * (1.0 - NEAR_INTERPOLATION):
+        return float("inf")
+    sumw = system.w.sum()
+    return float(((system.yssw + rss) / sumw) / (1.0 - df / sumw) ** 2)
 
 
 def lambda_for_df(system: SplineSystem, df: float, tol: float = 1e-13) -> float:
@@ -280,7 +309,7 @@ def lambda_for_df(system: SplineSystem, df: float, tol: float = 1e-13) -> float:
     ratio = system.ratio
 
     def gap(spar):
-        return solve_band(system, lambda_from_spar(ratio, spar)).df - df
+        return df_and_rss(system, lambda_from_spar(ratio, spar))[0] - df
 
     lo, hi = -1.5, 1.5
     for _ in range(20):
@@ -297,20 +326,22 @@ def lambda_for_df(system: SplineSystem, df: float, tol: float = 1e-13) -> float:
 
 def minimise_criterion(system: SplineSystem, criterion: str, low=-1.5, high=1.5):
     """``(λ, value)`` minimising GCV or LOOCV over ``spar``: a grid over R's range
-    ``[low, high]`` (25 values), then Brent's method to ``1e-9`` between the best grid
+    ``[low, high]`` (19 values, steps of 1/6), then Brent's method to ``1e-9`` between the best grid
     point's neighbours. When the criterion still decreases at ``high`` (large n: R's range
     then stops short of the minimum), the range is extended by steps of 0.5 up to
     ``spar = 5`` (where the fit is the least-squares line to many digits)."""
     ratio = system.ratio
 
     def crit(spar):
-        fit = solve_band(system, lambda_from_spar(ratio, spar))
-        return criterion_value(system, fit, criterion)
+        lam = lambda_from_spar(ratio, spar)
+        if criterion == "gcv":
+            return gcv_value(system, *df_and_rss(system, lam))
+        return criterion_value(system, solve_band(system, lam), criterion)
 
-    grid = np.linspace(low, high, 25)
+    grid = np.linspace(low, high, 19)
     while True:
         spar, value = minimise_on_grid(crit, grid, xatol=1e-9)
-        if spar < grid[-1] - 0.5 * (grid[1] - grid[0]) or grid[-1] >= 5.0:
+        if spar < grid[-1] - 1e-6 or grid[-1] >= 5.0:  # not at the upper bound
             break
         grid = np.linspace(grid[-1] - 0.25, grid[-1] + 0.5, 4)
     return lambda_from_spar(ratio, spar), float(value)
