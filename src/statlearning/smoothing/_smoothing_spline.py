@@ -270,18 +270,22 @@ class SmoothingSpline(RegressorMixin, StatBase):
     def _curve(self, x, deriv: int = 0) -> np.ndarray:
         """``ĝ^(d)`` on the original scale, continued linearly beyond the boundary."""
         xs, t = self._scaled(x)
-        spl = BSpline(t, self.coef_, 3, extrapolate=False)
-        out = spl(np.clip(xs, 0.0, 1.0), nu=deriv)
+        spl = BSpline.construct_fast(t, self.coef_, 3, extrapolate=False)
         left, right = xs < 0, xs > 1
+        outside = left | right
+        if not outside.any():
+            return spl(xs, nu=deriv) / self.x_range_**deriv
+        out = spl(np.clip(xs, 0.0, 1.0), nu=deriv)
+        ends = np.array([0.0, 1.0])
         if deriv == 0:
-            g, slope = spl(np.array([0.0, 1.0])), spl(np.array([0.0, 1.0]), nu=1)
+            g, slope = spl(ends), spl(ends, nu=1)
             out[left] = g[0] + slope[0] * xs[left]
             out[right] = g[1] + slope[1] * (xs[right] - 1.0)
         elif deriv == 1:
-            slope = spl(np.array([0.0, 1.0]), nu=1)
+            slope = spl(ends, nu=1)
             out[left], out[right] = slope[0], slope[1]
         else:
-            out[left | right] = 0.0
+            out[outside] = 0.0
         return out / self.x_range_**deriv
 
     def _rows(self, x):
