@@ -41,9 +41,10 @@ class Model:
         Hyper-parameters given to the class (none: its defaults).
     needs_scaling : bool, default=False
         ``compare`` and ``fit`` standardise the features first.
-    rows : {"any", "rows", "class_rows"}, default="any"
+    rows : {"any", "rows", "class_rows", "one_feature"}, default="any"
         ``"rows"``: an unpenalised fit, undefined when ``p >= n``; ``"class_rows"``: a
-        covariance matrix per class, undefined when a class has ``p`` rows or fewer.
+        covariance matrix per class, undefined when a class has ``p`` rows or fewer;
+        ``"one_feature"``: a smoother of one predictor, left out (with a note) when ``p > 1``.
     target : {"any", "positive", "nonnegative"}, default="any"
         The responses the model is defined for.
     cost : tuple of (float, float), default=(1, 1)
@@ -209,6 +210,10 @@ MODELS: tuple[Model, ...] = (
     Model("mars_classifier", "mars", "MARSClassifier", CLS,
           "MARS terms as R's earth, then a binomial GLM per class (earth glm=binomial)",
           cost=(1, 1.2)),
+    # smoothing
+    Model("smoothing_spline", "smoothing", "SmoothingSpline", REG,
+          "Cubic smoothing spline of one feature, lambda by GCV (smooth.spline); "
+          "left out when p > 1", rows="one_feature", cost=(1, 0)),
 )  # fmt: skip
 
 

@@ -13,7 +13,8 @@ one-standard-error choice), :func:`roc_curve_plot` (ROC with the optimal thresho
 Figure 6.2) and :func:`replicates_plot` (bootstrap or jackknife replicates). Component
 regressions: :func:`rmsep_curve` (cross-validated RMSEP of PCR/PLS, R's ``validationplot``) and
 :func:`pls_loadings_plot` (R's ``plot(fit, "loadings")``). Trees:
-:func:`plot_tree` (R's ``plot(fit); text(fit)`` for rpart). Classifiers:
+:func:`plot_tree` (R's ``plot(fit); text(fit)`` for rpart). Basis fits and smoothers:
+:func:`plot_fit` (a curve of one predictor with its pointwise ±2 se band). Classifiers:
 :func:`plot_decision_boundary` (regions, an SVM's boundary and margins, support vectors circled).
 MARS: :func:`plot_mars` (the fitted model against each predictor, knots marked, as R's
 ``plotmo``).
@@ -25,7 +26,7 @@ try:
     import matplotlib  # noqa: F401
 except ImportError as exc:  # pragma: no cover - exercised with matplotlib hidden
     raise ImportError(
-        'statlearning.plot needs matplotlib, an optional dependency: '
+        "statlearning.plot needs matplotlib, an optional dependency: "
         'pip install "statlearning[plot]"'
     ) from exc
 
@@ -39,6 +40,7 @@ from ._selection import (
     roc_curve_plot,
     subset_criteria_plot,
 )
+from ._smooth import plot_fit
 from ._tree import plot_tree
 from ._unsupervised import biplot, cluster_scatter, dendrogram, scree_plot
 
@@ -50,6 +52,7 @@ __all__ = [
     "lasso_cv_curve",
     "plot_decision_boundary",
     "plot_mars",
+    "plot_fit",
     "plot_tree",
     "pls_loadings_plot",
     "replicates_plot",
