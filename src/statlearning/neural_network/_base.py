@@ -19,8 +19,9 @@ from numbers import Integral, Real
 import numpy as np
 from sklearn.model_selection import train_test_split
 from sklearn.utils import check_random_state, shuffle
-from sklearn.utils.validation import check_is_fitted
+from sklearn.utils.validation import check_is_fitted, column_or_1d
 
+from .._core.scaling import max_abs, scale_for
 from .._solvers.lbfgs import lbfgs
 from .._solvers.steps import RULES, LearningRateSchedule, make_rule
 from .._validation import (
@@ -32,7 +33,7 @@ from .._validation import (
     validate_data,
 )
 from ..base import StatBase
-from ..exceptions import warn_not_converged
+from ..exceptions import NumericalWarning, external_stacklevel, warn_not_converged
 from ._network import LOSSES, Network, forward_output, glorot_init
 
 _SOLVERS = (*RULES, "lbfgs")
@@ -167,27 +168,23 @@ class BaseMLP(StatBase):
     # -- fitting --------------------------------------------------------------------------
     def _fit(self, X, y, sample_weight=None, *, incremental=False, classes=None):
         sizes = self._hidden_sizes()
-        if self.solver == "lbfgs" and incremental:
-            raise AttributeError(
-                f"{type(self).__name__}: partial_fit needs a stochastic solver; solver='lbfgs' "
-                "is not one."
-            )
-        if self.early_stopping and incremental:
-            raise ValueError(
-                f"{type(self).__name__}: partial_fit does not support early_stopping=True."
-            )
         first_pass = not hasattr(self, "coefs_") or (not self.warm_start and not incremental)
         dtype = self._compute_dtype(X)
         X, y = validate_data(
             self, X, y, reset=first_pass, dtype=dtype, order="C", multi_output=True,
             y_numeric=not self._classifier,
         )  # fmt: skip
+        if y.ndim == 2 and y.shape[1] == 1:
+            y = column_or_1d(y, warn=True)
         if not first_pass and self.coefs_[0].dtype != X.dtype:
             X = X.astype(self.coefs_[0].dtype)
         sw = None
         if sample_weight is not None:
             sw = check_sample_weight(sample_weight, X.shape[0], estimator_name=type(self).__name__)
             sw = sw.astype(X.dtype)
+        scale = scale_for(X)
+        if scale is not None:
+            X = self._rescale_input(X, scale)
         Y, out_activation = self._targets(y, first_pass, classes)
         Y = np.ascontiguousarray(Y, dtype=X.dtype)
         rng = check_random_state(self.random_state)
@@ -200,6 +197,8 @@ class BaseMLP(StatBase):
                 f"{[self.coefs_[0].shape[0], *(c.shape[1] for c in self.coefs_)]}, but X, y "
                 f"and hidden_layer_sizes ask for {units}; refit with warm_start=False."
             )
+        if scale is not None and not first_pass:
+            self.coefs_ = [self.coefs_[0] * scale, *self.coefs_[1:]]
         net = self._network()
         self.coefs_, self.intercepts_ = net.coefs, net.intercepts
         with np.errstate(over="ignore", invalid="ignore", under="ignore", divide="ignore"):
@@ -209,7 +208,21 @@ class BaseMLP(StatBase):
                 self._fit_stochastic(net, X, Y, y, sw, rng, incremental)
         if not np.isfinite(net.theta).all():
             raise ValueError(self._divergence_message("produced non-finite weights"))
+        if scale is not None:
+            net.coefs[0] /= scale
         return self
+
+    def _rescale_input(self, X, scale):
+        """Train on ``X / scale`` (exact: a power of two), with a warning naming the scale."""
+        warnings.warn(
+            f"{type(self).__name__}: the largest |X| is {max_abs(X):.3g}; a network trains on "
+            f"inputs of moderate scale, so it was trained on X / 2**{int(np.log2(scale))} (exact) "
+            "and coefs_[0] was divided by that factor afterwards: the data's scale is the "
+            "problem and the fit is not that of X at its own scale; standardise X.",
+            NumericalWarning,
+            stacklevel=external_stacklevel(),
+        )
+        return X / scale
 
     def _initialize(self, rng, units, out_activation, dtype):
         self.n_iter_ = 0
@@ -293,18 +306,7 @@ class BaseMLP(StatBase):
             rule.state = None
         early = self.early_stopping
         if early:
-            stratify = Y if self._stratify_validation() and Y.shape[1] == 1 else None
-            parts = [X, Y, y] if sw is None else [X, Y, y, sw]
-            split = train_test_split(
-                *parts, random_state=rng, test_size=self.validation_fraction, stratify=stratify
-            )
-            X, X_val, Y, _, _, y_val = split[:6]
-            sw, sw_val = (None, None) if sw is None else (split[6], split[7])
-            if X_val.shape[0] < 2:
-                raise ValueError(
-                    f"{type(self).__name__}: the validation set is too small; increase "
-                    "validation_fraction or give more samples."
-                )
+            X, Y, y, sw, X_val, y_val, sw_val = self._validation_split(X, Y, y, sw, rng)
         n = X.shape[0]
         if self.batch_size == "auto":
             batch = min(200, n)
@@ -362,6 +364,31 @@ class BaseMLP(StatBase):
                 )  # fmt: skip
         if early and self._best_theta is not None:
             net.theta[...] = self._best_theta
+
+    def _validation_split(self, X, Y, y, sw, rng):
+        """scikit-learn's split of the data for early stopping (stratified for one output).
+
+        Where scikit-learn's split fails on small data (fewer held-out rows than classes, or a
+        class of one row), the held-out set is enlarged to ``max(2, n_classes)`` rows, and the
+        split is not stratified when a class has a single row.
+        """
+        n = X.shape[0]
+        stratify = Y if self._stratify_validation() and Y.shape[1] == 1 else None
+        n_val = int(np.ceil(self.validation_fraction * n))
+        n_min = 2 if stratify is None else max(2, np.unique(y).size)
+        test_size = self.validation_fraction if n_val >= n_min else n_min
+        if stratify is not None and np.unique(y, return_counts=True)[1].min() < 2:
+            stratify = None
+        if n - max(n_val, n_min) < 1:
+            raise ValueError(
+                f"{type(self).__name__}: {n} samples are too few for early_stopping (the "
+                f"validation set needs {n_min} of them); set early_stopping=False."
+            )
+        parts = [X, Y, y] if sw is None else [X, Y, y, sw]
+        split = train_test_split(*parts, random_state=rng, test_size=test_size, stratify=stratify)
+        X, X_val, Y, _, y, y_val = split[:6]
+        sw, sw_val = (None, None) if sw is None else (split[6], split[7])
+        return X, Y, y, sw, X_val, y_val, sw_val
 
     def _track_loss(self):
         last = self.loss_curve_[-1]

@@ -4,12 +4,25 @@ from __future__ import annotations
 
 import numpy as np
 from sklearn.metrics import accuracy_score, r2_score
+from sklearn.utils.metaestimators import available_if
+from sklearn.utils.multiclass import type_of_target
 from sklearn.utils.validation import check_is_fitted
 
 from .._core.class_labels import encode_class_labels
 from ..base import ClassifierMixin, RegressorMixin, fit_context
 from ._base import BaseMLP
 from ._network import forward_output
+
+
+def _incremental(estimator) -> bool:
+    """``partial_fit`` exists for the stochastic solvers without early stopping."""
+    if estimator.solver == "lbfgs" or estimator.early_stopping:
+        raise AttributeError(
+            f"{type(estimator).__name__}: partial_fit needs a stochastic solver and "
+            "early_stopping=False (L-BFGS works on the whole data; early stopping holds out part "
+            "of each call's data)."
+        )
+    return True
 
 
 class MLPRegressor(RegressorMixin, BaseMLP):
@@ -244,6 +257,7 @@ class MLPRegressor(RegressorMixin, BaseMLP):
         """
         return self._fit(X, y, sample_weight)
 
+    @available_if(_incremental)
     def partial_fit(self, X, y, sample_weight=None):
         """One epoch over ``(X, y)``, continuing from the current weights and optimiser state.
 
@@ -455,6 +469,12 @@ class MLPClassifier(ClassifierMixin, BaseMLP):
 
     def _targets(self, y, first_pass, classes=None):
         name = type(self).__name__
+        kind = type_of_target(y, input_name="y")
+        if kind not in ("binary", "multiclass", "multilabel-indicator"):
+            raise ValueError(
+                f"{name}: Unknown label type: y is {kind}; a classifier needs class labels "
+                "(or a 0/1 multilabel indicator matrix)."
+            )
         if y.ndim == 2 and y.shape[1] > 1:  # multilabel indicator matrix
             if not np.isin(y, (0, 1)).all():
                 raise ValueError(
@@ -533,6 +553,7 @@ class MLPClassifier(ClassifierMixin, BaseMLP):
         """
         return self._fit(X, y, sample_weight)
 
+    @available_if(_incremental)
     def partial_fit(self, X, y, sample_weight=None, classes=None):
         """One epoch over ``(X, y)``, continuing from the current weights and optimiser state.
 
