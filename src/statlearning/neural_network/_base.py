@@ -37,7 +37,6 @@ from ..exceptions import NumericalWarning, external_stacklevel, warn_not_converg
 from ._network import LOSSES, Network, forward_output, glorot_init
 
 _SOLVERS = (*RULES, "lbfgs")
-_SCIPY_FTOL = 10_000_000 * np.finfo(float).eps  # SciPy's default ftol (factr = 1e7)
 
 
 class _LayerSizes:
@@ -273,7 +272,6 @@ class BaseMLP(StatBase):
             max_iter=self.max_iter,
             tol=self.tol,
             max_fun=self.max_fun,
-            ftol=_SCIPY_FTOL,
         )
         theta[...] = res.x
         self.n_iter_ = min(int(res.n_iter), self.max_iter)
