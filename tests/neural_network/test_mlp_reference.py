@@ -94,7 +94,8 @@ def test_regressor_same_seed_as_scikit_learn_with_weights_and_two_outputs():
     Y = np.c_[np.sin(X[:, 0]), X[:, 1] * X[:, 2]]
     sw = rng.uniform(0.2, 3.0, size=150)
     common = {"hidden_layer_sizes": (8, 4), "max_iter": 10, "random_state": 0, "batch_size": 32,
-              "activation": "logistic", "solver": "adam", "learning_rate_init": 0.01, "alpha": 0.0}  # fmt: skip
+              "activation": "logistic", "solver": "adam", "learning_rate_init": 0.01,
+              "alpha": 0.0}  # fmt: skip
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ConvergenceWarning)
         sk = SkMLP(**common).fit(X, Y, sample_weight=sw)
