@@ -49,6 +49,7 @@ FAMILIES = (
     "ensemble",
     "svm",
     "kernel_methods",
+    "neural_network",
 )
 
 #: The tasks a model can be registered for.

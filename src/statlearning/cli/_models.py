@@ -205,6 +205,15 @@ MODELS: tuple[Model, ...] = (
     Model("kernel_logistic", "kernel_methods", "KernelLogisticRegression", CLS,
           "Kernel logistic regression, RBF kernel (gamma = 'scale'), C = 1, Newton; "
           "multinomial for K > 2", needs_scaling=True, cost=(3, 0)),
+    # neural_network
+    Model("mlp_classifier", "neural_network", "MLPClassifier", CLS,
+          "Multilayer perceptron, one hidden layer of 100 ReLU units, Adam, early stopping "
+          "on 10% held out", {"early_stopping": True, "max_iter": 500}, needs_scaling=True,
+          cost=(1, 1)),
+    Model("mlp_regressor", "neural_network", "MLPRegressor", REG,
+          "Multilayer perceptron, one hidden layer of 100 ReLU units, Adam, early stopping "
+          "on 10% held out", {"early_stopping": True, "max_iter": 500}, needs_scaling=True,
+          cost=(1, 1)),
 )  # fmt: skip
 
 

@@ -21,6 +21,7 @@ from sklearn.model_selection import train_test_split
 from sklearn.utils import check_random_state, shuffle
 from sklearn.utils.validation import check_is_fitted, column_or_1d
 
+from .._core.compiled import single_blas_thread
 from .._core.scaling import max_abs, scale_for
 from .._solvers.lbfgs import lbfgs
 from .._solvers.steps import RULES, LearningRateSchedule, make_rule
@@ -298,11 +299,11 @@ class BaseMLP(StatBase):
             self._schedule = LearningRateSchedule(
                 self.learning_rate, self.learning_rate_init, self.power_t
             )
-        rule, schedule = self._rule, self._schedule
-        state = rule.state or {}
+        state = self._rule.state or {}
         if any(a.size != net.n_params for arrays in state.values() for a in arrays):
-            rule.state = None
+            self._rule.state = None
         early = self.early_stopping
+        X_val = y_val = sw_val = None
         if early:
             X, Y, y, sw, X_val, y_val, sw_val = self._validation_split(X, Y, y, sw, rng)
         n = X.shape[0]
@@ -316,11 +317,46 @@ class BaseMLP(StatBase):
                     UserWarning,
                 )
             batch = int(np.clip(self.batch_size, 1, n))
+        self.n_iter_ = 0
+        # one thread: the products of a mini-batch are too small for BLAS threads to pay off
+        with single_blas_thread(batch * net.n_coef):
+            self._epochs(net, X, Y, sw, rng, incremental, batch, early, X_val, y_val, sw_val)
+        if early and self._best_theta is not None:
+            net.theta[...] = self._best_theta
+
+    def _validation_split(self, X, Y, y, sw, rng):
+        """scikit-learn's split of the data for early stopping (stratified for one output).
+
+        Where scikit-learn's split fails on small data (fewer held-out rows than classes, or a
+        class of one row), the held-out set is enlarged to ``max(2, n_classes)`` rows, and the
+        split is not stratified when a class has a single row.
+        """
+        n = X.shape[0]
+        stratify = Y if self._stratify_validation() and Y.shape[1] == 1 else None
+        n_val = int(np.ceil(self.validation_fraction * n))
+        n_min = 2 if stratify is None else max(2, np.unique(y).size)
+        test_size = self.validation_fraction if n_val >= n_min else n_min
+        if stratify is not None and np.unique(y, return_counts=True)[1].min() < 2:
+            stratify = None
+        if n - max(n_val, n_min) < 1:
+            raise ValueError(
+                f"{type(self).__name__}: {n} samples are too few for early_stopping (the "
+                f"validation set needs {n_min} of them); set early_stopping=False."
+            )
+        parts = [X, Y, y] if sw is None else [X, Y, y, sw]
+        split = train_test_split(*parts, random_state=rng, test_size=test_size, stratify=stratify)
+        X, X_val, Y, _, y, y_val = split[:6]
+        sw, sw_val = (None, None) if sw is None else (split[6], split[7])
+        return X, Y, y, sw, X_val, y_val, sw_val
+
+    def _epochs(self, net, X, Y, sw, rng, incremental, batch, early, X_val, y_val, sw_val):
+        """The epoch loop of the stochastic solvers (scikit-learn's, step for step)."""
+        rule, schedule = self._rule, self._schedule
+        n = X.shape[0]
         idx = np.arange(n)
         Xbuf = np.empty((batch, X.shape[1]), dtype=X.dtype) if self.shuffle else None
         Ybuf = np.empty((batch, Y.shape[1]), dtype=Y.dtype) if self.shuffle else None
         theta, grad = [net.theta], [net.grad]
-        self.n_iter_ = 0
         for _ in range(self.max_iter):
             if self.shuffle:
                 idx = shuffle(idx, random_state=rng)
@@ -360,33 +396,6 @@ class BaseMLP(StatBase):
                     self, f"the {self.solver} optimiser", max_iter=self.max_iter,
                     unit="epochs", tol=self.tol, advice="increase max_iter",
                 )  # fmt: skip
-        if early and self._best_theta is not None:
-            net.theta[...] = self._best_theta
-
-    def _validation_split(self, X, Y, y, sw, rng):
-        """scikit-learn's split of the data for early stopping (stratified for one output).
-
-        Where scikit-learn's split fails on small data (fewer held-out rows than classes, or a
-        class of one row), the held-out set is enlarged to ``max(2, n_classes)`` rows, and the
-        split is not stratified when a class has a single row.
-        """
-        n = X.shape[0]
-        stratify = Y if self._stratify_validation() and Y.shape[1] == 1 else None
-        n_val = int(np.ceil(self.validation_fraction * n))
-        n_min = 2 if stratify is None else max(2, np.unique(y).size)
-        test_size = self.validation_fraction if n_val >= n_min else n_min
-        if stratify is not None and np.unique(y, return_counts=True)[1].min() < 2:
-            stratify = None
-        if n - max(n_val, n_min) < 1:
-            raise ValueError(
-                f"{type(self).__name__}: {n} samples are too few for early_stopping (the "
-                f"validation set needs {n_min} of them); set early_stopping=False."
-            )
-        parts = [X, Y, y] if sw is None else [X, Y, y, sw]
-        split = train_test_split(*parts, random_state=rng, test_size=test_size, stratify=stratify)
-        X, X_val, Y, _, y, y_val = split[:6]
-        sw, sw_val = (None, None) if sw is None else (split[6], split[7])
-        return X, Y, y, sw, X_val, y_val, sw_val
 
     def _track_loss(self):
         last = self.loss_curve_[-1]

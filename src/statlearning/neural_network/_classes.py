@@ -5,7 +5,6 @@ from __future__ import annotations
 import numpy as np
 from sklearn.metrics import accuracy_score, r2_score
 from sklearn.utils.metaestimators import available_if
-from sklearn.utils.multiclass import type_of_target
 from sklearn.utils.validation import check_is_fitted
 
 from .._core.class_labels import encode_class_labels
@@ -23,6 +22,29 @@ def _incremental(estimator) -> bool:
             "of each call's data)."
         )
     return True
+
+
+def _check_label_type(y, name):
+    """Reject targets that are not class labels: numbers with fractions (also in an object
+    array) and 2-D targets other than a 0/1 indicator matrix."""
+    if y.ndim == 2 and y.shape[1] > 1:
+        try:
+            ok = np.isin(y.astype(np.float64), (0.0, 1.0)).all()
+        except (TypeError, ValueError):
+            ok = False
+        if not ok:
+            raise ValueError(
+                f"{name}: Unknown label type: a 2-D y must be a multilabel indicator matrix of "
+                "0 and 1 (several multiclass outputs are not supported)."
+            )
+        return
+    if y.dtype == object:
+        numbers = [v for v in y.ravel() if isinstance(v, float | np.floating)]
+        if any(not float(v).is_integer() for v in numbers):
+            raise ValueError(
+                f"{name}: Unknown label type: continuous target (non-integral floats); a "
+                "classifier needs discrete class labels."
+            )
 
 
 class MLPRegressor(RegressorMixin, BaseMLP):
@@ -469,17 +491,8 @@ class MLPClassifier(ClassifierMixin, BaseMLP):
 
     def _targets(self, y, first_pass, classes=None):
         name = type(self).__name__
-        kind = type_of_target(y, input_name="y")
-        if kind not in ("binary", "multiclass", "multilabel-indicator"):
-            raise ValueError(
-                f"{name}: Unknown label type: y is {kind}; a classifier needs class labels "
-                "(or a 0/1 multilabel indicator matrix)."
-            )
+        _check_label_type(y, name)
         if y.ndim == 2 and y.shape[1] > 1:  # multilabel indicator matrix
-            if not np.isin(y, (0, 1)).all():
-                raise ValueError(
-                    f"{name}: a 2-D y must be a multilabel indicator matrix of 0 and 1."
-                )
             if first_pass:
                 self.classes_ = np.arange(y.shape[1])
                 self._multilabel = True
