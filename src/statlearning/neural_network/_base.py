@@ -159,7 +159,11 @@ class BaseMLP(StatBase):
         """The output layer for new ``X`` (validated, in the fitted dtype)."""
         check_is_fitted(self, "coefs_")
         X = validate_data(self, X, reset=False, dtype=self.coefs_[0].dtype.type)
-        with np.errstate(over="ignore", invalid="ignore", under="ignore"):
+        flops = X.shape[0] * sum(c.size for c in self.coefs_)
+        with (
+            np.errstate(over="ignore", invalid="ignore", under="ignore"),
+            single_blas_thread(flops),
+        ):
             return forward_output(
                 X, self.coefs_, self.intercepts_, self.activation, self.out_activation_,
                 self.use_bias,

@@ -47,6 +47,15 @@ def _check_label_type(y, name):
             )
 
 
+def _codes_in(known, y, message):
+    """Positions of the labels ``y`` in the sorted ``known``; ``ValueError`` for others."""
+    codes = np.searchsorted(known, y)
+    inside = np.minimum(codes, known.size - 1)
+    if (codes >= known.size).any() or (known[inside] != y).any():
+        raise ValueError(f"{message} {known.tolist()}.")
+    return codes
+
+
 class MLPRegressor(RegressorMixin, BaseMLP):
     """Multilayer perceptron for regression: dense layers trained by backpropagation.
 
@@ -502,24 +511,16 @@ class MLPClassifier(ClassifierMixin, BaseMLP):
         y = y.ravel()
         if first_pass and classes is not None:
             known = np.unique(np.asarray(classes))
-            codes = np.searchsorted(known, y)
-            if (codes >= known.size).any() or (known[np.minimum(codes, known.size - 1)] != y).any():
-                raise ValueError(f"{name}: y holds labels that are not in classes={classes!r}.")
+            if known.size < 2:
+                raise ValueError(f"{name}: classes must hold at least 2 labels; got {classes!r}.")
+            codes = _codes_in(known, y, f"{name}: y holds labels that are not in classes")
             self.classes_ = known
         elif first_pass:
             self.classes_, codes = encode_class_labels(y, name)
         else:
             if getattr(self, "_multilabel", False):
                 raise ValueError(f"{name}: the network was fitted on multilabel targets.")
-            codes = np.searchsorted(self.classes_, y)
-            ok = (codes < self.classes_.size) & (
-                self.classes_[np.minimum(codes, self.classes_.size - 1)] == y
-            )
-            if not ok.all():
-                raise ValueError(
-                    f"{name}: y holds labels that are not in classes_ {self.classes_.tolist()}"
-                    " of the fitted network."
-                )
+            codes = _codes_in(self.classes_, y, f"{name}: y holds labels that are not in classes_")
         if first_pass:
             self._multilabel = False
         K = self.classes_.size
