@@ -47,8 +47,10 @@ def test_every_optimiser_reaches_logistic_regressions_optimum(solver):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ConvergenceWarning)
         net.fit(X, y)
-    np.testing.assert_allclose(net.coefs_[0][:, 0], reference.coef_.ravel(), rtol=0, atol=1e-6)
-    np.testing.assert_allclose(net.intercepts_[0], reference.intercept_, rtol=0, atol=1e-6)
+    # L-BFGS stops, as scikit-learn's, when the loss decreases by less than 2.2e-9 relatively
+    atol = 1e-5 if solver == "lbfgs" else 1e-6
+    np.testing.assert_allclose(net.coefs_[0][:, 0], reference.coef_.ravel(), rtol=0, atol=atol)
+    np.testing.assert_allclose(net.intercepts_[0], reference.intercept_, rtol=0, atol=atol)
 
 
 def test_linear_network_with_sse_is_least_squares():

@@ -38,6 +38,10 @@ from ..exceptions import NumericalWarning, external_stacklevel, warn_not_converg
 from ._network import LOSSES, Network, forward_output, glorot_init
 
 _SOLVERS = (*RULES, "lbfgs")
+#: L-BFGS also stops when the loss decreases by less than this, relatively (SciPy's default
+#: ``ftol``, factr = 1e7, which scikit-learn's MLPs use): a non-convex loss gains nothing from
+#: the last digits, and both libraries then stop at the same iteration
+_LBFGS_FTOL = 1e7 * np.finfo(np.float64).eps
 
 
 class _LayerSizes:
@@ -186,7 +190,8 @@ class BaseMLP(StatBase):
         if sample_weight is not None:
             sw = check_sample_weight(sample_weight, X.shape[0], estimator_name=type(self).__name__)
             sw = sw.astype(X.dtype)
-        scale = scale_for(X)
+        # float32 cannot hold magnitudes that need rescaling (and a float64 pass would copy X)
+        scale = scale_for(X) if X.dtype == np.float64 else None
         if scale is not None:
             X = self._rescale_input(X, scale)
         Y, out_activation = self._targets(y, first_pass, classes)
@@ -277,6 +282,7 @@ class BaseMLP(StatBase):
             max_iter=self.max_iter,
             tol=self.tol,
             max_fun=self.max_fun,
+            ftol=_LBFGS_FTOL,
         )
         theta[...] = res.x
         self.n_iter_ = min(int(res.n_iter), self.max_iter)
