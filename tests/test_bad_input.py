@@ -43,11 +43,24 @@ from sklearn.utils import get_tags
 import statlearning
 from statlearning.exceptions import NumericalWarning
 
-#: Subpackages that hold no estimators.
-NOT_ESTIMATOR_PACKAGES = {"cli", "plot", "inference", "metrics", "datasets", "model_selection"}
+#: Subpackages that hold no estimators of X. ``bayes`` holds conjugate models of one sample
+#: (``fit(y)``, no features: nothing of the X-shaped matrix applies); their own bad-input tests
+#: are in tests/bayes.
+NOT_ESTIMATOR_PACKAGES = {
+    "cli",
+    "plot",
+    "inference",
+    "metrics",
+    "datasets",
+    "model_selection",
+    "theory",
+    "bayes",
+}
 
 #: Constructor arguments of estimators without defaults for every parameter.
 REQUIRED: dict[str, Callable[[], dict]] = {
+    # one pair of directions: the matrix's y has one column
+    "PLSCanonical": lambda: {"n_components": 1},
     "FilterSelector": lambda: {
         "score_func": importlib.import_module("statlearning.feature_selection").mutual_info_scores,
         "k": 1,
@@ -490,6 +503,7 @@ _SCALE_FAILURES = [
     ("GaussianNB", DOWN, "ValueError raised"),
     ("KernelLogisticRegression", DOWN, "answer differs from the unscaled fit"),
     ("KernelLogisticRegression", UP, "ValueError raised (gamma='scale' underflows to 0)"),
+    ("KernelCCA", UP, "ValueError raised (the RBF Gram overflows to NaN)"),
     ("KernelRidge", UP, "non-finite predictions"),
     ("LinearDiscriminantAnalysis", DOWN, "ValueError raised"),
     ("MixedNB", DOWN, "ValueError raised"),
@@ -537,6 +551,13 @@ NOT_EQUIVARIANT = {
     "MultinomialNB": "the smoothing alpha is a count, not relative to X",
     "KernelDensity": "the bandwidth is in X's units",
     "KernelRidge": "a fixed alpha penalises the dual coefficients of a linear kernel in X's units",
+    "KernelCCA": "the kernel's gamma is in X's units",
+}
+
+#: Supervised transformers whose scores do not change when X is rescaled (checked so).
+SCALE_INVARIANT = {
+    "CCA": "canonical variates have unit sum of squares whatever X's units",
+    "PLSCanonical": "the blocks are standardised (scale=True)",
 }
 
 
@@ -561,6 +582,9 @@ def _scaled_answer_matches(name, est, X, y, factor, caught):
     elif kind == "clusterer":
         got = outputs(est, X * factor)
         assert adjusted_rand_score(got, outputs(reference, X)) == 1.0
+    elif name in SCALE_INVARIANT:
+        got, want = outputs(est, X * factor), outputs(reference, X)
+        np.testing.assert_allclose(got, want, rtol=1e-6, atol=1e-6 * np.abs(want).max())
     elif kind == "selector":
         np.testing.assert_array_equal(est.get_support(), reference.get_support())
     else:

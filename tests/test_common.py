@@ -16,6 +16,13 @@ from statlearning.cluster import (
     MiniBatchKMeans,
     SpectralClustering,
 )
+from statlearning.cross_decomposition import (
+    CCA,
+    KernelCCA,
+    PCRegression,
+    PLSCanonical,
+    PLSRegression,
+)
 from statlearning.decomposition import PCA
 from statlearning.discriminant_analysis import (
     LinearDiscriminantAnalysis,
@@ -58,6 +65,7 @@ from statlearning.linear_model import (
     Ridge,
     RidgeCV,
 )
+from statlearning.mars import MARSClassifier, MARSRegressor
 from statlearning.mixture import GaussianMixture
 from statlearning.naive_bayes import (
     BernoulliNB,
@@ -83,6 +91,9 @@ from statlearning.tree import (
 
 # Every public estimator, in each configuration whose code path differs.
 ESTIMATORS = [
+    MARSRegressor(),
+    MARSRegressor(max_degree=2),
+    MARSClassifier(),
     LinearRegression(),
     LinearRegression(solver="svd"),
     LinearRegression(solver="normal"),
@@ -194,6 +205,19 @@ ESTIMATORS = [
     PCA(n_components="kaiser"),
     PCA(n_components="elbow"),
     PCA(n_components=0.9),
+    PLSRegression(),
+    PLSRegression(n_components=1, algorithm="simpls"),
+    PLSRegression(n_components=1, algorithm="kernel", scale=False),
+    PLSRegression(n_components="cv", cv=3, selection="1se"),
+    PLSCanonical(n_components=1),
+    PCRegression(),
+    PCRegression(n_components=2, scale=False),
+    PCRegression(n_components="cv", cv=3),
+    PCRegression(n_components="cumulative:0.95"),
+    CCA(),
+    CCA(scale=False),
+    KernelCCA(),
+    KernelCCA(kernel="linear", kernel_y="poly", reg=1.0),
     KMeans(),
     KMeans(n_clusters=3, init="random", random_state=0),
     KMeans(n_clusters=2, tol=0.0),
@@ -244,6 +268,8 @@ ESTIMATORS = [
     KNeighborsClassifier(metric="cosine"),
     KNeighborsClassifier(metric="manhattan", algorithm="kd_tree"),
     KNeighborsClassifier(4, decision_threshold=0.5),
+    KNeighborsClassifier(weights="kernel"),
+    KNeighborsClassifier(3, weights="kernel", kernel="linear", tie_break="all"),
     KNeighborsRegressor(),
     KNeighborsRegressor(weights="distance", algorithm="brute"),
     KNeighborsRegressor(metric="minkowski", p=3, tie_break="all"),
@@ -321,8 +347,12 @@ ESTIMATORS = [
 # Methods that need the training sample to predict keep it (DESIGN.md's documented exception):
 # the neighbours, the kernel machines (support vectors, dual coefficients or prototypes: every
 # training row may be one), KernelDensity (the sample itself), and KernelCenterer (the column
-# means of the training Gram, one per training point).
+# means of the training Gram, one per training point); PLSRegression keeps the training scores
+# x_scores_ and y_scores_ (R's plsr and scikit-learn's PLSRegression keep them: they are the
+# model's description of the sample, not needed to predict).
 STORES_TRAINING_DATA = (
+    KernelCCA,
+    PLSRegression,
     KNeighborsClassifier,
     KNeighborsRegressor,
     KernelCenterer,

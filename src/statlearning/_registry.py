@@ -42,6 +42,7 @@ FAMILIES = (
     "discriminant_analysis",
     "feature_selection",
     "decomposition",
+    "cross_decomposition",
     "cluster",
     "mixture",
     "neighbors",
@@ -49,6 +50,7 @@ FAMILIES = (
     "ensemble",
     "svm",
     "kernel_methods",
+    "mars",
     "neural_network",
 )
 

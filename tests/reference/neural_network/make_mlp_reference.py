@@ -8,6 +8,7 @@ iterations) for each solver, with ``shuffle=False``. Run from this directory:
 
 from __future__ import annotations
 
+import itertools
 import json
 import warnings
 
@@ -57,7 +58,7 @@ def main():
     for task, y in targets.items():
         n_out = {"multiclass": 3, "binary": 1, "regression": 1}[task]
         units = [p, *HIDDEN, n_out]
-        coefs = [rng.uniform(-0.7, 0.7, size=(a, b)) for a, b in zip(units[:-1], units[1:])]
+        coefs = [rng.uniform(-0.7, 0.7, size=(a, b)) for a, b in itertools.pairwise(units)]
         intercepts = [rng.uniform(-0.3, 0.3, size=b) for b in units[1:]]
         case = {
             "y": y.tolist(),
