@@ -88,6 +88,7 @@ from statlearning.preprocessing import (
     TruncatedPowerFeatures,
 )
 from statlearning.smoothing import KernelRegression, LocalRegression, SmoothingSpline
+from statlearning.neural_network import MLPClassifier, MLPRegressor
 from statlearning.svm import SVC, SVR, NuSVC
 from statlearning.tree import (
     DecisionTreeClassifier,
@@ -353,6 +354,18 @@ ESTIMATORS = [
     LocalRegression(span=0.2, degree=0, normalize=False),
     KernelRegression(),
     KernelRegression(bandwidth=0.5),
+    MLPRegressor((20,), learning_rate_init=0.01, max_iter=500, random_state=0),
+    MLPRegressor((4, 3), solver="lbfgs", activation="tanh", random_state=0),
+    MLPRegressor((), solver="momentum", loss="sse", learning_rate_init=1e-4, random_state=0),
+    MLPRegressor((5,), solver="adadelta", epsilon=1e-6, use_bias=False, activation="logistic",
+                 random_state=0),
+    MLPClassifier((5,), max_iter=300, random_state=0),
+    MLPClassifier((5,), solver="lbfgs", random_state=0),
+    MLPClassifier((), solver="rmsprop", loss="sse", learning_rate="adaptive",
+                  learning_rate_init=0.01, random_state=0),
+    MLPClassifier((5,), solver="adagrad", use_bias=False, learning_rate_init=0.05, random_state=0),
+    MLPClassifier((3,), solver="sgd", activation="identity", learning_rate_init=0.5,
+                  random_state=0),
 ]
 
 # Methods that need the training sample to predict keep it (DESIGN.md's documented exception):

@@ -62,6 +62,7 @@ ALLOWED_SKLEARN_MODULES = {
     "sklearn.utils.validation",
     "sklearn.utils.parallel",
     "sklearn.utils.estimator_checks",
+    "sklearn.utils.metaestimators",  # available_if: methods that exist only in some settings
     "sklearn.model_selection",
     "sklearn.metrics",
     "sklearn.datasets",

@@ -53,6 +53,7 @@ FAMILIES = (
     "mars",
     "preprocessing",
     "smoothing",
+    "neural_network",
 )
 
 #: The tasks a model can be registered for.

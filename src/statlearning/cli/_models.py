@@ -214,6 +214,16 @@ MODELS: tuple[Model, ...] = (
     Model("smoothing_spline", "smoothing", "SmoothingSpline", REG,
           "Cubic smoothing spline of one feature, lambda by GCV (smooth.spline); "
           "left out when p > 1", rows="one_feature", cost=(1, 0)),
+    # neural_network
+    Model("mlp_classifier", "neural_network", "MLPClassifier", CLS,
+          "Multilayer perceptron, one hidden layer of 100 ReLU units, Adam, early stopping "
+          "on 10% held out", {"early_stopping": True, "max_iter": 500}, needs_scaling=True,
+          cost=(1, 1)),
+    # L-BFGS: a target far from 0 (life expectancy ~70) stalls Adam's steps of ~1e-3
+    Model("mlp_regressor", "neural_network", "MLPRegressor", REG,
+          "Multilayer perceptron, one hidden layer of 100 ReLU units, L-BFGS, L2 penalty "
+          "alpha = 1", {"solver": "lbfgs", "alpha": 1.0, "max_iter": 500}, needs_scaling=True,
+          cost=(1, 1)),
 )  # fmt: skip
 
 

@@ -18,6 +18,8 @@ regressions: :func:`rmsep_curve` (cross-validated RMSEP of PCR/PLS, R's ``valida
 :func:`plot_decision_boundary` (regions, an SVM's boundary and margins, support vectors circled).
 MARS: :func:`plot_mars` (the fitted model against each predictor, knots marked, as R's
 ``plotmo``).
+Neural networks: :func:`plot_loss_curve` (training loss and validation score by epoch) and
+:func:`plot_network` (the network diagram, weights as edge widths).
 
 Nothing else in the package imports matplotlib.
 """
@@ -33,6 +35,7 @@ except ImportError as exc:  # pragma: no cover - exercised with matplotlib hidde
 from ._cross_decomposition import pls_loadings_plot, rmsep_curve
 from ._decision import plot_decision_boundary
 from ._mars import plot_mars
+from ._network import plot_loss_curve, plot_network
 from ._selection import (
     cv_curve,
     lasso_cv_curve,
@@ -51,8 +54,10 @@ __all__ = [
     "dendrogram",
     "lasso_cv_curve",
     "plot_decision_boundary",
+    "plot_loss_curve",
     "plot_mars",
     "plot_fit",
+    "plot_network",
     "plot_tree",
     "pls_loadings_plot",
     "replicates_plot",
