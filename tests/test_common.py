@@ -80,6 +80,7 @@ from statlearning.neighbors import (
     KNeighborsClassifier,
     KNeighborsRegressor,
 )
+from statlearning.neural_network import MLPClassifier, MLPRegressor
 from statlearning.preprocessing import (
     BSplineFeatures,
     NaturalSplineFeatures,
@@ -88,7 +89,6 @@ from statlearning.preprocessing import (
     TruncatedPowerFeatures,
 )
 from statlearning.smoothing import KernelRegression, LocalRegression, SmoothingSpline
-from statlearning.neural_network import MLPClassifier, MLPRegressor
 from statlearning.svm import SVC, SVR, NuSVC
 from statlearning.tree import (
     DecisionTreeClassifier,
