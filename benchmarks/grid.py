@@ -186,8 +186,12 @@ PEERS: dict[str, Callable[[], object]] = {
     "svc": _sk("svm", "SVC", scaled=True),
     "svr": _sk("svm", "SVR", scaled=True),
     "kernel_ridge": _sk("kernel_ridge", "KernelRidge", scaled=True, kernel="rbf", alpha=1.0),
-    "mlp_classifier": _sk("neural_network", "MLPClassifier", scaled=True, early_stopping=True),
-    "mlp_regressor": _sk("neural_network", "MLPRegressor", scaled=True, early_stopping=True),
+    "mlp_classifier": _sk(
+        "neural_network", "MLPClassifier", scaled=True, early_stopping=True, max_iter=500
+    ),
+    "mlp_regressor": _sk(
+        "neural_network", "MLPRegressor", scaled=True, solver="lbfgs", alpha=1.0, max_iter=500
+    ),
 }
 
 
@@ -444,6 +448,7 @@ def grid_rows(families=None, sizes=SIZES, features=FEATURES, limit=LIMIT, log=pr
 
         peer = PEERS.get(spec.name)
         target = getattr(spec, "target", "any")
+        widths = (1,) if spec.rows == "one_feature" else features  # one-predictor smoothers
         row = run_row(
             spec.name,
             spec.family,
@@ -453,7 +458,7 @@ def grid_rows(families=None, sizes=SIZES, features=FEATURES, limit=LIMIT, log=pr
             target,
             None,
             sizes,
-            features,
+            widths,
             limit,
             log,
         )
