@@ -17,6 +17,13 @@ from statlearning.cluster import (
     MiniBatchKMeans,
     SpectralClustering,
 )
+from statlearning.cross_decomposition import (
+    CCA,
+    KernelCCA,
+    PCRegression,
+    PLSCanonical,
+    PLSRegression,
+)
 from statlearning.decomposition import PCA, KernelPCA
 from statlearning.discriminant_analysis import (
     KernelFisherDiscriminant,
@@ -60,6 +67,7 @@ from statlearning.linear_model import (
     Ridge,
     RidgeCV,
 )
+from statlearning.mars import MARSClassifier, MARSRegressor
 from statlearning.mixture import GaussianMixture
 from statlearning.naive_bayes import (
     BernoulliNB,
@@ -74,6 +82,15 @@ from statlearning.neighbors import (
     KNeighborsClassifier,
     KNeighborsRegressor,
 )
+from statlearning.neural_network import MLPClassifier, MLPRegressor
+from statlearning.preprocessing import (
+    BSplineFeatures,
+    NaturalSplineFeatures,
+    PolynomialFeatures,
+    StepFeatures,
+    TruncatedPowerFeatures,
+)
+from statlearning.smoothing import KernelRegression, LocalRegression, SmoothingSpline
 from statlearning.svm import SVC, SVR, NuSVC
 from statlearning.tree import (
     DecisionTreeClassifier,
@@ -84,6 +101,9 @@ from statlearning.tree import (
 
 # Every public estimator, in each configuration whose code path differs.
 ESTIMATORS = [
+    MARSRegressor(),
+    MARSRegressor(max_degree=2),
+    MARSClassifier(),
     LinearRegression(),
     LinearRegression(solver="svd"),
     LinearRegression(solver="normal"),
@@ -205,6 +225,19 @@ ESTIMATORS = [
     KernelPCA(n_components=1, kernel="rbf", eigen_solver="randomized", random_state=0),
     KernelPCA(n_components="kaiser", kernel="poly", degree=2),
     KernelPCA(kernel="rbf", fit_inverse_transform=True),
+    PLSRegression(),
+    PLSRegression(n_components=1, algorithm="simpls"),
+    PLSRegression(n_components=1, algorithm="kernel", scale=False),
+    PLSRegression(n_components="cv", cv=3, selection="1se"),
+    PLSCanonical(n_components=1),
+    PCRegression(),
+    PCRegression(n_components=2, scale=False),
+    PCRegression(n_components="cv", cv=3),
+    PCRegression(n_components="cumulative:0.95"),
+    CCA(),
+    CCA(scale=False),
+    KernelCCA(),
+    KernelCCA(kernel="linear", kernel_y="poly", reg=1.0),
     KMeans(),
     KMeans(n_clusters=3, init="random", random_state=0),
     KMeans(n_clusters=2, tol=0.0),
@@ -259,6 +292,8 @@ ESTIMATORS = [
     KNeighborsClassifier(metric="cosine"),
     KNeighborsClassifier(metric="manhattan", algorithm="kd_tree"),
     KNeighborsClassifier(4, decision_threshold=0.5),
+    KNeighborsClassifier(weights="kernel"),
+    KNeighborsClassifier(3, weights="kernel", kernel="linear", tie_break="all"),
     KNeighborsRegressor(),
     KNeighborsRegressor(weights="distance", algorithm="brute"),
     KNeighborsRegressor(metric="minkowski", p=3, tie_break="all"),
@@ -319,13 +354,48 @@ ESTIMATORS = [
     SVR(kernel="linear"),
     SVR(loss="squared_epsilon_insensitive"),
     SVR(kernel="precomputed"),
+    PolynomialFeatures(),
+    PolynomialFeatures(degree=2, orthogonal=True),
+    StepFeatures(),
+    StepFeatures(breaks=[-1e9, 0.0, 1e9], right=True),
+    TruncatedPowerFeatures(),
+    BSplineFeatures(df=5),
+    BSplineFeatures(knots=[0.0], degree=2, include_intercept=True),
+    NaturalSplineFeatures(df=4),
+    # one feature only: scikit-learn's checks skip it (input_tags.two_d_array is False, as its
+    # IsotonicRegression); tests/smoothing checks the contract
+    SmoothingSpline(),
+    LocalRegression(),
+    LocalRegression(span=0.5, degree=1, family="symmetric"),
+    LocalRegression(span=0.2, degree=0, normalize=False),
+    KernelRegression(),
+    KernelRegression(bandwidth=0.5),
+    MLPRegressor((20,), learning_rate_init=0.01, max_iter=500, random_state=0),
+    MLPRegressor((4, 3), solver="lbfgs", activation="tanh", random_state=0),
+    MLPRegressor((), solver="momentum", loss="sse", learning_rate_init=1e-4, random_state=0),
+    MLPRegressor((5,), solver="adadelta", epsilon=1e-6, use_bias=False, activation="logistic",
+                 random_state=0),
+    MLPClassifier((5,), max_iter=300, random_state=0),
+    MLPClassifier((5,), solver="lbfgs", random_state=0),
+    MLPClassifier((), solver="rmsprop", loss="sse", learning_rate="adaptive",
+                  learning_rate_init=0.01, random_state=0),
+    MLPClassifier((5,), solver="adagrad", use_bias=False, learning_rate_init=0.05, random_state=0),
+    MLPClassifier((3,), solver="sgd", activation="identity", learning_rate_init=0.5,
+                  random_state=0),
 ]
 
 # Methods that need the training sample to predict keep it (DESIGN.md's documented exception):
 # the neighbours, the kernel machines (support vectors, dual coefficients or prototypes: every
 # training row may be one), KernelDensity (the sample itself), and KernelCenterer (the column
-# means of the training Gram, one per training point).
+# means of the training Gram, one per training point); PLSRegression keeps the training scores
+# x_scores_ and y_scores_ (R's plsr and scikit-learn's PLSRegression keep them: they are the
+# model's description of the sample, not needed to predict).
 STORES_TRAINING_DATA = (
+    KernelCCA,
+    PLSRegression,
+    SmoothingSpline,  # one fitted value per unique x: a knot at every x is the model
+    LocalRegression,  # surface="direct": every prediction is a new local fit to the sample
+    KernelRegression,
     KNeighborsClassifier,
     KNeighborsRegressor,
     KernelCenterer,
@@ -368,6 +438,13 @@ _COUNTS_OBSERVATIONS = (
 )
 
 
+_PRECISION_WEIGHTS = (
+    "R's loess takes weights as precision weights while its neighbourhood is the span's "
+    "fraction of the rows: a repeated row fills two places of the neighbourhood, a weight of 2 "
+    "one (R's fits are reproduced to 1e-8 with weights, tests/smoothing)"
+)
+
+
 def expected_failed_checks(estimator):
     """The expected failures of one configured estimator."""
     out = dict(EXPECTED_FAILED_CHECKS.get(type(estimator), {}))
@@ -376,6 +453,8 @@ def expected_failed_checks(estimator):
         params.get("min_samples_leaf", 1) > 1 or params.get("min_samples_split", 2) > 2
     ):
         out["check_sample_weight_equivalence_on_dense_data"] = _COUNTS_OBSERVATIONS
+    if isinstance(estimator, LocalRegression):
+        out["check_sample_weight_equivalence_on_dense_data"] = _PRECISION_WEIGHTS
     return out
 
 

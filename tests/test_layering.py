@@ -44,6 +44,8 @@ ALLOWED_PRIVATE = {
     ("decomposition", "kernel_methods"),
     ("cluster", "kernel_methods"),
     ("discriminant_analysis", "kernel_methods"),
+    # the command line reads and encodes files with the datasets' CSV reader and table encoding
+    ("cli", "datasets"),
 }
 
 #: Top-level modules and subpackages every estimator subpackage may use, private parts included.
@@ -65,6 +67,7 @@ ALLOWED_SKLEARN_MODULES = {
     "sklearn.utils.validation",
     "sklearn.utils.parallel",
     "sklearn.utils.estimator_checks",
+    "sklearn.utils.metaestimators",  # available_if: methods that exist only in some settings
     "sklearn.model_selection",
     "sklearn.metrics",
     "sklearn.datasets",

@@ -42,6 +42,7 @@ FAMILIES = (
     "discriminant_analysis",
     "feature_selection",
     "decomposition",
+    "cross_decomposition",
     "cluster",
     "mixture",
     "neighbors",
@@ -49,6 +50,10 @@ FAMILIES = (
     "ensemble",
     "svm",
     "kernel_methods",
+    "mars",
+    "preprocessing",
+    "smoothing",
+    "neural_network",
 )
 
 #: The tasks a model can be registered for.
@@ -60,9 +65,10 @@ _REQUIRED_PACKAGES = frozenset({"statlearning", "numpy", "scipy", "sklearn", "nu
 
 #: What a model needs of the number of rows ``n`` of a training set with ``p`` features:
 #: ``"any"`` (penalised or nonparametric fits), ``"rows"`` (an unpenalised fit of ``p``
-#: coefficients and an intercept: ``n > p + 1``) or ``"class_rows"`` (a covariance matrix per
-#: class: every class has more than ``p`` rows).
-ROW_REQUIREMENTS = ("any", "rows", "class_rows")
+#: coefficients and an intercept: ``n > p + 1``), ``"class_rows"`` (a covariance matrix per
+#: class: every class has more than ``p`` rows) or ``"one_feature"`` (a smoother of a single
+#: predictor: ``p = 1`` and at least four rows).
+ROW_REQUIREMENTS = ("any", "rows", "class_rows", "one_feature")
 
 #: What a model needs of a numeric target: anything, ``y > 0`` or ``y >= 0``.
 TARGET_DOMAINS = ("any", "positive", "nonnegative")
@@ -89,7 +95,7 @@ class ModelSpec:
     needs_scaling : bool, default=False
         Whether the features should be standardised before fitting; ``statlearning compare``
         then puts a :class:`~sklearn.preprocessing.StandardScaler` in front of the estimator.
-    rows : {"any", "rows", "class_rows"}, default="any"
+    rows : {"any", "rows", "class_rows", "one_feature"}, default="any"
         What the fit needs of the training rows (:data:`ROW_REQUIREMENTS`); ``compare`` skips
         the model where the fit is undefined or degenerate (``p >= n``).
     target : {"any", "positive", "nonnegative"}, default="any"
@@ -130,6 +136,8 @@ class ModelSpec:
         if self.rows == "class_rows":
             smallest = n_rows if class_counts is None else min(class_counts)
             return smallest > n_features
+        if self.rows == "one_feature":
+            return n_features == 1 and n_rows >= 4
         return True
 
     def accepts_target(self, y_min):
@@ -201,7 +209,7 @@ def register_model(
         Name of the family subpackage, e.g. ``"linear_model"``.
     needs_scaling : bool, default=False
         Whether the features should be standardised before fitting.
-    rows : {"any", "rows", "class_rows"}, default="any"
+    rows : {"any", "rows", "class_rows", "one_feature"}, default="any"
         What the fit needs of the training rows (see :class:`ModelSpec`).
     target : {"any", "positive", "nonnegative"}, default="any"
         The responses the model is defined for.

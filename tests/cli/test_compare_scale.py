@@ -277,3 +277,32 @@ def test_long_and_wide_data_within_the_default_budget(tmp_path, capsys, n, p):
     ranked = [x for x in out.splitlines() if x.strip()[:1].isdigit()]
     assert len(ranked) >= 5
     assert max(len(x) for x in out.splitlines()) <= 1000
+
+
+def test_smoothing_spline_on_one_feature_and_left_out_otherwise(tmp_path, capsys):
+    rng = np.random.default_rng(1)
+    x = rng.uniform(0, 6, size=(120, 1))
+    one = _write(tmp_path, x, np.sin(x[:, 0]) + 0.1 * rng.normal(size=120), "one.csv")
+    argv = [
+        "compare",
+        str(one),
+        "--target",
+        "y",
+        "--cv",
+        "3",
+        "--quiet",
+        "--models",
+        "smoothing_spline,linear_regression",
+    ]
+    code, out, _ = _run(capsys, argv)
+    assert code == 0
+    ranked = [line.split()[1] for line in out.splitlines() if line.strip()[:1].isdigit()]
+    assert ranked[0] == "smoothing_spline"
+    two = _write(tmp_path, np.column_stack([x, x**2]), np.sin(x[:, 0]), "two.csv")
+    argv[1] = str(two)
+    code, out, _ = _run(capsys, argv)
+    assert code == 0
+    assert (
+        "note: smoothing_spline left out: the fit is undefined or degenerate: it smooths "
+        "a single feature and the data have p = 2" in out
+    )

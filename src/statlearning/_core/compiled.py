@@ -30,7 +30,8 @@ at once: on a fresh cache, importing the package would compile kernels a run nev
 :func:`lazy_kernel` defers that to the first call and compiles only the signature the call
 needs. :func:`cache_is_cold` tells whether a kernel has yet to be compiled into the on-disk
 cache, so that a command can say that its first run compiles kernels once
-(:data:`FIRST_RUN_NOTICE`).
+(:data:`FIRST_RUN_NOTICE`); :func:`compile_timer` measures the seconds a block spends compiling
+(numba's event API), so that a time budget can leave that one-off cost out.
 """
 
 from __future__ import annotations
@@ -38,10 +39,13 @@ from __future__ import annotations
 import contextlib
 import functools
 import os
+import threading
+import time
 
 import numba
 import numpy as np
 from numba import types
+from numba.core import event
 
 __all__ = [
     "B1",
@@ -49,6 +53,7 @@ __all__ = [
     "FIRST_RUN_NOTICE",
     "I8",
     "cache_is_cold",
+    "compile_timer",
     "contiguous",
     "either_layout",
     "kernel_array",
@@ -275,3 +280,47 @@ def cache_is_cold(*kernels) -> bool:
         if index is not None and not os.path.exists(index):
             return True
     return False
+
+
+class _CompileTimer(event.Listener):
+    """Seconds spent compiling numba kernels while installed (outermost compilations only: a
+    kernel compiles the kernels it calls inside its own compilation)."""
+
+    def __init__(self):
+        self.seconds = 0.0
+        self._lock = threading.Lock()
+        self._depth = {}
+        self._start = {}
+
+    def on_start(self, ev):
+        me = threading.get_ident()
+        with self._lock:
+            depth = self._depth.get(me, 0)
+            if depth == 0:
+                self._start[me] = time.perf_counter()
+            self._depth[me] = depth + 1
+
+    def on_end(self, ev):
+        me = threading.get_ident()
+        with self._lock:
+            depth = self._depth.get(me, 0)
+            if depth == 0:  # began before the timer was installed: not counted
+                return
+            self._depth[me] = depth - 1
+            if depth == 1:
+                self.seconds += time.perf_counter() - self._start.pop(me)
+
+
+@contextlib.contextmanager
+def compile_timer():
+    """Measure the time a block spends compiling numba kernels.
+
+    Yields
+    ------
+    timer
+        Its ``seconds`` attribute is the wall-clock time spent compiling so far (loading a
+        kernel from the on-disk cache is not compiling).
+    """
+    timer = _CompileTimer()
+    with event.install_listener("numba:compile", timer):
+        yield timer

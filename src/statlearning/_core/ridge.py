@@ -92,7 +92,7 @@ def ridge_cholesky(G, b, alpha: float) -> np.ndarray:
     # reject ill-conditioned systems (condition number above about 1e10) rather than lose
     # more than about six digits: the caller then solves by SVD
     d = np.diag(U)
-    if d.min() <= COND_LIMIT ** -0.5 * d.max():
+    if d.min() <= COND_LIMIT**-0.5 * d.max():
         raise np.linalg.LinAlgError("matrix is ill-conditioned")
     return linalg.cho_solve((U, False), b, check_finite=False)
 

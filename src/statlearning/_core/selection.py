@@ -19,11 +19,16 @@ Every estimator that picks a model from a cross-validation curve calls :func:`se
   most ``error[b] + se[b]`` (Breiman et al. 1984 §3.4.3; ESL §7.10; ISLR §6.1.3); a relative
   slack of ``1e-12`` absorbs rounding, so a candidate exactly on the bound qualifies. Ties in
   complexity go to the smaller error, then to the first candidate.
+
+A continuous tuning parameter (a bandwidth, a smoothing parameter) is chosen by
+:func:`minimise_on_grid`: the criterion on a grid, then Brent's method between the best grid
+point's neighbours (``KernelDensity``, ``KernelRegression``, ``SmoothingSpline``).
 """
 
 from __future__ import annotations
 
 import numpy as np
+from scipy import optimize
 
 #: Relative slack on the one-standard-error bound (rounding of equal errors).
 ONE_SE_RTOL = 1e-12
@@ -59,9 +64,11 @@ def select_index(error, se=None, complexity=None, *, rule="min") -> int:
         raise ValueError("no candidate has a finite cross-validated error")
     if rule not in RULES:
         raise ValueError(f"rule must be one of {RULES}; got {rule!r}")
-    cx = np.arange(err.size, dtype=np.float64) if complexity is None else np.asarray(
-        complexity, dtype=np.float64
-    ).ravel()
+    cx = (
+        np.arange(err.size, dtype=np.float64)
+        if complexity is None
+        else np.asarray(complexity, dtype=np.float64).ravel()
+    )
     if cx.shape != err.shape:
         raise ValueError("complexity must have one entry per candidate")
     err = np.where(np.isnan(err), np.inf, err)
@@ -87,3 +94,29 @@ def _simplest(candidates, err, cx) -> int:
     """The candidate of smallest complexity; ties by smaller error, then the first."""
     order = np.lexsort((candidates, err[candidates], cx[candidates]))
     return int(candidates[order[0]])
+
+
+def minimise_on_grid(func, grid, *, xatol: float) -> tuple[float, float]:
+    """``(x, func(x))`` minimising ``func`` over ``[grid[0], grid[-1]]``: the grid's best
+    point, refined by bounded Brent between its neighbours to ``xatol`` (kept only when it
+    improves on the grid). ``NaN`` values are never chosen.
+
+    Parameters
+    ----------
+    func : callable
+        ``float -> float``.
+    grid : array-like of float
+        Increasing.
+    xatol : float
+        Brent's absolute tolerance on ``x``.
+    """
+    grid = np.asarray(grid, dtype=np.float64)
+    values = np.array([func(g) for g in grid], dtype=np.float64)
+    k = int(np.nanargmin(np.where(np.isnan(values), np.inf, values)))
+    lo, hi = grid[max(k - 1, 0)], grid[min(k + 1, grid.size - 1)]
+    res = optimize.minimize_scalar(
+        func, bounds=(lo, hi), method="bounded", options={"xatol": xatol, "maxiter": 500}
+    )
+    if res.fun <= values[k]:
+        return float(res.x), float(res.fun)
+    return float(grid[k]), float(values[k])

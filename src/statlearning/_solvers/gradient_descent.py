@@ -1,6 +1,7 @@
 """Batch gradient descent with a fixed step, Armijo backtracking, or exact line search.
 
-The update is the notes' rule ``x ← x − t ∇f(x)``. The step ``t`` is
+The update is the notes' rule ``x ← x − t ∇f(x)``, the plain step rule
+:class:`~statlearning._solvers.steps.SGD` applied to the full gradient. The step ``t`` is
 
 * ``"fixed"``: the given learning rate ``t = η`` every iteration;
 * ``"armijo"``: backtracking from ``t0`` by ``shrink`` until
@@ -19,6 +20,7 @@ from collections.abc import Callable
 import numpy as np
 
 from ._result import SolverResult
+from .steps import SGD
 
 
 def gradient_descent(
@@ -41,7 +43,8 @@ def gradient_descent(
     if step == "exact" and hessp is None:
         raise ValueError("exact line search needs hessp (the objective must be quadratic)")
     x = np.array(x0, dtype=np.float64)
-    g = grad(x)
+    rule = SGD(learning_rate)
+    g = np.ascontiguousarray(grad(x), dtype=np.float64)
     f = fun(x)
     f0 = f
     threshold = tol * max(1.0, float(np.linalg.norm(g)))
@@ -61,14 +64,15 @@ def gradient_descent(
             t = _backtrack(fun, grad, x, f, g, gnorm2, learning_rate, armijo_c, shrink)
             if t == 0.0:  # no step decreases f or ‖∇f‖ measurably: stop at machine precision
                 return SolverResult(x, it - 1, bool(np.sqrt(gnorm2) <= threshold), history)
-        x = x - t * g
+        rule.learning_rate = t
+        rule.update([x], [g])
         f = fun(x)
         if not np.isfinite(f) or (step == "fixed" and abs(f) > 1e12 * max(1.0, abs(f0))):
             raise FloatingPointError(
                 f"gradient descent diverged at iteration {it} (objective {f:.3g}); "
                 "the step size is too large"
             )
-        g = grad(x)
+        g = np.ascontiguousarray(grad(x), dtype=np.float64)
         if record_history:
             history.append(f)
     converged = np.linalg.norm(g) <= threshold

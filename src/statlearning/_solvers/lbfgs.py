@@ -31,6 +31,8 @@ def lbfgs(
     max_iter: int = 1000,
     tol: float = 1e-8,
     bounds: Sequence[tuple[float | None, float | None]] | None = None,
+    max_fun: int = 15000,
+    ftol: float = _FTOL,
 ) -> SolverResult:
     """Minimise a smooth function by L-BFGS-B.
 
@@ -47,6 +49,11 @@ def lbfgs(
         Stop when ``max_j |proj g_j| ≤ tol`` (SciPy's ``gtol``).
     bounds : sequence of (low, high) pairs, optional
         Box constraints, one pair per coordinate; ``None`` means unbounded on that side.
+    max_fun : int, default=15000
+        Maximum number of objective evaluations (SciPy's ``maxfun``).
+    ftol : float, default=64·eps
+        Stop when the relative decrease of the objective is at most ``ftol`` (SciPy's
+        ``ftol``; SciPy's own default, ``2.2e-9``, is what scikit-learn's MLP uses).
 
     Returns
     -------
@@ -62,6 +69,11 @@ def lbfgs(
         method="L-BFGS-B",
         jac=True,
         bounds=bounds,
-        options={"maxiter": int(max_iter), "gtol": float(tol), "ftol": _FTOL},
+        options={
+            "maxiter": int(max_iter),
+            "maxfun": int(max_fun),
+            "gtol": float(tol),
+            "ftol": float(ftol),
+        },
     )
     return SolverResult(np.asarray(res.x, dtype=np.float64), int(res.nit), bool(res.success))

@@ -140,7 +140,7 @@ def _shrink(m, active, alpha, G, G_bar, p, y, upper, sample, vmax, vmin, nu):
     The variables are physically reordered (``active`` records where each came from), so that
     the loops over the active ones read contiguous memory, as libsvm does.
     """
-    t = 0
+    t = np.int64(0)  # not a literal: one compiled _swap
     while t < m:
         g = 0 if (not nu or y[t] > 0) else 1
         v = -y[t] * G[t]
@@ -293,7 +293,7 @@ def _solve(
         if imax[1] >= 0 and imax[1] != k0:
             ki1 = _column(kern, store, sample[imax[1]])
         best = _INF
-        j = -1
+        j = np.int64(-1)  # not a literal: one compiled _track_upper
         gj = 0
         for t in range(m):
             if not _may_fall(alpha[t], y[t], upper[t]):

@@ -216,7 +216,9 @@ def applicable(specs, y, p, splits, task):
             domain = {"positive": "y > 0", "nonnegative": "y >= 0"}[spec.target]
             notes.append(f"{spec.name} left out: it needs {domain}; the smallest y is {y_min:.4g}")
         elif not spec.defined_for(n_train, p, None if counts is None else [min(counts)]):
-            if spec.rows == "class_rows":
+            if spec.rows == "one_feature":
+                why = f"it smooths a single feature and the data have p = {p}"
+            elif spec.rows == "class_rows":
                 why = f"a class has {min(counts)} training rows for p = {p} features"
             else:
                 why = f"p = {p} features for {n_train} training rows (p >= n)"

@@ -41,9 +41,10 @@ class Model:
         Hyper-parameters given to the class (none: its defaults).
     needs_scaling : bool, default=False
         ``compare`` and ``fit`` standardise the features first.
-    rows : {"any", "rows", "class_rows"}, default="any"
+    rows : {"any", "rows", "class_rows", "one_feature"}, default="any"
         ``"rows"``: an unpenalised fit, undefined when ``p >= n``; ``"class_rows"``: a
-        covariance matrix per class, undefined when a class has ``p`` rows or fewer.
+        covariance matrix per class, undefined when a class has ``p`` rows or fewer;
+        ``"one_feature"``: a smoother of one predictor, left out (with a note) when ``p > 1``.
     target : {"any", "positive", "nonnegative"}, default="any"
         The responses the model is defined for.
     cost : tuple of (float, float), default=(1, 1)
@@ -70,13 +71,6 @@ def best_subset_ols():
     from ..linear_model import LinearRegression
 
     return make_pipeline(BestSubsetSelector(criterion="bic"), LinearRegression())
-
-
-def principal_components_regression():
-    """PCR as the notes define it: standardise, PCA (cumulative:0.95), OLS on the scores."""
-    from ..decomposition import principal_components_regression as pcr
-
-    return pcr()
 
 
 #: rpart's defaults (minsplit 20, minbucket 7, cp 0.01) as tree hyper-parameters.
@@ -146,9 +140,13 @@ MODELS: tuple[Model, ...] = (
     Model("best_subset_ols", "feature_selection", best_subset_ols, REG,
           "Best subset by BIC (leaps), then least squares on the chosen features",
           rows=U, cost=(1, 3)),
-    # decomposition
-    Model("pcr", "decomposition", principal_components_regression, REG,
-          "Principal components regression: standardise, PCA (cumulative:0.95), OLS", cost=(1, 2)),
+    # cross_decomposition
+    Model("pcr", "cross_decomposition", "PCRegression", REG,
+          "Principal components regression on standardised X, components by 10-fold CV "
+          "(pls::pcr)", {"n_components": "cv"}, cost=(1, 2)),
+    Model("pls", "cross_decomposition", "PLSRegression", REG,
+          "Partial least squares regression on standardised X, components by 10-fold CV "
+          "(pls::plsr)", {"n_components": "cv"}, cost=(1, 2)),
     # neighbors
     Model("knn_classifier", NN, "KNeighborsClassifier", CLS,
           "k-nearest-neighbour vote (k = 5, Euclidean)", needs_scaling=True, cost=(2, 1)),
@@ -205,6 +203,27 @@ MODELS: tuple[Model, ...] = (
     Model("kernel_logistic", "kernel_methods", "KernelLogisticRegression", CLS,
           "Kernel logistic regression, RBF kernel (gamma = 'scale'), C = 1, Newton; "
           "multinomial for K > 2", needs_scaling=True, cost=(3, 0)),
+    # mars (forward pass: n·p·M² per step for M terms, M ≤ 21 for p ≤ 10)
+    Model("mars", "mars", "MARSRegressor", REG,
+          "MARS as R's earth: additive hinge terms, forward pass then GCV pruning",
+          cost=(1, 1.2)),
+    Model("mars_classifier", "mars", "MARSClassifier", CLS,
+          "MARS terms as R's earth, then a binomial GLM per class (earth glm=binomial)",
+          cost=(1, 1.2)),
+    # smoothing
+    Model("smoothing_spline", "smoothing", "SmoothingSpline", REG,
+          "Cubic smoothing spline of one feature, lambda by GCV (smooth.spline); "
+          "left out when p > 1", rows="one_feature", cost=(1, 0)),
+    # neural_network
+    Model("mlp_classifier", "neural_network", "MLPClassifier", CLS,
+          "Multilayer perceptron, one hidden layer of 100 ReLU units, Adam, early stopping "
+          "on 10% held out", {"early_stopping": True, "max_iter": 500}, needs_scaling=True,
+          cost=(1, 1)),
+    # L-BFGS: a target far from 0 (life expectancy ~70) stalls Adam's steps of ~1e-3
+    Model("mlp_regressor", "neural_network", "MLPRegressor", REG,
+          "Multilayer perceptron, one hidden layer of 100 ReLU units, L-BFGS, L2 penalty "
+          "alpha = 1", {"solver": "lbfgs", "alpha": 1.0, "max_iter": 500}, needs_scaling=True,
+          cost=(1, 1)),
 )  # fmt: skip
 
 

@@ -20,20 +20,26 @@ __all__ = [
 
 
 def principal_components_regression():
-    """Build the principal components regression pipeline of the notes (seed 004 §1.6).
+    """Deprecated: use :class:`statlearning.cross_decomposition.PCRegression`.
 
-    Standardise the features, keep the principal components whose cumulative proportion of
-    variance is at most 95% (``PCA("cumulative:0.95")``), regress ``y`` on their scores by OLS.
+    Returns ``PCRegression(n_components="cumulative:0.95", scale=True)``: the same model as the
+    former pipeline (standardise, keep the principal components whose cumulative proportion of
+    variance is at most 95%, least squares on their scores), with the coefficients on the
+    original predictors.
 
     Returns
     -------
-    sklearn.pipeline.Pipeline
-        Unfitted ``make_pipeline(StandardScaler(), PCA("cumulative:0.95"),
-        LinearRegression())``.
+    statlearning.cross_decomposition.PCRegression
+        Unfitted.
     """
-    from sklearn.pipeline import make_pipeline
-    from sklearn.preprocessing import StandardScaler
+    import warnings
 
-    from ..linear_model import LinearRegression
+    from ..cross_decomposition import PCRegression
 
-    return make_pipeline(StandardScaler(), PCA("cumulative:0.95"), LinearRegression())
+    warnings.warn(
+        "principal_components_regression() is deprecated; use "
+        "statlearning.cross_decomposition.PCRegression(n_components='cumulative:0.95').",
+        FutureWarning,
+        stacklevel=2,
+    )
+    return PCRegression(n_components="cumulative:0.95", scale=True)

@@ -6,13 +6,14 @@ import math
 from numbers import Integral, Real
 
 import numpy as np
-from scipy import integrate, optimize, special
+from scipy import integrate, special
 from scipy.spatial import cKDTree
 from sklearn.base import clone
 from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted
 
 from .._core.compiled import kernel_array
+from .._core.selection import minimise_on_grid
 from .._validation import CV, Interval, Options, check_sample_weight, validate_data
 from ..base import StatBase, fit_context
 from ..model_selection import cv_estimate
@@ -246,17 +247,10 @@ default="gaussian"
             return -mean if np.isfinite(mean) else 1e300
 
         grid = np.log(h0) + np.log(np.geomspace(0.1, 4.0, 16))
-        values = [neg_score(g) for g in grid]
-        best = int(np.argmin(values))
-        lo, hi = grid[max(best - 1, 0)], grid[min(best + 1, grid.size - 1)]
-        res = optimize.minimize_scalar(
-            neg_score, bounds=(lo, hi), method="bounded", options={"xatol": 1e-3}
-        )
+        log_h, _ = minimise_on_grid(neg_score, grid, xatol=1e-3)
         self.cv_bandwidths_ = np.array(tried)
         self.cv_scores_ = np.array(scores)
-        if res.fun <= values[best]:
-            return float(np.exp(res.x))
-        return float(np.exp(grid[best]))
+        return float(np.exp(log_h))
 
     def _log_norm(self):
         D = self.X_fit_.shape[1]

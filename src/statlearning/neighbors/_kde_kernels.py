@@ -15,7 +15,7 @@ import math
 import numpy as np
 from numba import njit, prange
 
-from .._core.compiled import F8, I8, readonly, writeable
+from .._core.compiled import F8, I8, lazy_kernel, readonly, writeable
 
 __all__ = ["KERNEL_CODES", "kde_log_sums", "kernel_values", "log_kernel_values"]
 
@@ -61,8 +61,9 @@ def _log_value(u2, code):
     return math.log(v) if v > 0.0 else -np.inf
 
 
-@njit(
-    [(readonly(2), readonly(2), readonly(1), readonly(1), F8, I8, writeable(1))],
+# compiled at the first call (lazy_kernel), not when the package is imported
+@lazy_kernel(
+    (readonly(2), readonly(2), readonly(1), readonly(1), F8, I8, writeable(1)),
     parallel=True,
     cache=True,
 )
@@ -114,14 +115,14 @@ def kde_log_sums(Q, X, w, logw, inv_h, code, out):
             out[i] = top + math.log(acc)
 
 
-@njit([(readonly(1), I8, writeable(1))], cache=True)
+@lazy_kernel((readonly(1), I8, writeable(1)), cache=True)
 def kernel_values(u, code, out):
     """``out = k(u)`` elementwise for scaled distances ``u = d/h``."""
     for i in range(u.shape[0]):
         out[i] = _value(u[i] * u[i], code)
 
 
-@njit([(readonly(1), I8, writeable(1))], cache=True)
+@lazy_kernel((readonly(1), I8, writeable(1)), cache=True)
 def log_kernel_values(u, code, out):
     """``out = log k(u)`` elementwise for scaled distances ``u = d/h``."""
     for i in range(u.shape[0]):

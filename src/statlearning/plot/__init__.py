@@ -11,9 +11,16 @@ scores by class or cluster), :func:`dendrogram` (hierarchical clustering) and
 :func:`cv_curve` and :func:`lasso_cv_curve` (CV error with ±1 SE bars, the minimum and the
 one-standard-error choice), :func:`roc_curve_plot` (ROC with the optimal threshold and the AUC),
 :func:`subset_criteria_plot` (RSS, adjusted R², Cp and BIC against the model size, as ISLR's
-Figure 6.2) and :func:`replicates_plot` (bootstrap or jackknife replicates). Trees:
-:func:`plot_tree` (R's ``plot(fit); text(fit)`` for rpart). Classifiers:
+Figure 6.2) and :func:`replicates_plot` (bootstrap or jackknife replicates). Component
+regressions: :func:`rmsep_curve` (cross-validated RMSEP of PCR/PLS, R's ``validationplot``) and
+:func:`pls_loadings_plot` (R's ``plot(fit, "loadings")``). Trees:
+:func:`plot_tree` (R's ``plot(fit); text(fit)`` for rpart). Basis fits and smoothers:
+:func:`plot_fit` (a curve of one predictor with its pointwise ±2 se band). Classifiers:
 :func:`plot_decision_boundary` (regions, an SVM's boundary and margins, support vectors circled).
+MARS: :func:`plot_mars` (the fitted model against each predictor, knots marked, as R's
+``plotmo``).
+Neural networks: :func:`plot_loss_curve` (training loss and validation score by epoch) and
+:func:`plot_network` (the network diagram, weights as edge widths).
 
 Nothing else in the package imports matplotlib.
 """
@@ -22,11 +29,14 @@ try:
     import matplotlib  # noqa: F401
 except ImportError as exc:  # pragma: no cover - exercised with matplotlib hidden
     raise ImportError(
-        'statlearning.plot needs matplotlib, an optional dependency: '
+        "statlearning.plot needs matplotlib, an optional dependency: "
         'pip install "statlearning[plot]"'
     ) from exc
 
+from ._cross_decomposition import pls_loadings_plot, rmsep_curve
 from ._decision import plot_decision_boundary
+from ._mars import plot_mars
+from ._network import plot_loss_curve, plot_network
 from ._selection import (
     cv_curve,
     lasso_cv_curve,
@@ -34,6 +44,7 @@ from ._selection import (
     roc_curve_plot,
     subset_criteria_plot,
 )
+from ._smooth import plot_fit
 from ._tree import plot_tree
 from ._unsupervised import biplot, cluster_scatter, dendrogram, kernel_pca_scatter, scree_plot
 
@@ -45,8 +56,14 @@ __all__ = [
     "kernel_pca_scatter",
     "lasso_cv_curve",
     "plot_decision_boundary",
+    "plot_fit",
+    "plot_loss_curve",
+    "plot_mars",
+    "plot_network",
     "plot_tree",
+    "pls_loadings_plot",
     "replicates_plot",
+    "rmsep_curve",
     "roc_curve_plot",
     "scree_plot",
     "subset_criteria_plot",

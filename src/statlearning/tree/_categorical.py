@@ -76,8 +76,8 @@ def _mask_gain(mask, q, crit, n_classes, cls, total, parent, sums, sums_all, wl,
             sr += cr[k]
         return class_gain(cl, sl, crit) + class_gain(cr, sr, crit) - parent
     if crit == ABSOLUTE_ERROR:
-        nl = 0
-        nr = 0
+        nl = np.int64(0)
+        nr = np.int64(0)
         for i in range(mj):
             if mask[levels[i]]:
                 rows_l[nl] = ids[i]
@@ -161,8 +161,8 @@ def categorical_split(ids, levels, mj, q, y, codes, w, cnt, crit, n_classes, min
         ntot += nl[c]
     cl = np.zeros(max(n_classes, 1))
     cr = np.zeros(max(n_classes, 1))
-    rows_l = np.empty(mj if crit == ABSOLUTE_ERROR else 0, dtype=np.int64)
-    rows_r = np.empty(mj if crit == ABSOLUTE_ERROR else 0, dtype=np.int64)
+    rows_l = np.empty(mj if crit == ABSOLUTE_ERROR else 0, dtype=np.int32)  # as ``ids``
+    rows_r = np.empty(mj if crit == ABSOLUTE_ERROR else 0, dtype=np.int32)
     mask = np.zeros(q, dtype=np.bool_)
     found = False
     best_g = -np.inf

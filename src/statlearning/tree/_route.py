@@ -63,8 +63,8 @@ def route_kernel(children_left, children_right, feature, threshold, default_dir,
         node = 0
         while children_left[node] != -1:
             f = feature[node]
-            d = _direction(X[i, f], n_levels[f] > 0, threshold[node], True,
-                           cat_left[node], cat_right[node])
+            d = _direction(X[i, f], n_levels[f] > 0, threshold[node], np.bool_(True),
+                           cat_left[node], cat_right[node])  # not a literal: one _direction
             row = sur_index[node]
             if d == 0 and row >= 0:
                 for k in range(n_sur):

@@ -63,7 +63,7 @@ def _heapsort(xs, ids, lo, hi):
         _sift(xs, ids, lo, s, n)
     for end in range(n - 1, 0, -1):
         _swap(xs, ids, lo, lo + end)
-        _sift(xs, ids, lo, 0, end)
+        _sift(xs, ids, lo, np.int64(0), end)  # not a literal 0: one compiled _sift
 
 
 @njit(cache=True, nogil=True)

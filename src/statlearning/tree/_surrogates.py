@@ -102,7 +102,7 @@ def node_surrogates(X, y, codes, w, samples, start, end, f, row_dir, presorted, 
                 xs[i] = X[r, j]
                 ids[i] = r
         else:
-            mj = 0
+            mj = np.int64(0)  # not a literal: one compiled sort_node (see _grow._ZERO)
             for i in range(m):
                 r = samples[start + i]
                 v = X[r, j]

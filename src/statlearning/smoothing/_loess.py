@@ -1,0 +1,251 @@
+"""Local polynomial regression as R's ``loess(surface = "direct")``: :class:`LocalRegression`."""
+
+from __future__ import annotations
+
+import math
+import warnings
+from numbers import Integral, Real
+
+import numpy as np
+from scipy.spatial.distance import cdist
+from sklearn.utils.validation import check_is_fitted
+
+from .._core.scaling import scale_for
+from .._validation import Boolean, Interval, Options, check_sample_weight, validate_data
+from ..base import RegressorMixin, StatBase, fit_context
+from ..exceptions import NumericalWarning
+
+#: Neighbour cells (query points × neighbours) per block of local fits.
+_BLOCK_CELLS = 1 << 19
+
+
+def _design(Z, degree):
+    """Local polynomial columns of centred coordinates ``Z`` (…, nf, d), in R's order:
+    1, the linear terms, then per variable its square and its products with later ones."""
+    cols = [np.ones(Z.shape[:-1])]
+    d = Z.shape[-1]
+    if degree >= 1:
+        cols += [Z[..., j] for j in range(d)]
+    if degree >= 2:
+        for j in range(d):
+            cols.append(Z[..., j] ** 2)
+            cols += [Z[..., j] * Z[..., jj] for jj in range(j + 1, d)]
+    return np.stack(cols, axis=-1)
+
+
+def local_fit(X, y, rw, Q, span, degree):
+    """R's ``ehg127`` at every row of ``Q``: tricube-weighted least squares on the
+    ``⌊n·span + 1e-5⌋`` nearest rows of ``X`` (radius widened by ``span`` when it exceeds 1),
+    solved by the SVD of the column-equilibrated design with R's pseudo-inverse tolerance
+    (``100·eps·σ₁``). Returns the fitted values at ``Q``."""
+    n = X.shape[0]
+    nf = min(n, math.floor(n * span + 1e-5))
+    out = np.empty(Q.shape[0])
+    step = max(1, _BLOCK_CELLS // max(nf, 1))
+    for start in range(0, Q.shape[0], step):
+        q = Q[start : start + step]
+        D2 = cdist(q, X, "sqeuclidean")
+        idx = (
+            np.argpartition(D2, nf - 1, axis=1)[:, :nf]
+            if nf < n
+            else np.tile(np.arange(n), (q.shape[0], 1))
+        )
+        dist = np.take_along_axis(D2, idx, axis=1)
+        rho = dist.max(axis=1, keepdims=True) * max(1.0, span)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            u = np.sqrt(dist / rho)
+        u = np.where(rho > 0, u, 0.0)
+        w = np.sqrt(rw[idx] * np.clip(1.0 - u**3, 0.0, None) ** 3)
+        A = _design(X[idx] - q[:, None, :], degree) * w[..., None]
+        eta = w * y[idx]
+        norms = np.sqrt(np.sum(A**2, axis=1))
+        norms[norms == 0] = 1.0
+        A = A / norms[:, None, :]
+        U, s, Vt = np.linalg.svd(A, full_matrices=False)
+        tol = s[:, :1] * (100 * np.finfo(float).eps)
+        inv = np.where(s > tol, 1.0 / np.where(s > 0, s, 1.0), 0.0)
+        gamma = np.einsum("bnk,bn->bk", U, eta) * inv
+        coef0 = np.einsum("bk,bk->b", Vt[:, :, 0], gamma) / norms[:, 0]
+        out[start : start + step] = coef0
+    return out
+
+
+def robustness_weights(resid) -> np.ndarray:
+    """R's ``lowesw``: bisquare weights of the residuals over six times their median
+    absolute value (1 below 0.001 of it, 0 above 0.999)."""
+    r = np.abs(resid)
+    cmad = 6.0 * np.median(r)
+    if cmad < np.finfo(float).tiny:
+        return np.ones_like(r)
+    out = (1.0 - (r / cmad) ** 2) ** 2
+    out[r > 0.999 * cmad] = 0.0
+    out[r <= 0.001 * cmad] = 1.0
+    return out
+
+
+class LocalRegression(RegressorMixin, StatBase):
+    """Local polynomial regression (loess), computed as R's ``loess(surface = "direct")``.
+
+    Parameters
+    ----------
+    span : float, default=0.75
+        Fraction ``α`` of the data in each neighbourhood: the ``⌊αn⌋`` nearest points get
+        tricube weights. Above 1 every point is used and the radius is widened (R's rule).
+    degree : {0, 1, 2}, default=2
+        Degree of the local polynomials (with all cross products for several columns).
+    family : {"gaussian", "symmetric"}, default="gaussian"
+        ``"symmetric"``: R's robust fit, ``iterations − 1`` reweightings by the bisquare of
+        the residuals over six times their median absolute value.
+    surface : {"direct"}, default="direct"
+        The fit is computed exactly at every point (R's ``surface = "direct"``; R's default
+        ``"interpolate"`` approximates it on a k-d tree).
+    normalize : bool, default=True
+        With several columns, divide each by its 10 % trimmed standard deviation (R).
+        R's ``loess`` takes up to 4 columns; the direct computation here has no limit, but a
+        local polynomial of degree 2 in ``d`` columns has ``(d + 1)(d + 2)/2`` coefficients
+        and needs neighbourhoods larger than that.
+    iterations : int, default=4
+        Fits of the ``"symmetric"`` family (R's ``loess.control(iterations)``).
+
+    Attributes
+    ----------
+    robustness_weights_ : ndarray of shape (n_samples,)
+        The final bisquare weights (all one for ``"gaussian"``).
+    scale_ : ndarray of shape (n_features,)
+        The normalisation divisors (ones when not normalised).
+    n_features_in_ : int
+    feature_names_in_ : ndarray of str
+        When X was a DataFrame with string column names.
+
+    See Also
+    --------
+    statlearning.smoothing.SmoothingSpline : penalised cubic spline of one predictor.
+    statlearning.smoothing.KernelRegression : the local constant fit with a Gaussian kernel.
+
+    Notes
+    -----
+    At each point :math:`x_0` the fit is :math:`\\hat\\beta_0(x_0)` of
+
+    .. math:: \\min_\\beta \\sum_{i \\in N(x_0)} w_i\\, r_i\\, T\\!\\left(\\frac{\\lVert x_i -
+       x_0\\rVert}{h(x_0)}\\right) \\bigl(y_i - P_\\beta(x_i - x_0)\\bigr)^2,
+       \\qquad T(u) = (1 - u^3)^3,
+
+    with :math:`N(x_0)` the :math:`\\lfloor \\alpha n\\rfloor` nearest points, :math:`h`
+    the distance to the farthest of them (times :math:`\\sqrt{\\alpha}` for
+    :math:`\\alpha > 1`, as R's code), :math:`P_\\beta` a polynomial of degree ``degree``,
+    :math:`w_i` the sample weights and :math:`r_i` the robustness weights. Singular local
+    fits use the pseudo-inverse as R does. Prediction keeps the
+    training data (each new point is a new local fit). Mapping: ``LocalRegression(span=s,
+    degree=d, family=f)`` is ``loess(y ~ x, span = s, degree = d, family = f,
+    control = loess.control(surface = "direct"))``; the notes' ``lo(x, span)`` (Boily,
+    §6.4, where ``spar`` is a misprint for ``span``).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from statlearning.smoothing import LocalRegression
+    >>> X = np.linspace(0, 6, 40)[:, None]
+    >>> y = np.sin(X[:, 0])
+    >>> model = LocalRegression(span=0.3).fit(X, y)
+    >>> float(model.predict([[1.5]])[0].round(3))
+    0.997
+    """
+
+    _parameter_constraints = {
+        "span": [Interval(Real, 0, None, closed="neither")],
+        "degree": [Interval(Integral, 0, 2, closed="both")],
+        "family": [Options({"gaussian", "symmetric"})],
+        "surface": [Options({"direct"})],
+        "normalize": [Boolean()],
+        "iterations": [Interval(Integral, 1, None, closed="left")],
+    }
+
+    def __init__(
+        self,
+        span=0.75,
+        *,
+        degree=2,
+        family="gaussian",
+        surface="direct",
+        normalize=True,
+        iterations=4,
+    ):
+        self.span = span
+        self.degree = degree
+        self.family = family
+        self.surface = surface
+        self.normalize = normalize
+        self.iterations = iterations
+
+    @fit_context
+    def fit(self, X, y, sample_weight=None):
+        """Fit the local regressions at the data (and the robustness weights).
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+        y : array-like of shape (n_samples,)
+        sample_weight : array-like of shape (n_samples,), default=None
+            Prior weights (R's ``weights``).
+
+        Returns
+        -------
+        self : LocalRegression
+        """
+        name = type(self).__name__
+        X, y = validate_data(self, X, y, dtype=np.float64, y_numeric=True)
+        n, d = X.shape
+        w = check_sample_weight(sample_weight, n, estimator_name=name)
+        keep = w > 0
+        X, y, w = X[keep], y[keep], w[keep]
+        n = X.shape[0]
+        nf = min(n, math.floor(n * self.span + 1e-5))
+        k = _design(np.zeros((1, d)), self.degree).shape[-1]
+        if nf <= 0:
+            raise ValueError(
+                f"{name}: span={self.span} is too small: it selects no neighbours of the "
+                f"{n} rows{'; got 1 sample' if n == 1 else ''}."
+            )
+        if k > nf - 1:
+            warnings.warn(
+                f"{name}: span={self.span} gives {nf} neighbours for {k} local coefficients "
+                "(degree and columns); the local fits are near singular (R's 'span too "
+                "small' warning).",
+                NumericalWarning,
+            )
+        s = scale_for(X) or 1.0  # a power of two: the local fits are exact at any scale
+        self.scale_ = self._divisor(X / s) * s
+        X = X / self.scale_
+        iterations = self.iterations if self.family == "symmetric" else 1
+        robust = np.ones(n)
+        for it in range(iterations):
+            fitted = local_fit(X, y, w * robust, X, self.span, self.degree)
+            if it < iterations - 1:
+                robust = robustness_weights(y - fitted)
+        self.robustness_weights_ = robust
+        self._X, self._y, self._rw = X, y, w * robust
+        return self
+
+    def _divisor(self, X) -> np.ndarray:
+        n, d = X.shape
+        if not self.normalize or d == 1:
+            return np.ones(d)
+        trim = math.ceil(0.1 * n)
+        core = np.sort(X, axis=0)[trim : n - trim]
+        sd = np.std(core, axis=0, ddof=1) if core.shape[0] > 1 else np.zeros(d)
+        return np.where(sd > 0, sd, 1.0)
+
+    def predict(self, X):
+        """Local fits at the rows of ``X`` (R's ``predict.loess`` with ``surface="direct"``).
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+
+        Returns
+        -------
+        ndarray of shape (n_samples,)
+        """
+        check_is_fitted(self, "robustness_weights_")
+        X = validate_data(self, X, reset=False, dtype=np.float64)
+        return local_fit(self._X, self._y, self._rw, X / self.scale_, self.span, self.degree)
