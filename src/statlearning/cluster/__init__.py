@@ -1,5 +1,5 @@
-"""Clustering: k-means (Lloyd or Elkan, greedy k-means++, mini-batch), DBSCAN, agglomerative
-(hierarchical) clustering and spectral clustering.
+"""Clustering: k-means (Lloyd or Elkan, greedy k-means++, mini-batch), kernel k-means, DBSCAN,
+agglomerative (hierarchical) clustering and spectral clustering.
 
 :class:`KMeans` follows R's ``kmeans(..., algorithm = "Lloyd")`` and scikit-learn's
 ``KMeans``; :class:`DBSCAN` counts the point itself in ``min_samples`` (the notes' formula)
@@ -11,6 +11,7 @@ eigenvalues.
 
 from ._agglomerative import AgglomerativeClustering
 from ._dbscan import DBSCAN
+from ._kernel_kmeans import KernelKMeans
 from ._kmeans import KMeans, MiniBatchKMeans, kmeans_plusplus
 from ._spectral import SpectralClustering
 
@@ -18,6 +19,7 @@ __all__ = [
     "DBSCAN",
     "AgglomerativeClustering",
     "KMeans",
+    "KernelKMeans",
     "MiniBatchKMeans",
     "SpectralClustering",
     "kmeans_plusplus",

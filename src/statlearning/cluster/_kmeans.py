@@ -34,45 +34,89 @@ from ._kmeans_kernels import (
 __all__ = ["KMeans", "MiniBatchKMeans", "kmeans_plusplus"]
 
 
-def kmeans_plusplus(X, n_clusters: int, *, random_state=None, n_local_trials=None):
+def kmeans_plusplus(
+    X, n_clusters: int, *, sample_weight=None, random_state=None, n_local_trials=None, gram=False
+):
     """Greedy k-means++ seeding (D² sampling with local trials), as scikit-learn's.
 
-    The first centre is a uniformly drawn row. Each further centre is chosen among
-    ``n_local_trials`` rows drawn with probability proportional to their squared distance to
-    the nearest centre already chosen (D² sampling, seed 001 part 2, Algorithm 9): the trial
-    that most reduces the potential ``Σ_i min_s ‖x_i − c_s‖²`` wins. ``n_local_trials=1`` is
-    the plain algorithm of the notes.
+    The first centre is a uniformly drawn row (drawn with probability proportional to its
+    weight when ``sample_weight`` is given). Each further centre is chosen among
+    ``n_local_trials`` rows drawn with probability proportional to their (weighted) squared
+    distance to the nearest centre already chosen (D² sampling, seed 001 part 2, Algorithm 9):
+    the trial that most reduces the potential ``Σ_i w_i min_s ‖x_i − c_s‖²`` wins.
+    ``n_local_trials=1`` is the plain algorithm of the notes.
 
     Parameters
     ----------
     X : ndarray of shape (n_samples, n_features), float64
+        The data; with ``gram=True``, the Gram matrix of shape (n_samples, n_samples).
     n_clusters : int
+        Number of centres to choose.
+    sample_weight : ndarray of shape (n_samples,) or None, default=None
+        Non-negative weights of the potential (None: unit weights).
     random_state : None, int, RandomState or numpy.random.Generator
         A :class:`numpy.random.Generator` draws the first row with ``integers(n)`` and the
         trials with ``random()``; the other types go through scikit-learn's
         ``check_random_state`` and draw with ``randint`` and ``uniform``.
     n_local_trials : int, optional
         Default ``2 + floor(ln k)``.
+    gram : bool, default=False
+        ``X`` is a positive semi-definite Gram matrix ``K`` and distances are those of the
+        feature space, ``‖φ(xᵢ) − φ(xⱼ)‖² = Kᵢᵢ + Kⱼⱼ − 2Kᵢⱼ`` (kernel k-means++, as
+        :class:`KernelKMeans` seeds).
 
     Returns
     -------
     centers : ndarray of shape (n_clusters, n_features)
+        The chosen rows of ``X`` (with ``gram=True``: the chosen rows of the Gram, each
+        centre's kernel with every point).
     indices : ndarray of shape (n_clusters,)
         Rows of ``X`` chosen as centres.
     """
     X = kernel_array(X)
     original = X
-    X, _ = _rescaled(X)
     n = X.shape[0]
+    if gram:
+        if X.ndim != 2 or X.shape[1] != n:
+            raise ValueError(f"gram=True needs a square Gram matrix; got shape {X.shape}.")
+        diag = np.diag(X).copy()
+
+        def update(row, closest, cumulative, w):
+            d = diag + (diag[row] - 2.0 * X[row])
+            np.minimum(closest, np.maximum(d, 0.0), out=closest)
+            np.cumsum(w * closest, out=cumulative)
+            return closest, cumulative
+
+        def potentials(cand, closest, w):
+            d = diag[:, None] + (diag[cand][None, :] - 2.0 * X[:, cand])
+            np.maximum(d, 0.0, out=d)
+            return w @ np.minimum(d, closest[:, None])
+
+    else:
+        X, _ = _rescaled(X)
+
+        def update(row, closest, cumulative, w):
+            return update_closest(X, row, closest, cumulative, w)
+
+        def potentials(cand, closest, w):
+            return candidate_potentials(X, cand, closest, w)
+
     if isinstance(random_state, np.random.Generator):
         randint, uniform = random_state.integers, random_state.random
     else:
         rng = check_random_state(random_state)
         randint, uniform = rng.randint, rng.uniform
+    if sample_weight is None:
+        w = np.ones(n)
+        first = randint(n)
+    else:
+        w = kernel_array(sample_weight)
+        cum_w = np.cumsum(w)
+        first = min(int(np.searchsorted(cum_w, uniform() * cum_w[-1], side="right")), n - 1)
     trials = 2 + int(math.log(n_clusters)) if n_local_trials is None else int(n_local_trials)
     indices = np.empty(n_clusters, dtype=np.int64)
-    indices[0] = randint(n)
-    closest, cumulative = update_closest(X, indices[0], np.full(n, np.inf), np.empty(n))
+    indices[0] = first
+    closest, cumulative = update(indices[0], np.full(n, np.inf), np.empty(n), w)
     potential = cumulative[-1]
     for c in range(1, n_clusters):
         if potential <= 0:  # every row coincides with a chosen centre (duplicates): uniform
@@ -81,10 +125,10 @@ def kmeans_plusplus(X, n_clusters: int, *, random_state=None, n_local_trials=Non
             draws = uniform(size=trials) * potential
             cand = np.searchsorted(cumulative, draws)
             cand = np.minimum(cand, n - 1).astype(np.int64)
-        pots = candidate_potentials(X, cand, closest)
+        pots = potentials(cand, closest, w)
         best = int(np.argmin(pots))
         indices[c] = cand[best]
-        closest, cumulative = update_closest(X, indices[c], closest, cumulative)
+        closest, cumulative = update(indices[c], closest, cumulative, w)
         potential = cumulative[-1]
     return original[indices].copy(), indices
 

@@ -125,8 +125,8 @@ def squared_distances(X, centers):
 
 
 @numba.njit(cache=True)
-def candidate_potentials(X, candidates, closest):
-    """k-means++ trial: ``Σ_i min(closest[i], ‖X[i] − X[c]‖²)`` for each candidate row ``c``.
+def candidate_potentials(X, candidates, closest, weights):
+    """k-means++ trial: ``Σ_i w_i min(closest[i], ‖X[i] − X[c]‖²)`` for each candidate row ``c``.
 
     Parameters
     ----------
@@ -135,6 +135,8 @@ def candidate_potentials(X, candidates, closest):
         Row indices of the candidate centres.
     closest : ndarray (n,)
         Current squared distance of every row to its nearest chosen centre.
+    weights : ndarray (n,)
+        Sample weights.
 
     Returns
     -------
@@ -154,7 +156,7 @@ def candidate_potentials(X, candidates, closest):
                 for f in range(p):
                     diff = X[i, f] - X[r, f]
                     d += diff * diff
-                part[c, m] += min(d, closest[i])
+                part[c, m] += weights[i] * min(d, closest[i])
     out = np.zeros(t, dtype=np.float64)
     for c in range(n_chunks):
         for m in range(t):
@@ -163,10 +165,11 @@ def candidate_potentials(X, candidates, closest):
 
 
 @numba.njit(cache=True)
-def update_closest(X, row, closest, cumulative):
-    """``closest[i] ← min(closest[i], ‖X[i] − X[row]‖²)`` and its running sum, in place.
+def update_closest(X, row, closest, cumulative, weights):
+    """``closest[i] ← min(closest[i], ‖X[i] − X[row]‖²)`` and the running sum of
+    ``weights[i] · closest[i]``, in place.
 
-    Returns ``(closest, cumulative)``; ``cumulative[-1]`` is the potential ``Σ_i closest[i]``
+    Returns ``(closest, cumulative)``; ``cumulative[-1]`` is the potential ``Σ_i w_i closest[i]``
     and ``cumulative`` is what D² sampling searches.
     """
     n, p = X.shape
@@ -178,7 +181,7 @@ def update_closest(X, row, closest, cumulative):
             d += diff * diff
         if d < closest[i]:
             closest[i] = d
-        total += closest[i]
+        total += weights[i] * closest[i]
         cumulative[i] = total
     return closest, cumulative
 

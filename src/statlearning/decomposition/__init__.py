@@ -1,13 +1,22 @@
-"""Dimension reduction: principal component analysis with R's conventions.
+"""Dimension reduction: principal component analysis with R's conventions, and kernel PCA.
 
 :class:`PCA` follows R's ``prcomp`` (divisor ``n − 1``, ``scale=True`` for the correlation
-matrix) and offers the notes' retention rules (:func:`retained_components`).
+matrix) and offers the notes' retention rules (:func:`retained_components`);
+:class:`KernelPCA` is PCA in a kernel's feature space (the centred Gram matrix, kernlab's
+``kpca`` and scikit-learn's ``KernelPCA``).
 """
 
+from ._kernel_pca import KernelPCA
 from ._pca import PCA, retained_components
 from ._summary import PCASummary
 
-__all__ = ["PCA", "PCASummary", "principal_components_regression", "retained_components"]
+__all__ = [
+    "PCA",
+    "KernelPCA",
+    "PCASummary",
+    "principal_components_regression",
+    "retained_components",
+]
 
 
 def principal_components_regression():

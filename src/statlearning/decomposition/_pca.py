@@ -103,6 +103,40 @@ def retained_components(eigenvalues, rule: str) -> int:
     return max(k, 1)
 
 
+def check_n_components(nc, n_max: int, bound: str = "min(n_samples, n_features)"):
+    """A validated ``n_components``: None, an int in ``[1, n_max]``, a float in (0, 1) or a
+    retention-rule string (``bound`` names ``n_max`` in the error message)."""
+    if nc is None or isinstance(nc, str):
+        if isinstance(nc, str):
+            _parse_rule(nc)
+        return nc
+    if isinstance(nc, Integral) and not isinstance(nc, bool):
+        if not 1 <= nc <= n_max:
+            raise ValueError(f"n_components={nc} must be between 1 and {bound}={n_max}.")
+        return int(nc)
+    if isinstance(nc, Real) and not isinstance(nc, bool):
+        if not 0 < nc < 1:
+            raise ValueError(f"n_components={nc!r}: a float must be in (0, 1).")
+        return float(nc)
+    raise TypeError(
+        f"n_components must be None, an int, a float in (0, 1) or a rule string; got "
+        f"{nc!r} (of type {type(nc).__name__})."
+    )
+
+
+def n_retained(nc, eigenvalues, total_var, n_max) -> int:
+    """Components kept for a validated ``n_components`` (:func:`check_n_components`), given
+    the variances in decreasing order and their total."""
+    if nc is None:
+        return n_max
+    if isinstance(nc, int):
+        return nc
+    if isinstance(nc, float):
+        ratio = np.cumsum(eigenvalues) / total_var if total_var > 0 else np.ones(1)
+        return int(min(np.searchsorted(ratio, nc - 1e-12) + 1, n_max))
+    return retained_components(eigenvalues, nc)
+
+
 def _flip_signs(components: np.ndarray) -> np.ndarray:
     """Make the largest-magnitude loading of each component positive (deterministic signs)."""
     idx = np.argmax(np.abs(components), axis=1)
@@ -133,15 +167,23 @@ def _randomized_svd(X, mean, scale, k, n_oversamples, n_iter, rng):
         return (X.T @ C - np.outer(mean, C.sum(axis=0))) * inv[:, None]
 
     size = min(k + n_oversamples, min(X.shape))
-    Q = matmul(rng.standard_normal((X.shape[1], size)))
+    Q = range_finder(matmul, rmatmul, X.shape[1], size, n_iter, rng)
+    B = rmatmul(Q).T
+    _, s, vt = linalg.svd(B, full_matrices=False, check_finite=False)
+    return s[:k], vt[:k]
+
+
+def range_finder(matmul, rmatmul, n_cols, size, n_iter, rng):
+    """Orthonormal basis ``Q`` (``size`` columns) of the range of ``A`` by Halko, Martinsson &
+    Tropp's randomised range finder with ``n_iter`` power iterations (LU-normalised);
+    ``matmul(B) = A B``, ``rmatmul(C) = Aᵀ C``, ``n_cols`` the columns of ``A``."""
+    Q = matmul(rng.standard_normal((n_cols, size)))
     for _ in range(n_iter):
         Q, _ = linalg.lu(Q, permute_l=True, check_finite=False)
         Q, _ = linalg.lu(rmatmul(Q), permute_l=True, check_finite=False)
         Q = matmul(Q)
     Q, _ = linalg.qr(Q, mode="economic", check_finite=False)
-    B = rmatmul(Q).T
-    _, s, vt = linalg.svd(B, full_matrices=False, check_finite=False)
-    return s[:k], vt[:k]
+    return Q
 
 
 class PCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, StatBase):
@@ -255,25 +297,7 @@ class PCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, StatBase):
         self.random_state = random_state
 
     def _check_n_components(self, n_max: int):
-        nc = self.n_components
-        if nc is None or isinstance(nc, str):
-            if isinstance(nc, str):
-                _parse_rule(nc)
-            return nc
-        if isinstance(nc, Integral) and not isinstance(nc, bool):
-            if not 1 <= nc <= n_max:
-                raise ValueError(
-                    f"n_components={nc} must be between 1 and min(n_samples, n_features)={n_max}."
-                )
-            return int(nc)
-        if isinstance(nc, Real) and not isinstance(nc, bool):
-            if not 0 < nc < 1:
-                raise ValueError(f"n_components={nc!r}: a float must be in (0, 1).")
-            return float(nc)
-        raise TypeError(
-            f"n_components must be None, an int, a float in (0, 1) or a rule string; got "
-            f"{nc!r} (of type {type(nc).__name__})."
-        )
+        return check_n_components(self.n_components, n_max)
 
     def _choose_solver(self, n: int, p: int, nc) -> str:
         if self.svd_solver != "auto":
@@ -404,14 +428,7 @@ class PCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, StatBase):
 
     @staticmethod
     def _n_retained(nc, eigenvalues, total_var, n_max) -> int:
-        if nc is None:
-            return n_max
-        if isinstance(nc, int):
-            return nc
-        if isinstance(nc, float):
-            ratio = np.cumsum(eigenvalues) / total_var if total_var > 0 else np.ones(1)
-            return int(min(np.searchsorted(ratio, nc - 1e-12) + 1, n_max))
-        return retained_components(eigenvalues, nc)
+        return n_retained(nc, eigenvalues, total_var, n_max)
 
     def _column_names(self, idx) -> list:
         if hasattr(self, "feature_names_in_"):

@@ -79,14 +79,26 @@ def training_gram(estimator, X, sample_weight=None):
         estimator.X_fit_ = None
         return np.array(X, dtype=np.float64)
     estimator.X_fit_ = X
-    return kernel(X)
+    K = kernel(X)
+    if not np.isfinite(K.sum()):  # one pass, no n × n mask (an inf or NaN entry propagates)
+        raise ValueError(
+            f"{name}: the training Gram matrix of the {kernel!r} kernel has NaN or infinite "
+            "entries (at this data scale the kernel's inner products or squared distances "
+            "leave float64's range); rescale X, for example to unit variance."
+        )
+    return K
 
 
-def gram_to_train(estimator, X):
-    """Validated ``X`` → ``K(X, training points)`` of shape (n, n_train)."""
+def gram_to_train(estimator, X, n_train=None):
+    """Validated ``X`` → ``K(X, training points)`` of shape (n, n_train).
+
+    ``n_train`` (the number of training points, checked against a precomputed Gram) defaults
+    to the rows of ``estimator.dual_coef_``.
+    """
     check_is_fitted(estimator, "kernel_")
     X = read_X(estimator, X, reset=False)
-    n_train = estimator.dual_coef_.shape[0]
+    if n_train is None:
+        n_train = estimator.dual_coef_.shape[0]
     if isinstance(estimator.kernel_, Precomputed):
         if X.shape[1] != n_train:
             raise ValueError(
@@ -99,10 +111,11 @@ def gram_to_train(estimator, X):
 
 
 def gram_times(estimator, X, coef):
-    """``K(X, training points) @ coef``, the Gram computed in row chunks of about 64 MB."""
+    """``K(X, training points) @ coef`` (``coef`` has one row per training point), the Gram
+    computed in row chunks of about 64 MB."""
     check_is_fitted(estimator, "kernel_")
     if isinstance(estimator.kernel_, Precomputed):
-        return gram_to_train(estimator, X) @ coef
+        return gram_to_train(estimator, X, coef.shape[0]) @ coef
     X = read_X(estimator, X, reset=False)
     n_train = estimator.X_fit_.shape[0]
     step = max((1 << 23) // max(n_train, 1), 1)

@@ -212,13 +212,16 @@ def gram_of(kernel, X):
     return k(X)
 
 
-def center_kernel(K):
+def center_kernel(K, *, copy=True):
     """The training Gram matrix centred in feature space: ``K − 1K − K1 + 1K1``, ``1 = 11ᵀ/n``.
 
     Parameters
     ----------
     K : array-like of shape (n_samples, n_samples)
         Gram matrix of the training points.
+    copy : bool, default=True
+        False centres ``K`` in place when it is already a float64 array (no second ``n × n``
+        matrix: what a large Gram needs).
 
     Returns
     -------
@@ -237,9 +240,11 @@ def center_kernel(K):
     if K.shape[0] != K.shape[1]:
         raise ValueError(f"center_kernel needs a square Gram matrix; got shape {K.shape}.")
     rows = K.mean(axis=0)
+    cols = K.mean(axis=1)
     total = rows.mean()
-    Kc = K - rows[None, :]
-    Kc -= K.mean(axis=1)[:, None]
+    Kc = K.copy() if copy else K
+    Kc -= rows[None, :]
+    Kc -= cols[:, None]
     Kc += total
     return Kc
 

@@ -5,7 +5,8 @@ created when it is ``None``) and returns the :class:`matplotlib.axes.Axes` it dr
 :class:`matplotlib.figure.Figure` for multi-panel figures).
 
 Unsupervised learning: :func:`scree_plot` (PCA eigenvalues with the retention rules marked),
-:func:`biplot` (R's ``biplot(prcomp)``), :func:`dendrogram` (hierarchical clustering) and
+:func:`biplot` (R's ``biplot(prcomp)``), :func:`kernel_pca_scatter` (kernel principal component
+scores by class or cluster), :func:`dendrogram` (hierarchical clustering) and
 :func:`cluster_scatter` (clusters, centres and Voronoi cells). Model assessment and selection:
 :func:`cv_curve` and :func:`lasso_cv_curve` (CV error with ±1 SE bars, the minimum and the
 one-standard-error choice), :func:`roc_curve_plot` (ROC with the optimal threshold and the AUC),
@@ -45,13 +46,14 @@ from ._selection import (
 )
 from ._smooth import plot_fit
 from ._tree import plot_tree
-from ._unsupervised import biplot, cluster_scatter, dendrogram, scree_plot
+from ._unsupervised import biplot, cluster_scatter, dendrogram, kernel_pca_scatter, scree_plot
 
 __all__ = [
     "biplot",
     "cluster_scatter",
     "cv_curve",
     "dendrogram",
+    "kernel_pca_scatter",
     "lasso_cv_curve",
     "plot_decision_boundary",
     "plot_fit",

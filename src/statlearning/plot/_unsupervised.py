@@ -69,6 +69,25 @@ def scree_plot(
     return ax
 
 
+def _component_pair(components, k: int, what: str) -> tuple[int, int]:
+    """Two different zero-based component indices below ``k``; ``ValueError`` otherwise."""
+    comps = tuple(int(c) for c in components)
+    if len(comps) != 2 or comps[0] == comps[1]:
+        raise ValueError(f"components must be two different indices; got {components!r}")
+    if not all(0 <= c < k for c in comps):
+        raise ValueError(f"components={components!r}: the {what} kept {k} components (0…{k - 1})")
+    return comps
+
+
+def _component_axes(ax, comps, ratio, prefix: str) -> None:
+    """Axis labels ``<prefix><m> (<share>%)`` and the zero lines of a score scatter."""
+    for setter, c in ((ax.set_xlabel, comps[0]), (ax.set_ylabel, comps[1])):
+        share = f" ({100 * ratio[c]:.1f}%)" if ratio is not None else ""
+        setter(f"{prefix}{c + 1}{share}")
+    ax.axhline(0, color="grey", linewidth=0.5)
+    ax.axvline(0, color="grey", linewidth=0.5)
+
+
 def biplot(pca, X, feature_names=None, components=(0, 1), ax=None):
     """Scores of the samples and loading arrows of the features, like R's ``biplot(prcomp)``.
 
@@ -98,12 +117,7 @@ def biplot(pca, X, feature_names=None, components=(0, 1), ax=None):
     range (directions and relative lengths are unchanged).
     """
     require_attributes(pca, ("components_", "explained_variance_"), "pca", "a fitted PCA")
-    comps = tuple(int(c) for c in components)
-    if len(comps) != 2 or comps[0] == comps[1]:
-        raise ValueError(f"components must be two different indices; got {components!r}")
-    k = pca.components_.shape[0]
-    if not all(0 <= c < k for c in comps):
-        raise ValueError(f"components={components!r}: the PCA kept {k} components (0…{k - 1})")
+    comps = _component_pair(components, pca.components_.shape[0], "PCA")
     scores = np.asarray(pca.transform(X))[:, comps]
     loadings = pca.components_[list(comps)].T
     p = loadings.shape[0]
@@ -126,12 +140,7 @@ def biplot(pca, X, feature_names=None, components=(0, 1), ax=None):
     for (dx, dy), name in zip(arrows, feature_names, strict=True):
         ax.arrow(0, 0, dx, dy, color="C3", width=width, length_includes_head=True)
         ax.text(1.08 * dx, 1.08 * dy, name, color="C3", ha="center", va="center")
-    ratio = getattr(pca, "explained_variance_ratio_", None)
-    for setter, c in ((ax.set_xlabel, comps[0]), (ax.set_ylabel, comps[1])):
-        share = f" ({100 * ratio[c]:.1f}%)" if ratio is not None else ""
-        setter(f"PC{c + 1}{share}")
-    ax.axhline(0, color="grey", linewidth=0.5)
-    ax.axvline(0, color="grey", linewidth=0.5)
+    _component_axes(ax, comps, getattr(pca, "explained_variance_ratio_", None), "PC")
     ax.set_title("Biplot")
     return ax
 
@@ -270,4 +279,54 @@ def cluster_scatter(X, labels, centers=None, voronoi=False, ax=None):
     ax.set_xlabel("Feature 1")
     ax.set_ylabel("Feature 2")
     ax.legend(fontsize="small")
+    return ax
+
+
+def kernel_pca_scatter(kpca, X, y=None, components=(0, 1), ax=None):
+    """Scatter of kernel principal component scores, coloured by class or cluster.
+
+    Parameters
+    ----------
+    kpca : fitted :class:`~statlearning.decomposition.KernelPCA`
+    X : array-like of shape (n_samples, n_features)
+        Points to project (the training data, or new points; their Gram matrix against the
+        training points for a precomputed kernel).
+    y : array-like of shape (n_samples,), default=None
+        Labels (classes or clusters) to colour the points by; None draws one colour.
+    components : pair of int, default=(0, 1)
+        Zero-based components on the horizontal and vertical axes.
+    ax : matplotlib Axes, default=None
+
+    Returns
+    -------
+    ax : matplotlib Axes
+        One scatter collection per label (one in all without ``y``), in the order of
+        ``np.unique(y)``.
+
+    Notes
+    -----
+    The scores are :meth:`~statlearning.decomposition.KernelPCA.transform`'s ``Σⱼ αⱼ
+    K^c(x, xⱼ)`` (test points centred with the training statistics, seed 002 (12.17–12.18));
+    the axis labels give each component's share of the feature-space variance
+    (``explained_variance_ratio_``, λ / trace K^c). R: ``plot(rotated(kpca(x)), col = y)``
+    with kernlab, whose scores are ours times √N.
+    """
+    require_attributes(
+        kpca, ("eigenvalues_", "dual_coef_", "transform"), "kpca", "a fitted KernelPCA"
+    )
+    comps = _component_pair(components, kpca.eigenvalues_.shape[0], "KernelPCA")
+    scores = np.asarray(kpca.transform(X))[:, comps]
+    ax = get_ax(ax)
+    if y is None:
+        ax.scatter(scores[:, 0], scores[:, 1], s=14, color="C0", alpha=0.8)
+    else:
+        y = np.asarray(y)
+        if y.shape != (scores.shape[0],):
+            raise ValueError(f"y must have shape ({scores.shape[0]},); got {y.shape}")
+        for i, lab in enumerate(np.unique(y)):
+            rows = y == lab
+            ax.scatter(*scores[rows].T, s=14, color=f"C{i % 10}", alpha=0.8, label=str(lab))
+        ax.legend(fontsize="small")
+    _component_axes(ax, comps, getattr(kpca, "explained_variance_ratio_", None), "KPC")
+    ax.set_title("Kernel PCA")
     return ax
