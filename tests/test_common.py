@@ -209,6 +209,7 @@ ESTIMATORS = [
     KernelDensity(),
     KernelDensity(bandwidth="silverman", kernel="epanechnikov"),
     KernelDensity(kernel="exponential", algorithm="kd_tree", atol=1e-6),
+    KernelDensity(bandwidth="cv", cv=3),
     MiniBatchKMeans(),
     MiniBatchKMeans(n_clusters=3, init="random", batch_size=20, tol=1e-3, max_no_improvement=None),
     DBSCAN(),
@@ -323,15 +324,7 @@ STORES_TRAINING_DATA = (
 )
 
 # An entry here needs a reason a reader would accept. One by type, one by setting:
-EXPECTED_FAILED_CHECKS: dict = {
-    NuSVC: {
-        "check_class_weight_classifiers": (
-            "the check's class weights (1000 and 0.0001) leave no feasible nu above 2e-7: the "
-            "weighted nu-SVM needs nu <= 2 min(W+, W-) / (W+ + W-), and NuSVC raises that "
-            "error rather than ignoring class_weight (scikit-learn's NuSVC ignores it)"
-        )
-    }
-}
+EXPECTED_FAILED_CHECKS: dict = {}
 
 _COUNTS_OBSERVATIONS = (
     "min_samples_split/min_samples_leaf count observations (rows of positive weight), as "

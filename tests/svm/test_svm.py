@@ -111,6 +111,32 @@ def test_nu_infeasible_error():
     with pytest.raises(ValueError, match=r"nu=0\.5 is infeasible"):
         NuSVC(nu=0.5).fit(X, y)
     NuSVC(nu=0.4).fit(X, y)  # 2·min(8, 2)/10 = 0.4 is feasible
+    # sample weights are part of the class balance: still an error
+    with pytest.raises(ValueError, match=r"nu=0\.4 is infeasible"):
+        NuSVC(nu=0.4).fit(X, y, sample_weight=np.r_[np.ones(8), 0.5, 0.5])
+
+
+def test_nu_made_infeasible_by_class_weight_is_the_end_of_the_path():
+    """Class weights that leave no feasible ν give the C → 0 limit of the weighted C-SVM:
+    the constant decision for the heavier class; the unweighted pairs are untouched."""
+    rng = np.random.default_rng(3)
+    X = rng.normal(size=(60, 2)) + np.repeat([[0, 0], [3, 0], [0, 3]], 20, axis=0)
+    y = np.repeat([0, 1, 2], 20)
+    cw = {0: 1000.0, 1: 1.0, 2: 1.0}
+    with pytest.warns(UserWarning, match="class_weight leaves no feasible nu"):
+        clf = NuSVC(nu=0.5, class_weight=cw, kernel="linear", tol=1e-10).fit(X, y)
+    assert np.all(clf.predict(rng.normal(size=(30, 2)) * 5) == 0)
+    np.testing.assert_array_equal(clf.intercept_[:2], [1.0, 1.0])  # pairs (0, 1), (0, 2)
+    assert clf.n_support_[0] == 0
+    # pair (1, 2) has equal class weights: the same fit as without class weights
+    ref = NuSVC(nu=0.5, kernel="linear", tol=1e-10).fit(X[y > 0], y[y > 0])
+    np.testing.assert_allclose(clf.intercept_[2], -ref.intercept_[0], atol=1e-9)
+    np.testing.assert_allclose(clf.coef_[2], -ref.coef_[0], atol=1e-9)
+    # two classes: intercept_ follows scikit-learn's sign (positive means classes_[1])
+    with pytest.warns(UserWarning, match="class_weight leaves no feasible nu"):
+        two = NuSVC(nu=0.5, class_weight={0: 1e-4, 1: 1000.0}).fit(X[:40], y[:40])
+    np.testing.assert_array_equal(two.intercept_, [1.0])
+    assert np.all(two.predict(X) == 1)
 
 
 def test_squared_epsilon_insensitive_is_kernel_ridge_at_epsilon_zero():

@@ -208,7 +208,8 @@ class NuSVC(ClassifierMixin, BaseSVC):
     nu : float, default=0.5
         ν ∈ (0, 1]: an upper bound on the fraction of margin errors and a lower bound on the
         fraction of support vectors (of each pair's weighted samples). Infeasible when
-        ``ν > 2 min(n₊, n₋) / (n₊ + n₋)`` for some pair (an error).
+        ``ν > 2 min(n₊, n₋) / (n₊ + n₋)`` for some pair (an error; ``n₊``, ``n₋`` the classes'
+        sums of ``sample_weight``). Where only ``class_weight`` makes it infeasible, see Notes.
     kernel : {"linear", "poly", "rbf", "sigmoid", "laplacian", "cosine", "precomputed"}, \
 Kernel or callable, default="rbf"
         As :class:`SVC`.
@@ -227,7 +228,8 @@ Kernel or callable, default="rbf"
     cache_size : float, default=200
         Megabytes of kernel columns kept by SMO.
     class_weight : dict or "balanced", default=None
-        Multiplier of each sample's bound per class.
+        Multiplier of each sample's bound per class (see Notes; ``"balanced"`` equalises the
+        classes' weights, which keeps every ν ≤ 1 feasible).
     max_iter : int, default=-1
         Cap on SMO iterations per binary problem.
     decision_function_shape : {"ovr", "ovo"}, default="ovr"
@@ -282,6 +284,19 @@ Kernel or callable, default="rbf"
     decision function is :class:`SVC`'s with ``C = 1/r``. The notes' "ν-SVM" (seed 000, Zupan:
     ``C = 1/(νN)``) is a different parametrisation of :class:`SVC`, not this estimator.
 
+    Class weights. libsvm's ν-SVC, and with it R's ``e1071::svm`` and scikit-learn's
+    ``NuSVC``, ignore ``class_weight``; here it multiplies the bounds ``c_i`` as in
+    :class:`SVC`, so that a heavier class costs more per margin error. The constraints then
+    need ``ν ≤ ν_max = 2 min(W₊, W₋) / (W₊ + W₋)`` (``W`` the classes' weight sums). ν rises
+    to ``ν_max`` as the equivalent C-SVM's ``C`` falls to 0 (Chang & Lin 2001), and as
+    ``C → 0`` the weighted C-SVM tends to the constant decision for the class of larger total
+    weight (all coefficients 0, ``|intercept_| = 1`` in the stored scale). When
+    ``ν`` is feasible for the sample weights alone but ``class_weight`` takes ``ν_max`` below
+    it, that pair is given this end of its ν-path, with a warning; weights so lopsided mean
+    "predict the heavy class", and refusing them would make ``class_weight`` unusable for
+    exactly the users who set it. Infeasibility that the class balance itself causes (without
+    class weights) stays an error: there ν is the mistake.
+
     Examples
     --------
     >>> import numpy as np
@@ -332,18 +347,33 @@ Kernel or callable, default="rbf"
         self.break_ties = break_ties
         self.random_state = random_state
 
-    def _fold_feasible(self, ys, weights):
-        w_pos, w_neg = weights[ys > 0].sum(), weights[ys < 0].sum()
-        return self.nu * (w_pos + w_neg) / 2 <= min(w_pos, w_neg) * (1 + 1e-12)
+    def _fold_feasible(self, ys, sample_weight):
+        """Whether ν is feasible for the pair's balance of sample weights (class weights aside)."""
+        return _nu_max(ys, sample_weight) >= self.nu * (1 - 1e-12)
 
-    def _pair_problem(self, idx, ys, weights):
-        w_pos, w_neg = weights[ys > 0].sum(), weights[ys < 0].sum()
-        if not self._fold_feasible(ys, weights):
+    def _pair_problem(self, idx, ys, weights, sample_weight):
+        if not self._fold_feasible(ys, sample_weight):
+            w_pos, w_neg = sample_weight[ys > 0].sum(), sample_weight[ys < 0].sum()
             raise ValueError(
                 f"NuSVC: specified nu={self.nu} is infeasible for the class balance: a pair of "
                 f"classes with weights {w_pos:g} and {w_neg:g} allows at most "
-                f"nu = {2 * min(w_pos, w_neg) / (w_pos + w_neg):.6g}."
+                f"nu = {_nu_max(ys, sample_weight):.6g}."
             )
+        nu_max = _nu_max(ys, weights)
+        if nu_max < self.nu * (1 - 1e-12):
+            # class_weight took ν past the end of its path (C → 0 of the weighted C-SVM)
+            if not getattr(self, "_warned_saturated", False):
+                self._warned_saturated = True
+                warnings.warn(
+                    f"NuSVC: class_weight leaves no feasible nu={self.nu} for a pair of classes "
+                    f"(at most nu = {nu_max:.3g} with these weights); that pair is fitted at the "
+                    "end of the nu-path, the constant decision for the class of larger total "
+                    "weight (see Notes).",
+                    UserWarning,
+                    stacklevel=external_stacklevel(),
+                )
+            return None
+        w_pos, w_neg = weights[ys > 0].sum(), weights[ys < 0].sum()
         alpha0 = np.zeros(idx.size)
         for sign in (1.0, -1.0):
             remaining = self.nu * (w_pos + w_neg) / 2
@@ -383,7 +413,14 @@ Kernel or callable, default="rbf"
         self : NuSVC
             The fitted classifier.
         """
+        self._warned_saturated = False
         return self._fit_classifier(X, y, sample_weight)
+
+
+def _nu_max(ys, weights):
+    """The largest feasible ν of one pair: ``2 min(W₊, W₋) / (W₊ + W₋)``."""
+    w_pos, w_neg = weights[ys > 0].sum(), weights[ys < 0].sum()
+    return 2 * min(w_pos, w_neg) / (w_pos + w_neg)
 
 
 class SVR(RegressorMixin, BaseSVM):
