@@ -38,7 +38,9 @@ Kernel or callable, default="rbf"
         A name (with ``gamma``, ``degree``, ``coef0``), a kernel object of
         :mod:`statlearning.kernels` (``RBF(gamma=[...])`` is the ARD Gaussian; sums, products
         and other composite kernels are evaluated into the training Gram matrix), or a callable
-        ``kernel(X, Y)`` returning the Gram matrix.
+        ``kernel(X, Y)`` returning the Gram matrix. A kernel on sequences
+        (:class:`~statlearning.kernels.Spectrum`) takes ``X`` as a sequence of strings (or one
+        column of them): ``SVC(kernel=Spectrum(3)).fit(["ACGT…", …], y)``.
     degree : float, default=3
         Degree of ``"poly"``.
     gamma : {"scale", "auto"} or float, default="scale"
