@@ -72,7 +72,7 @@ from statlearning.neighbors import (
     KNeighborsClassifier,
     KNeighborsRegressor,
 )
-from statlearning.svm import SVC, SVR, NuSVC
+from statlearning.svm import SVC, SVR, NuSVC, NuSVR
 from statlearning.tree import (
     DecisionTreeClassifier,
     DecisionTreeClassifierCV,
@@ -304,6 +304,8 @@ ESTIMATORS = [
     SVR(kernel="linear"),
     SVR(loss="squared_epsilon_insensitive"),
     SVR(kernel="precomputed"),
+    NuSVR(),
+    NuSVR(nu=0.3, kernel="linear", C=10.0),
 ]
 
 # Methods that need the training sample to predict keep it (DESIGN.md's documented exception):
@@ -321,6 +323,7 @@ STORES_TRAINING_DATA = (
     SVC,
     NuSVC,
     SVR,
+    NuSVR,
 )
 
 # An entry here needs a reason a reader would accept. One by type, one by setting:

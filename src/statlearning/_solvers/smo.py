@@ -628,6 +628,7 @@ def polish(
     A[free.size :, : free.size] = -E.T
     b = np.concatenate([-grad[free], np.zeros(k)])
     sol = linalg.lstsq(A, b, check_finite=False)[0]
+    sol += linalg.lstsq(A, b - A @ sol, check_finite=False)[0]  # one step of refinement
     delta = sol[: free.size]
     new = alpha[free] + delta
     slack = 1e-10 * np.maximum(np.where(np.isfinite(upper[free]), upper[free], 1.0), 1.0)
