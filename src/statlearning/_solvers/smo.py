@@ -101,6 +101,16 @@ def _may_fall(a, y, u):
 
 
 @njit(cache=True, nogil=True)
+def _candidates(v, a, u, pos):
+    """``(v or −∞, v or +∞)``: ``v`` where the variable is in I_up, resp. I_low."""
+    below = a < u
+    above = a > 0.0
+    vr = v if (below if pos else above) else -_INF
+    vf = v if (above if pos else below) else _INF
+    return vr, vf
+
+
+@njit(cache=True, nogil=True)
 def _extremes(m, alpha, G, y, upper, nu):
     """Per group (one group, or one per class with ``nu``): max v over I_up (and its argmax)
     and min v over I_low.
@@ -112,14 +122,8 @@ def _extremes(m, alpha, G, y, upper, nu):
     hi0, hi1, lo0, lo1 = -_INF, -_INF, _INF, _INF
     arg0, arg1 = -1, -1
     for t in range(m):
-        yt = y[t]
-        v = -yt * G[t]
-        a = alpha[t]
-        pos = yt > 0
-        below = a < upper[t]
-        above = a > 0.0
-        vr = v if (below if pos else above) else -_INF
-        vf = v if (above if pos else below) else _INF
+        pos = y[t] > 0
+        vr, vf = _candidates(-y[t] * G[t], alpha[t], upper[t], pos)
         if nu and not pos:
             better = vr > hi1
             hi1 = vr if better else hi1
@@ -153,13 +157,7 @@ def _update(m, tau, ki, kj, alpha, G, y, upper, sample, nu, vmax, vmin, imax):
         yt = y[t]
         g = G[t] + yt * tau * (np.float64(ki[st]) - np.float64(kj[st]))
         G[t] = g
-        v = -yt * g
-        a = alpha[t]
-        pos = yt > 0
-        below = a < upper[t]
-        above = a > 0.0
-        vr = v if (below if pos else above) else -_INF
-        vf = v if (above if pos else below) else _INF
+        vr, vf = _candidates(-yt * g, alpha[t], upper[t], yt > 0)
         better = vr > hi
         hi = vr if better else hi
         arg = t if better else arg
@@ -455,6 +453,20 @@ def _solve(
     return alpha_out, G_out, rho, it, status
 
 
+@njit(cache=True)
+def _empty_single(rows, n):  # pragma: no cover - compiled
+    """The cache's memory, allocated by numba rather than numpy: numpy asks the kernel for
+    transparent huge pages on large arrays, and compacting memory for them made the first fit
+    of a process about 0.4 s slower (SVR on 10,000 samples)."""
+    return np.empty((rows, n), dtype=np.float32)
+
+
+@njit(cache=True)
+def _empty_double(rows, n):  # pragma: no cover - compiled
+    """As :func:`_empty_single`, in double precision."""
+    return np.empty((rows, n), dtype=np.float64)
+
+
 def smo(
     X,
     sqnorm,
@@ -533,10 +545,10 @@ def smo(
     if code == PRECOMPUTED:
         cache = X
     else:
-        dtype = np.float32 if tol >= _SINGLE_TOL else np.float64
-        width = np.dtype(dtype).itemsize * max(n, 1)
+        single = tol >= _SINGLE_TOL
+        width = (4 if single else 8) * max(n, 1)
         n_slots = max(min(int(cache_size * 2**20 // width), n), 4)
-        cache = np.empty((n_slots, n), dtype=dtype)
+        cache = (_empty_single if single else _empty_double)(n_slots, n)
     if max_iter < 0:  # no cap asked: libsvm's safety cap
         max_iter = max(10_000_000, 100 * y.shape[0])
     alpha, grad, rho, n_iter, status = _solve(

@@ -154,7 +154,8 @@ default="gaussian"
 
     scikit-learn's ``bandwidth="scott"``/``"silverman"`` are the factors alone (they assume
     standardised data); ours multiply by the mean standard deviation (``ddof=1``) of the
-    features, as scipy's ``gaussian_kde`` scales by the data. ``bandwidth="cv"`` (the notes'
+    features, as scipy's ``gaussian_kde`` scales by the data (with ``sample_weight``, ``n`` and
+    the SDs count a weight as that many copies of the point). ``bandwidth="cv"`` (the notes'
     "internal cross-validation") tries 16 bandwidths from 0.1 to 4 times Silverman's, then
     refines around the best by a bounded scalar search on log h; it maximises the mean
     held-out log density (weighted by ``sample_weight``). With ``cv`` an integer the folds are
