@@ -300,6 +300,8 @@ ESTIMATORS = [
     SVC(C=0.5, cache_size=0.001),
     NuSVC(nu=0.3),
     NuSVC(nu=0.3, kernel="linear"),
+    NuSVC(nu=0.3, probability=True, random_state=0),
+    SVC(kernel=2.0 * RBF(0.3) + Polynomial(degree=2)),
     SVR(),
     SVR(kernel="linear"),
     SVR(loss="squared_epsilon_insensitive"),
