@@ -91,7 +91,7 @@ from statlearning.preprocessing import (
     TruncatedPowerFeatures,
 )
 from statlearning.smoothing import KernelRegression, LocalRegression, SmoothingSpline
-from statlearning.svm import SVC, SVR, NuSVC
+from statlearning.svm import SVC, SVR, NuSVC, NuSVR
 from statlearning.tree import (
     DecisionTreeClassifier,
     DecisionTreeClassifierCV,
@@ -258,6 +258,7 @@ ESTIMATORS = [
     KernelDensity(),
     KernelDensity(bandwidth="silverman", kernel="epanechnikov"),
     KernelDensity(kernel="exponential", algorithm="kd_tree", atol=1e-6),
+    KernelDensity(bandwidth="cv", cv=3),
     MiniBatchKMeans(),
     MiniBatchKMeans(n_clusters=3, init="random", batch_size=20, tol=1e-3, max_no_improvement=None),
     DBSCAN(),
@@ -350,6 +351,8 @@ ESTIMATORS = [
     SVC(C=0.5, cache_size=0.001),
     NuSVC(nu=0.3),
     NuSVC(nu=0.3, kernel="linear"),
+    NuSVC(nu=0.3, probability=True, random_state=0),
+    SVC(kernel=2.0 * RBF(0.3) + Polynomial(degree=2)),
     SVR(),
     SVR(kernel="linear"),
     SVR(loss="squared_epsilon_insensitive"),
@@ -382,6 +385,8 @@ ESTIMATORS = [
     MLPClassifier((5,), solver="adagrad", use_bias=False, learning_rate_init=0.05, random_state=0),
     MLPClassifier((3,), solver="sgd", activation="identity", learning_rate_init=0.5,
                   random_state=0),
+    NuSVR(),
+    NuSVR(nu=0.3, kernel="linear", C=10.0),
 ]
 
 # Methods that need the training sample to predict keep it (DESIGN.md's documented exception):
@@ -409,6 +414,7 @@ STORES_TRAINING_DATA = (
     SVC,
     NuSVC,
     SVR,
+    NuSVR,
 )
 
 # An entry here needs a reason a reader would accept. One by type, one by setting:
@@ -421,13 +427,6 @@ EXPECTED_FAILED_CHECKS: dict = {
             "the fit on repeated rows (tests/cluster/test_kernel_kmeans.py)"
         )
     },
-    NuSVC: {
-        "check_class_weight_classifiers": (
-            "the check's class weights (1000 and 0.0001) leave no feasible nu above 2e-7: the "
-            "weighted nu-SVM needs nu <= 2 min(W+, W-) / (W+ + W-), and NuSVC raises that "
-            "error rather than ignoring class_weight (scikit-learn's NuSVC ignores it)"
-        )
-    }
 }
 
 _COUNTS_OBSERVATIONS = (

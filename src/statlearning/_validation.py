@@ -50,7 +50,9 @@ __all__ = [
     "check_sample_weight",
     "renamed_parameter",
     "validate_data",
+    "validate_kernel_data",
     "validate_params",
+    "validate_sequences",
 ]
 
 
@@ -473,6 +475,82 @@ def validate_data(estimator, X="no_validation", y="no_validation", **check_param
         if message is None:
             raise
         raise ValueError(message) from exc
+
+
+def validate_sequences(estimator, X, y="no_validation", **check_params):
+    """:func:`validate_data` for the input of a kernel on sequences (strings).
+
+    ``X`` is a sequence of objects (a list, 1-D array or Series of strings) or one column of
+    them (an ``(n, 1)`` array or DataFrame); it is returned as an ``(n, 1)`` object array
+    (``n_features_in_ = 1``), unconverted: the kernel checks its values.
+
+    Parameters
+    ----------
+    estimator : estimator
+        Receives ``n_features_in_`` (and ``feature_names_in_`` for a DataFrame).
+    X : array-like of shape (n_samples,) or (n_samples, 1)
+        The sequences.
+    y : array-like or ``"no_validation"``
+        As :func:`validate_data`.
+    **check_params
+        Passed on (``reset``, ``y_numeric``, ...); ``dtype`` is always None.
+
+    Returns
+    -------
+    The validated ``X`` or ``(X, y)``.
+    """
+    if not hasattr(X, "iloc") or getattr(X, "ndim", 2) == 1:
+        X = np.asarray(X, dtype=object)
+        if X.ndim == 1:
+            X = X.reshape(-1, 1)
+    if X.ndim != 2 or X.shape[1] != 1:
+        raise ValueError(
+            f"{_name(estimator)}: a kernel on sequences needs X as a sequence of strings or one "
+            f"column of them; got shape {X.shape}."
+        )
+    check_params["dtype"] = None
+    return validate_data(estimator, X, y, **check_params)
+
+
+def validate_kernel_data(estimator, X, y="no_validation", *, numeric=True, **check_params):
+    """The data of a kernel machine: numbers for a numeric kernel, else sequences.
+
+    With ``numeric=False`` (the kernel works on sequences) this is :func:`validate_sequences`;
+    otherwise :func:`validate_data`, whose error for text names the estimator's ``kernel`` and
+    points to the kernels on sequences.
+
+    Parameters
+    ----------
+    estimator : estimator
+        With a ``kernel`` parameter (named in the message).
+    X : array-like
+        The data.
+    y : array-like or ``"no_validation"``
+        As :func:`validate_data`.
+    numeric : bool, default=True
+        Whether the kernel needs numbers (``Kernel.requires_numeric``).
+    **check_params
+        Passed on.
+
+    Returns
+    -------
+    The validated ``X`` or ``(X, y)``.
+    """
+    if not numeric:
+        check_params.pop("dtype", None)
+        check_params.pop("order", None)
+        return validate_sequences(estimator, X, y, **check_params)
+    try:
+        return validate_data(estimator, X, y, **check_params)
+    except ValueError as exc:
+        text = str(exc)
+        if "could not convert string" in text or "dtype='numeric'" in text or "not numeric" in text:
+            raise ValueError(
+                f"{_name(estimator)}: X must be numeric for the kernel {estimator.kernel!r}; "
+                f"it holds strings ({exc}). A kernel on sequences "
+                "(statlearning.kernels.Spectrum) takes them directly."
+            ) from None
+        raise
 
 
 def _is_skipped(value) -> bool:

@@ -244,5 +244,30 @@ def test_string_kernel_through_a_precomputed_gram():
     K = kern(seqs)
     np.testing.assert_allclose(model.dual_coef_, np.linalg.solve(K + np.eye(3), [1.0, 0.0, 1.0]))
     np.testing.assert_allclose(model.predict(kern(seqs[:1], seqs)), K[:1] @ model.dual_coef_)
-    with pytest.raises(ValueError, match="precomputed"):
-        KernelRidge(kernel=kern).fit(np.array(seqs)[:, None], [1.0, 0.0, 1.0])
+    # the strings straight into the kernel object: the same fit
+    direct = KernelRidge(alpha=1.0, kernel=kern).fit(seqs, [1.0, 0.0, 1.0])
+    np.testing.assert_allclose(direct.dual_coef_, model.dual_coef_, rtol=1e-12)
+    np.testing.assert_allclose(direct.predict(seqs[:1]), model.predict(kern(seqs[:1], seqs)))
+    with pytest.raises(ValueError, match="must be numeric for the kernel 'rbf'"):
+        KernelRidge(kernel="rbf").fit(np.array(seqs)[:, None], [1.0, 0.0, 1.0])
+
+
+def test_string_kernel_objects_take_strings_as_the_explicit_kmer_map():
+    """KernelLogisticRegression and PrototypeFeatures with Spectrum(2) on strings equal the
+    linear kernel on the 2-mer counts."""
+    from itertools import product
+
+    rng = np.random.default_rng(5)
+    seqs = ["".join(rng.choice(list("ACGT"), rng.integers(8, 20))) for _ in range(40)]
+    y = np.array([int(s.count("G") + s.count("C") > len(s) / 2) for s in seqs])
+    kmers = {"".join(t): j for j, t in enumerate(product("ACGT", repeat=2))}
+    phi = np.zeros((len(seqs), len(kmers)))
+    for i, s in enumerate(seqs):
+        for j in range(len(s) - 1):
+            phi[i, kmers[s[j : j + 2]]] += 1
+    ours = KernelLogisticRegression(kernel=Spectrum(2), C=0.1).fit(seqs, y)
+    ref = KernelLogisticRegression(kernel="linear", C=0.1).fit(phi, y)
+    np.testing.assert_allclose(ours.predict_proba(seqs), ref.predict_proba(phi), atol=1e-8)
+    feats = PrototypeFeatures(kernel=Spectrum(2), prototypes=6, random_state=0).fit(seqs)
+    idx = feats.prototype_indices_
+    np.testing.assert_allclose(feats.transform(seqs), phi @ phi[idx].T)

@@ -133,8 +133,20 @@ def test_likelihood_cross_validation_picks_a_sensible_bandwidth():
     best = kde.cv_scores_.max()
     # the chosen bandwidth is (one of) the best tried
     assert kde.cv_scores_[np.argmin(np.abs(kde.cv_bandwidths_ - kde.bandwidth_))] == best
-    with pytest.raises(ValueError, match="sample_weight"):
-        KernelDensity(bandwidth="cv").fit(X, sample_weight=np.ones(150))
+    # integer weights are repeated points: the same folds, scores and bandwidth
+    w = RNG.integers(0, 4, size=150)
+    weighted = KernelDensity(bandwidth="cv", cv=5).fit(X, sample_weight=w)
+    repeated = KernelDensity(bandwidth="cv", cv=5).fit(np.repeat(X, w, axis=0))
+    np.testing.assert_allclose(weighted.cv_scores_, repeated.cv_scores_, rtol=1e-12)
+    assert weighted.bandwidth_ == pytest.approx(repeated.bandwidth_, rel=1e-12)
+
+
+def test_likelihood_cross_validation_keeps_copies_in_one_fold():
+    """Duplicated points would make a held-out copy look certain and drive h to 0."""
+    X = RNG.normal(size=(60, 1))
+    kde = KernelDensity(bandwidth="cv", cv=5).fit(np.repeat(X, 2, axis=0))
+    single = KernelDensity(bandwidth="cv", cv=5).fit(X)
+    assert kde.bandwidth_ > 0.3 * single.bandwidth_
 
 
 @pytest.mark.parametrize("kernel", KERNELS)

@@ -12,7 +12,7 @@ from sklearn.datasets import make_blobs, make_classification
 from svm_checks import assert_classifier_kkt
 
 from statlearning.exceptions import ConvergenceWarning, NumericalWarning
-from statlearning.kernels import RBF, Linear, pairwise_kernel
+from statlearning.kernels import RBF, Linear, Spectrum, pairwise_kernel
 from statlearning.svm import SVC, SVR, NuSVC
 
 # Seed 003, Vandin Exercise 4: eight points in the plane and their optimal duals
@@ -111,6 +111,32 @@ def test_nu_infeasible_error():
     with pytest.raises(ValueError, match=r"nu=0\.5 is infeasible"):
         NuSVC(nu=0.5).fit(X, y)
     NuSVC(nu=0.4).fit(X, y)  # 2·min(8, 2)/10 = 0.4 is feasible
+    # sample weights are part of the class balance: still an error
+    with pytest.raises(ValueError, match=r"nu=0\.4 is infeasible"):
+        NuSVC(nu=0.4).fit(X, y, sample_weight=np.r_[np.ones(8), 0.5, 0.5])
+
+
+def test_nu_made_infeasible_by_class_weight_is_the_end_of_the_path():
+    """Class weights that leave no feasible ν give the C → 0 limit of the weighted C-SVM:
+    the constant decision for the heavier class; the unweighted pairs are untouched."""
+    rng = np.random.default_rng(3)
+    X = rng.normal(size=(60, 2)) + np.repeat([[0, 0], [3, 0], [0, 3]], 20, axis=0)
+    y = np.repeat([0, 1, 2], 20)
+    cw = {0: 1000.0, 1: 1.0, 2: 1.0}
+    with pytest.warns(UserWarning, match="class_weight leaves no feasible nu"):
+        clf = NuSVC(nu=0.5, class_weight=cw, kernel="linear", tol=1e-10).fit(X, y)
+    assert np.all(clf.predict(rng.normal(size=(30, 2)) * 5) == 0)
+    np.testing.assert_array_equal(clf.intercept_[:2], [1.0, 1.0])  # pairs (0, 1), (0, 2)
+    assert clf.n_support_[0] == 0
+    # pair (1, 2) has equal class weights: the same fit as without class weights
+    ref = NuSVC(nu=0.5, kernel="linear", tol=1e-10).fit(X[y > 0], y[y > 0])
+    np.testing.assert_allclose(clf.intercept_[2], -ref.intercept_[0], atol=1e-9)
+    np.testing.assert_allclose(clf.coef_[2], -ref.coef_[0], atol=1e-9)
+    # two classes: intercept_ follows scikit-learn's sign (positive means classes_[1])
+    with pytest.warns(UserWarning, match="class_weight leaves no feasible nu"):
+        two = NuSVC(nu=0.5, class_weight={0: 1e-4, 1: 1000.0}).fit(X[:40], y[:40])
+    np.testing.assert_array_equal(two.intercept_, [1.0])
+    assert np.all(two.predict(X) == 1)
 
 
 def test_squared_epsilon_insensitive_is_kernel_ridge_at_epsilon_zero():
@@ -295,3 +321,69 @@ def test_gamma_scale_is_scale_invariant_at_the_ends_of_float64(make, scale):
     else:
         np.testing.assert_allclose(b.decision_function(X * scale), a.decision_function(X),
                                    rtol=1e-8, atol=1e-10)  # fmt: skip
+
+
+def _dna(n, rng):
+    """Random DNA-like sequences of lengths 15-30; label: the motif "GATC" occurs."""
+    seqs = ["".join(rng.choice(list("ACGT"), rng.integers(15, 31))) for _ in range(n)]
+    for i in range(0, n, 3):  # plant the motif in a third of them
+        s = seqs[i]
+        at = rng.integers(0, len(s) - 4)
+        seqs[i] = s[:at] + "GATC" + s[at + 4 :]
+    return seqs, np.array(["motif" if "GATC" in s else "none" for s in seqs])
+
+
+def _kmer_counts(seqs, k):
+    """The spectrum kernel's explicit feature map: counts of every k-mer over ACGT."""
+    from itertools import product
+
+    kmers = {"".join(t): j for j, t in enumerate(product("ACGT", repeat=k))}
+    out = np.zeros((len(seqs), len(kmers)))
+    for i, s in enumerate(seqs):
+        for j in range(len(s) - k + 1):
+            out[i, kmers[s[j : j + k]]] += 1
+    return out
+
+
+def test_strings_straight_into_a_string_kernel_equal_the_explicit_kmer_map():
+    """SVC/SVR(kernel=Spectrum(3)) on strings ≡ the linear kernel on 3-mer counts."""
+    rng = np.random.default_rng(7)
+    seqs, y = _dna(60, rng)
+    test, _ = _dna(15, rng)
+    phi, phi_test = _kmer_counts(seqs, 3), _kmer_counts(test, 3)
+    ours = SVC(kernel=Spectrum(3), C=0.05, tol=1e-10).fit(seqs, y)
+    ref = SVC(kernel="linear", C=0.05, tol=1e-10).fit(phi, y)
+    np.testing.assert_array_equal(ours.support_, ref.support_)
+    np.testing.assert_allclose(ours.dual_coef_, ref.dual_coef_, atol=1e-9)
+    np.testing.assert_allclose(ours.intercept_, ref.intercept_, atol=1e-9)
+    np.testing.assert_allclose(
+        ours.decision_function(test), ref.decision_function(phi_test), atol=1e-8
+    )
+    assert ours.n_features_in_ == 1 and ours.support_vectors_[0, 0] == seqs[ours.support_[0]]
+    # one (n, 1) object column is the same input
+    column = SVC(kernel=Spectrum(3), C=0.05, tol=1e-10).fit(
+        np.array(seqs, dtype=object)[:, None], y
+    )
+    np.testing.assert_array_equal(column.predict(test), ours.predict(test))
+    # regression on the GC count, and a composite kernel of string kernels
+    target = np.array([s.count("G") + s.count("C") for s in seqs], dtype=float)
+    reg = SVR(kernel=Spectrum(3), C=0.1, epsilon=0.5, tol=1e-10).fit(seqs, target)
+    reg_ref = SVR(kernel="linear", C=0.1, epsilon=0.5, tol=1e-10).fit(phi, target)
+    np.testing.assert_allclose(reg.predict(test), reg_ref.predict(phi_test), atol=1e-8)
+    both = SVC(kernel=Spectrum(3) + 2.0 * Spectrum(2), C=0.05, tol=1e-10).fit(seqs, y)
+    both_ref = SVC(kernel="linear", C=0.05, tol=1e-10)
+    both_ref.fit(np.hstack([phi, np.sqrt(2.0) * _kmer_counts(seqs, 2)]), y)
+    np.testing.assert_allclose(both.intercept_, both_ref.intercept_, atol=1e-9)
+
+
+def test_strings_to_a_numeric_kernel_are_a_clear_error():
+    rng = np.random.default_rng(7)
+    seqs, y = _dna(12, rng)
+    for kernel in ("rbf", Spectrum(3) + Linear()):
+        with pytest.raises(ValueError, match="must be numeric for the kernel"):
+            SVC(kernel=kernel).fit(seqs, y)
+    with pytest.raises(ValueError, match="must be numeric for the kernel"):
+        SVC(kernel="linear").fit(np.array(seqs)[:, None], y)
+    fitted = SVC(kernel=Spectrum(3)).fit(seqs, y)
+    with pytest.raises(ValueError, match="one column"):
+        fitted.predict(np.array(seqs[:4]).reshape(2, 2))

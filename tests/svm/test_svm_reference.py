@@ -1,4 +1,4 @@
-"""SVC, NuSVC and SVR against R's e1071::svm (libsvm) on committed fixtures.
+"""SVC, NuSVC, SVR and NuSVR against R's e1071::svm (libsvm) on committed fixtures.
 
 libsvm keeps its kernel cache in single precision, so its dual coefficients sit up to ~5e-6·C
 from the exact optimum. Ours, at ``tol=1e-8``, must (1) have libsvm's support vectors, (2) lie
@@ -24,7 +24,7 @@ from svm_checks import (
 
 from conftest import REFERENCE
 from statlearning.kernels import pairwise_kernel
-from statlearning.svm import SVC, SVR, NuSVC
+from statlearning.svm import SVC, SVR, NuSVC, NuSVR
 
 DIR = REFERENCE / "svm"
 CASES = json.loads((DIR / "svm_reference.json").read_text())["cases"]
@@ -49,6 +49,8 @@ def _estimator(case):
         return SVC(C=a["cost"], class_weight=cw, **params)
     if a["type"] == "nu-classification":
         return NuSVC(nu=a["nu"], **params)
+    if a["type"] == "nu-regression":
+        return NuSVR(nu=a["nu"], C=a["cost"], **params)
     return SVR(C=a["cost"], epsilon=a["epsilon"], **params)
 
 
@@ -59,7 +61,7 @@ def _kernel(est, X):
 
 def _scale(case):
     a = case["args"]
-    if "nu" in a:
+    if a["type"] == "nu-classification":
         return 1.0
     return a["cost"] * max(a.get("class.weights", [1.0]))
 
@@ -72,7 +74,7 @@ def test_matches_libsvm(case):
     np.testing.assert_array_equal(est.support_, np.array(case["index"]) - 1)
     coefs = np.array(case["coefs"])
     rho = np.array(case["rho"])
-    if isinstance(est, SVR):
+    if isinstance(est, SVR | NuSVR):
         np.testing.assert_allclose(est.dual_coef_[0], coefs[:, 0], rtol=0, atol=2e-5 * scale)
         np.testing.assert_allclose(est.intercept_, -rho, rtol=0, atol=2e-5 * scale)
         np.testing.assert_allclose(est.predict(X), case["predictions"], rtol=0, atol=2e-5 * scale)
@@ -96,18 +98,24 @@ def test_exact_optimum_and_kkt(case):
     X, y = _data(case)
     est = _estimator(case).fit(X, y)
     K = _kernel(est, X)
-    if isinstance(est, SVR):
+    if isinstance(est, SVR | NuSVR):
         beta = np.zeros(X.shape[0])
         beta[est.support_] = est.dual_coef_[0]
         upper = np.full(X.shape[0], est.C)
-        target = y - np.sign(beta) * est.epsilon
+        epsilon = getattr(est, "epsilon", None)
+        if epsilon is None:  # ν: the fitted tube, |y − f| on the free support vectors
+            free = (beta != 0) & (np.abs(beta) < est.C * (1 - 1e-9))
+            epsilon = float(np.median(np.abs(y - est.predict(X))[free]))
+            assert np.mean(np.abs(beta) > 0) >= est.nu - 1e-9  # ν bounds the SV fraction
+            assert np.mean(np.abs(y - est.predict(X)) > epsilon + 1e-7) <= est.nu + 1e-9
+        target = y - np.sign(beta) * epsilon
         solved = exact_on_active_set(K, target, beta, upper)
         if solved is None:
             assert active_set_residual(K, target, beta, est.intercept_[0], upper) <= 1e-7
         else:
             np.testing.assert_allclose(beta, solved[0], rtol=0, atol=1e-7)
             assert abs(est.intercept_[0] - solved[1]) <= 1e-7
-        assert_regressor_kkt(K, y, beta, est.intercept_[0], upper, est.epsilon, 1e-7)
+        assert_regressor_kkt(K, y, beta, est.intercept_[0], upper, epsilon, 1e-7)
         return
     n_classes = len(est.classes_)
     codes = np.searchsorted(est.classes_, y)
@@ -149,7 +157,7 @@ def test_matches_scikit_learn(case):
     scale = _scale(case)
     np.testing.assert_allclose(est.dual_coef_, peer.dual_coef_, rtol=0, atol=2e-5 * scale)
     np.testing.assert_allclose(est.intercept_, peer.intercept_, rtol=0, atol=2e-5 * scale)
-    if isinstance(est, SVR):
+    if isinstance(est, SVR | NuSVR):
         np.testing.assert_allclose(est.predict(X), peer.predict(X), rtol=0, atol=2e-5 * scale)
     else:
         np.testing.assert_allclose(est.decision_function(X), peer.decision_function(X), rtol=0,

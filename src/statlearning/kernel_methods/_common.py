@@ -11,7 +11,7 @@ import numpy as np
 from sklearn.utils.validation import check_is_fitted
 
 from .._core.kernel_gram import is_psd
-from .._validation import ArrayLike, Callable, InstanceOf, Interval, Options, validate_data
+from .._validation import ArrayLike, Callable, InstanceOf, Interval, Options, validate_kernel_data
 from ..exceptions import NumericalWarning, external_stacklevel
 from ..kernels import Kernel, Precomputed, resolve_kernel
 
@@ -32,19 +32,18 @@ KERNEL_CONSTRAINTS = {
 }
 
 
+def on_sequences(estimator) -> bool:
+    """Whether ``kernel`` is a kernel object on sequences (strings), not on numbers."""
+    return isinstance(estimator.kernel, Kernel) and not estimator.kernel.requires_numeric
+
+
 def read_X(estimator, X, y="no_validation", *, reset=True, **kwargs):
-    """``validate_data`` with an error naming the kernel when strings reach a numeric kernel."""
-    try:
-        return validate_data(estimator, X, y, reset=reset, dtype=np.float64, **kwargs)
-    except ValueError as exc:
-        text = str(exc)
-        if "could not convert string" in text or "dtype='numeric'" in text or "not numeric" in text:
-            raise ValueError(
-                f"{type(estimator).__name__}: X must be numeric for the kernel "
-                f"{estimator.kernel!r}; it holds strings ({exc}). For a string kernel "
-                "(Spectrum), pass its Gram matrix with kernel='precomputed'."
-            ) from None
-        raise
+    """The validated data: numbers (an error naming the kernel when they are strings), or the
+    sequences of a kernel on sequences as an (n, 1) object column."""
+    return validate_kernel_data(
+        estimator, X, y, numeric=not on_sequences(estimator), reset=reset, dtype=np.float64,
+        **kwargs,
+    )  # fmt: skip
 
 
 def training_gram(estimator, X, sample_weight=None):

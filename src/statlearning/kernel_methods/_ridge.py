@@ -105,8 +105,9 @@ class KernelRidge(RegressorMixin, StatBase):
     ``alpha`` and ``fit_intercept`` (primal ≡ dual). The ``(K + αI)`` system is solved by
     Cholesky; when it is not positive definite (an indefinite kernel such as the sigmoid, or
     ``alpha = 0`` on a singular Gram) a ``NumericalWarning`` is issued and least squares used.
-    String kernels (:class:`~statlearning.kernels.Spectrum`) are used through
-    ``kernel="precomputed"`` with their Gram matrices.
+    A kernel on sequences (:class:`~statlearning.kernels.Spectrum`, or sums and products of
+    such kernels: ``kernel.requires_numeric`` is False) takes ``X`` as a sequence of strings
+    (or one column of them), here and in the other kernel machines.
 
     Examples
     --------

@@ -57,8 +57,27 @@ class Kernel(BaseEstimator):
            [1.2131, 3.    ]])
     """
 
-    #: Whether ``X`` must be a numeric matrix (False for string kernels).
+    #: Whether this kernel itself reads ``X`` as a numeric matrix (False for string kernels and
+    #: for composites, whose parts check their own input).
     _numeric = True
+
+    @property
+    def requires_numeric(self):
+        """Whether the kernel needs ``X`` as a numeric matrix.
+
+        False for kernels on sequences (:class:`~statlearning.kernels.Spectrum`) and for
+        combinations of them (with :class:`Constant`): estimators then hand ``X`` — a sequence
+        of strings, or one column of them — to the kernel without converting it to numbers.
+
+        Returns
+        -------
+        bool
+            True when some part of the kernel reads numbers.
+        """
+        return self._requires_numeric()
+
+    def _requires_numeric(self):
+        return self._numeric
 
     def __call__(self, X, Y=None):
         """Gram matrix ``K[i, j] = k(X[i], Y[j])``; ``Y=None`` means ``Y = X``."""
@@ -166,6 +185,9 @@ class Constant(Kernel):
 
     _numeric = False
 
+    def _requires_numeric(self):
+        return False
+
     def __init__(self, value=1.0):
         self.value = value
 
@@ -198,6 +220,9 @@ class Sum(Kernel):
 
     _numeric = False
 
+    def _requires_numeric(self):
+        return self.k1.requires_numeric or self.k2.requires_numeric
+
     def __init__(self, k1, k2):
         self.k1 = k1
         self.k2 = k2
@@ -228,6 +253,9 @@ class Product(Kernel):
     """
 
     _numeric = False
+
+    def _requires_numeric(self):
+        return self.k1.requires_numeric or self.k2.requires_numeric
 
     def __init__(self, k1, k2):
         self.k1 = k1
@@ -262,6 +290,9 @@ class Scaled(Kernel):
 
     _numeric = False
 
+    def _requires_numeric(self):
+        return self.kernel.requires_numeric
+
     def __init__(self, c, kernel):
         self.c = c
         self.kernel = kernel
@@ -291,6 +322,9 @@ class Normalized(Kernel):
     """
 
     _numeric = False
+
+    def _requires_numeric(self):
+        return self.kernel.requires_numeric
 
     def __init__(self, kernel):
         self.kernel = kernel
@@ -330,6 +364,9 @@ class Exponential(Kernel):
     """
 
     _numeric = False
+
+    def _requires_numeric(self):
+        return self.kernel.requires_numeric
 
     def __init__(self, kernel):
         self.kernel = kernel

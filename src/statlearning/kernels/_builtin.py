@@ -343,6 +343,9 @@ class Spectrum(Kernel):
 
     _numeric = False
 
+    def _requires_numeric(self):
+        return False
+
     def __init__(self, k=3):
         self.k = k
 

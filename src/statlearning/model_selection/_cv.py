@@ -51,11 +51,19 @@ def _test_rows(a, idx):
     return take_rows(a, idx)
 
 
-def _fit_and_score(estimator, X, y, train, test, scorer, return_coefs):
+def _fit_and_score(estimator, X, y, train, test, scorer, return_coefs, sample_weight=None):
     """Fit a clone on ``train``, score it once on ``test``: ``(score, n_test, coefs)``."""
-    est = clone(estimator).fit(take_rows(X, train), take_rows(y, train))
-    score = float(scorer(est, _test_rows(X, test), _test_rows(y, test)))
-    return score, len(test), _coefficients(est) if return_coefs else None
+    if sample_weight is None:
+        est = clone(estimator).fit(take_rows(X, train), take_rows(y, train))
+        score = scorer(est, _test_rows(X, test), _test_rows(y, test))
+    else:
+        est = clone(estimator).fit(
+            take_rows(X, train), take_rows(y, train), sample_weight=sample_weight[train]
+        )
+        score = scorer(
+            est, _test_rows(X, test), _test_rows(y, test), sample_weight=sample_weight[test]
+        )
+    return float(score), len(test), _coefficients(est) if return_coefs else None
 
 
 @dataclass
@@ -161,6 +169,7 @@ def cv_estimate(
     random_state=None,
     return_coefs=False,
     n_jobs=None,
+    sample_weight=None,
 ) -> CVEstimate:
     """K-fold (optionally repeated) cross-validation with per-fold scores and standard errors.
 
@@ -184,6 +193,9 @@ def cv_estimate(
     n_jobs : int or None, default=None
         Folds fitted in parallel, with scikit-learn's backend (``joblib``, as
         ``cross_val_score``); ``None`` or 1 fits them one after the other in this process.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Row weights, passed to ``fit`` on the training rows and to the scorer
+        (``scorer(estimator, X, y, sample_weight=...)``) on the test rows.
 
     Returns
     -------
@@ -209,15 +221,23 @@ def cv_estimate(
     if n_jobs is not None and (not isinstance(n_jobs, int | np.integer) or isinstance(n_jobs, bool)
                                or n_jobs == 0):
         raise ValueError(f"n_jobs must be None or a non-zero integer; got {n_jobs!r}")
+    if sample_weight is not None:
+        sample_weight = np.asarray(sample_weight, dtype=np.float64)
+        if sample_weight.shape != (X.shape[0],):
+            raise ValueError(
+                f"sample_weight must have shape ({X.shape[0]},); got {sample_weight.shape}"
+            )
     folds = splitter.split(X, y)
     if n_jobs is None or n_jobs == 1:
         results = [
-            _fit_and_score(estimator, X, y, train, test, scorer, return_coefs)
+            _fit_and_score(estimator, X, y, train, test, scorer, return_coefs, sample_weight)
             for train, test in folds
         ]
     else:
         results = Parallel(n_jobs=n_jobs)(
-            delayed(_fit_and_score)(estimator, X, y, train, test, scorer, return_coefs)
+            delayed(_fit_and_score)(
+                estimator, X, y, train, test, scorer, return_coefs, sample_weight
+            )
             for train, test in folds
         )
     scores, sizes, coefs = zip(*results, strict=True)

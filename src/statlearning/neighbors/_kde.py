@@ -42,10 +42,20 @@ def log_normaliser(kernel: str, D: int) -> float:
     return -(math.log(D) + log_ball + math.log(radial))
 
 
-def rule_of_thumb(X, rule: str) -> float:
-    """Scott's ``n^(−1/(D+4))`` or Silverman's ``(n(D+2)/4)^(−1/(D+4))`` times the mean SD."""
-    n, D = X.shape
-    sd = float(np.mean(np.std(X, axis=0, ddof=1))) if n > 1 else 0.0
+def rule_of_thumb(X, rule: str, sample_weight=None) -> float:
+    """Scott's ``n^(−1/(D+4))`` or Silverman's ``(n(D+2)/4)^(−1/(D+4))`` times the mean SD.
+
+    With ``sample_weight`` a weight counts as that many copies of the point (``n = Σw``, the
+    SD with ``Σw − 1`` in the denominator)."""
+    D = X.shape[1]
+    if sample_weight is None:
+        n = X.shape[0]
+        sd = float(np.mean(np.std(X, axis=0, ddof=1))) if n > 1 else 0.0
+    else:
+        n = float(sample_weight.sum())
+        mean = sample_weight @ X / n
+        var = sample_weight @ (X - mean) ** 2 / (n - 1) if n > 1 else np.zeros(D)
+        sd = float(np.mean(np.sqrt(var)))
     if not sd > 0:
         raise ValueError(
             f"KernelDensity: bandwidth={rule!r} needs features with a positive standard "
@@ -55,9 +65,33 @@ def rule_of_thumb(X, rule: str) -> float:
     return factor * sd
 
 
-def _mean_loglik(estimator, X, y=None):
-    """Cross-validation score: mean held-out log density."""
-    return estimator.score(X) / X.shape[0]
+def _mean_loglik(estimator, X, y=None, sample_weight=None):
+    """Cross-validation score: (weighted) mean held-out log density."""
+    if sample_weight is None:
+        return estimator.score(X) / X.shape[0]
+    keep = sample_weight > 0
+    return float(sample_weight[keep] @ estimator.score_samples(X[keep]) / sample_weight.sum())
+
+
+def _distinct_row_folds(X, n_folds):
+    """K-fold splits over the distinct rows of ``X`` (in order of first appearance), so that
+    copies of a row — and a row of integer weight k, its k copies — share a fold; without
+    duplicates these are ``KFold(n_folds)``'s splits (at most one fold per distinct row)."""
+    _, first, group = np.unique(X, axis=0, return_index=True, return_inverse=True)
+    group = group.reshape(-1)
+    n_groups = first.size
+    if n_groups < 2:
+        raise ValueError(
+            f"KernelDensity: bandwidth='cv' needs at least 2 distinct points; got {n_groups}."
+        )
+    n_folds = min(n_folds, n_groups)
+    rank = np.empty(n_groups, dtype=np.int64)
+    rank[np.argsort(first, kind="stable")] = np.arange(n_groups)
+    sizes = np.full(n_folds, n_groups // n_folds)
+    sizes[: n_groups % n_folds] += 1
+    fold = np.repeat(np.arange(n_folds), sizes)[rank][group]
+    rows = np.arange(X.shape[0])
+    return [(rows[fold != k], rows[fold == k]) for k in range(n_folds)]
 
 
 class KernelDensity(StatBase):
@@ -121,10 +155,14 @@ default="gaussian"
 
     scikit-learn's ``bandwidth="scott"``/``"silverman"`` are the factors alone (they assume
     standardised data); ours multiply by the mean standard deviation (``ddof=1``) of the
-    features, as scipy's ``gaussian_kde`` scales by the data. ``bandwidth="cv"`` (the notes'
+    features, as scipy's ``gaussian_kde`` scales by the data (with ``sample_weight``, ``n`` and
+    the SDs count a weight as that many copies of the point). ``bandwidth="cv"`` (the notes'
     "internal cross-validation") tries 16 bandwidths from 0.1 to 4 times Silverman's, then
     refines around the best by a bounded scalar search on log h; it maximises the mean
-    held-out log density and does not take ``sample_weight``.
+    held-out log density (weighted by ``sample_weight``). With ``cv`` an integer the folds are
+    drawn over distinct points, so that copies of a point never sit on both sides of a split
+    (a held-out copy would otherwise pull h towards 0), and a point of integer weight k is
+    its k copies.
 
     Error bound of the tree path: compact kernels are exact (only points within h
     contribute). For the Gaussian and exponential kernels, points beyond the radius r with
@@ -182,7 +220,7 @@ default="gaussian"
         y : None
             Ignored.
         sample_weight : array-like of shape (n_samples,), default=None
-            Non-negative weights of the points (not with ``bandwidth="cv"``).
+            Non-negative weights of the points.
 
         Returns
         -------
@@ -192,11 +230,6 @@ default="gaussian"
         X = validate_data(self, X, dtype=np.float64)
         n = X.shape[0]
         if sample_weight is not None:
-            if self.bandwidth == "cv":
-                raise ValueError(
-                    "KernelDensity: bandwidth='cv' does not take sample_weight (the likelihood "
-                    "cross-validation is unweighted); give a numeric bandwidth."
-                )
             w = check_sample_weight(sample_weight, n, estimator_name="KernelDensity")
             if not w.sum() > 0:
                 raise ValueError("KernelDensity: sample_weight sums to 0.")
@@ -204,9 +237,9 @@ default="gaussian"
             w = None
         if isinstance(self.bandwidth, str):
             if self.bandwidth == "cv":
-                self.bandwidth_ = self._cross_validate(X)
+                self.bandwidth_ = self._cross_validate(X, w)
             else:
-                self.bandwidth_ = rule_of_thumb(X, self.bandwidth)
+                self.bandwidth_ = rule_of_thumb(X, self.bandwidth, w)
         else:
             self.bandwidth_ = float(self.bandwidth)
         self.X_fit_ = kernel_array(X)
@@ -234,14 +267,19 @@ default="gaussian"
         u = max(self._log_norm() - math.log(self.atol), 0.0)
         return h * (math.sqrt(2.0 * u) if self.kernel == "gaussian" else u)
 
-    def _cross_validate(self, X):
-        h0 = rule_of_thumb(X, "silverman")
+    def _cross_validate(self, X, w):
+        h0 = rule_of_thumb(X, "silverman", w)
+        cv = self.cv
+        if isinstance(cv, Integral):
+            if w is not None:  # a zero-weight point is no point: it joins no fold
+                X, w = X[w > 0], w[w > 0]
+            cv = _distinct_row_folds(X, int(cv))
         tried, scores = [], []
 
         def neg_score(log_h):
             h = float(np.exp(log_h))
             est = clone(self).set_params(bandwidth=h)
-            mean = cv_estimate(est, X, None, cv=self.cv, scoring=_mean_loglik).mean
+            mean = cv_estimate(est, X, None, cv=cv, scoring=_mean_loglik, sample_weight=w).mean
             tried.append(h)
             scores.append(mean)
             return -mean if np.isfinite(mean) else 1e300

@@ -19,9 +19,17 @@ from sklearn.utils.validation import check_is_fitted
 from .._core._kernel_columns import KERNEL_CODES, prepare_columns
 from .._core.kernel_gram import is_psd
 from .._solvers.smo import polish, smo
-from .._validation import Boolean, Callable, Interval, Options, check_sample_weight, validate_data
+from .._validation import (
+    Boolean,
+    Callable,
+    Interval,
+    Options,
+    check_sample_weight,
+    validate_kernel_data,
+)
 from ..base import StatBase
 from ..exceptions import NumericalWarning, external_stacklevel, warn_not_converged
+from ..kernels import Kernel
 from ._kernel import KERNEL_NAMES, cross_gram, resolve_svm_kernel
 
 __all__ = ["BaseSVM"]
@@ -58,9 +66,16 @@ class BaseSVM(StatBase):
         return tags
 
     # ------------------------------------------------------------------ data and kernel
+    def _on_sequences(self):
+        """Whether ``kernel`` is a kernel object on sequences (strings), not on numbers."""
+        return isinstance(self.kernel, Kernel) and not self.kernel.requires_numeric
+
     def _validate_fit_data(self, X, y, sample_weight, *, classifier):
         name = type(self).__name__
-        X, y = validate_data(self, X, y, dtype=np.float64, order="C", y_numeric=not classifier)
+        X, y = validate_kernel_data(
+            self, X, y, numeric=not self._on_sequences(), dtype=np.float64, order="C",
+            y_numeric=not classifier,
+        )  # fmt: skip
         if self.kernel == "precomputed" and X.shape[0] != X.shape[1]:
             raise ValueError(
                 f"{name}: with kernel='precomputed' X must be the square Gram matrix of the "
@@ -131,7 +146,9 @@ class BaseSVM(StatBase):
 
     def _validate_predict_data(self, X):
         check_is_fitted(self)
-        return validate_data(self, X, reset=False, dtype=np.float64, order="C")
+        return validate_kernel_data(
+            self, X, numeric=not self._on_sequences(), reset=False, dtype=np.float64, order="C"
+        )
 
     # ------------------------------------------------------------------ one binary dual
     def _solve(

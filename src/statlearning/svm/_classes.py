@@ -1,4 +1,4 @@
-"""The public support-vector machines: SVC, NuSVC and SVR."""
+"""The public support-vector classifiers: SVC and NuSVC."""
 
 from __future__ import annotations
 
@@ -8,12 +8,12 @@ import warnings
 import numpy as np
 
 from .._validation import Boolean, InstanceOf, Interval, Options, RandomState
-from ..base import ClassifierMixin, RegressorMixin, fit_context
+from ..base import ClassifierMixin, fit_context
 from ..exceptions import NumericalWarning, external_stacklevel
 from ._base import BaseSVM
 from ._classification import BaseSVC
 
-__all__ = ["SVC", "SVR", "NuSVC"]
+__all__ = ["SVC", "NuSVC"]
 
 _CLASSIFIER_CONSTRAINTS = {
     **BaseSVM._parameter_constraints,
@@ -38,7 +38,9 @@ Kernel or callable, default="rbf"
         A name (with ``gamma``, ``degree``, ``coef0``), a kernel object of
         :mod:`statlearning.kernels` (``RBF(gamma=[...])`` is the ARD Gaussian; sums, products
         and other composite kernels are evaluated into the training Gram matrix), or a callable
-        ``kernel(X, Y)`` returning the Gram matrix.
+        ``kernel(X, Y)`` returning the Gram matrix. A kernel on sequences
+        (:class:`~statlearning.kernels.Spectrum`) takes ``X`` as a sequence of strings (or one
+        column of them): ``SVC(kernel=Spectrum(3)).fit(["ACGT…", …], y)``.
     degree : float, default=3
         Degree of ``"poly"``.
     gamma : {"scale", "auto"} or float, default="scale"
@@ -208,7 +210,8 @@ class NuSVC(ClassifierMixin, BaseSVC):
     nu : float, default=0.5
         ν ∈ (0, 1]: an upper bound on the fraction of margin errors and a lower bound on the
         fraction of support vectors (of each pair's weighted samples). Infeasible when
-        ``ν > 2 min(n₊, n₋) / (n₊ + n₋)`` for some pair (an error).
+        ``ν > 2 min(n₊, n₋) / (n₊ + n₋)`` for some pair (an error; ``n₊``, ``n₋`` the classes'
+        sums of ``sample_weight``). Where only ``class_weight`` makes it infeasible, see Notes.
     kernel : {"linear", "poly", "rbf", "sigmoid", "laplacian", "cosine", "precomputed"}, \
 Kernel or callable, default="rbf"
         As :class:`SVC`.
@@ -227,7 +230,8 @@ Kernel or callable, default="rbf"
     cache_size : float, default=200
         Megabytes of kernel columns kept by SMO.
     class_weight : dict or "balanced", default=None
-        Multiplier of each sample's bound per class.
+        Multiplier of each sample's bound per class (see Notes; ``"balanced"`` equalises the
+        classes' weights, which keeps every ν ≤ 1 feasible).
     max_iter : int, default=-1
         Cap on SMO iterations per binary problem.
     decision_function_shape : {"ovr", "ovo"}, default="ovr"
@@ -282,6 +286,19 @@ Kernel or callable, default="rbf"
     decision function is :class:`SVC`'s with ``C = 1/r``. The notes' "ν-SVM" (seed 000, Zupan:
     ``C = 1/(νN)``) is a different parametrisation of :class:`SVC`, not this estimator.
 
+    Class weights. libsvm's ν-SVC, and with it R's ``e1071::svm`` and scikit-learn's
+    ``NuSVC``, ignore ``class_weight``; here it multiplies the bounds ``c_i`` as in
+    :class:`SVC`, so that a heavier class costs more per margin error. The constraints then
+    need ``ν ≤ ν_max = 2 min(W₊, W₋) / (W₊ + W₋)`` (``W`` the classes' weight sums). ν rises
+    to ``ν_max`` as the equivalent C-SVM's ``C`` falls to 0 (Chang & Lin 2001), and as
+    ``C → 0`` the weighted C-SVM tends to the constant decision for the class of larger total
+    weight (all coefficients 0, ``|intercept_| = 1`` in the stored scale). When
+    ``ν`` is feasible for the sample weights alone but ``class_weight`` takes ``ν_max`` below
+    it, that pair is given this end of its ν-path, with a warning; weights so lopsided mean
+    "predict the heavy class", and refusing them would make ``class_weight`` unusable for
+    exactly the users who set it. Infeasibility that the class balance itself causes (without
+    class weights) stays an error: there ν is the mistake.
+
     Examples
     --------
     >>> import numpy as np
@@ -332,18 +349,33 @@ Kernel or callable, default="rbf"
         self.break_ties = break_ties
         self.random_state = random_state
 
-    def _fold_feasible(self, ys, weights):
-        w_pos, w_neg = weights[ys > 0].sum(), weights[ys < 0].sum()
-        return self.nu * (w_pos + w_neg) / 2 <= min(w_pos, w_neg) * (1 + 1e-12)
+    def _fold_feasible(self, ys, sample_weight):
+        """Whether ν is feasible for the pair's balance of sample weights (class weights aside)."""
+        return _nu_max(ys, sample_weight) >= self.nu * (1 - 1e-12)
 
-    def _pair_problem(self, idx, ys, weights):
-        w_pos, w_neg = weights[ys > 0].sum(), weights[ys < 0].sum()
-        if not self._fold_feasible(ys, weights):
+    def _pair_problem(self, idx, ys, weights, sample_weight):
+        if not self._fold_feasible(ys, sample_weight):
+            w_pos, w_neg = sample_weight[ys > 0].sum(), sample_weight[ys < 0].sum()
             raise ValueError(
                 f"NuSVC: specified nu={self.nu} is infeasible for the class balance: a pair of "
                 f"classes with weights {w_pos:g} and {w_neg:g} allows at most "
-                f"nu = {2 * min(w_pos, w_neg) / (w_pos + w_neg):.6g}."
+                f"nu = {_nu_max(ys, sample_weight):.6g}."
             )
+        nu_max = _nu_max(ys, weights)
+        if nu_max < self.nu * (1 - 1e-12):
+            # class_weight took ν past the end of its path (C → 0 of the weighted C-SVM)
+            if not getattr(self, "_warned_saturated", False):
+                self._warned_saturated = True
+                warnings.warn(
+                    f"NuSVC: class_weight leaves no feasible nu={self.nu} for a pair of classes "
+                    f"(at most nu = {nu_max:.3g} with these weights); that pair is fitted at the "
+                    "end of the nu-path, the constant decision for the class of larger total "
+                    "weight (see Notes).",
+                    UserWarning,
+                    stacklevel=external_stacklevel(),
+                )
+            return None
+        w_pos, w_neg = weights[ys > 0].sum(), weights[ys < 0].sum()
         alpha0 = np.zeros(idx.size)
         for sign in (1.0, -1.0):
             remaining = self.nu * (w_pos + w_neg) / 2
@@ -383,195 +415,11 @@ Kernel or callable, default="rbf"
         self : NuSVC
             The fitted classifier.
         """
+        self._warned_saturated = False
         return self._fit_classifier(X, y, sample_weight)
 
 
-class SVR(RegressorMixin, BaseSVM):
-    """Epsilon-support vector regression, solved by our own SMO.
-
-    Parameters
-    ----------
-    kernel : {"linear", "poly", "rbf", "sigmoid", "laplacian", "cosine", "precomputed"}, \
-Kernel or callable, default="rbf"
-        As :class:`SVC`.
-    degree : float, default=3
-        Degree of ``"poly"``.
-    gamma : {"scale", "auto"} or float, default="scale"
-        As :class:`SVC`.
-    coef0 : float, default=0.0
-        ``r`` of ``"poly"`` and ``"sigmoid"``.
-    tol : float, default=1e-3
-        SMO's stopping tolerance.
-    C : float, default=1.0
-        Cost of the slacks (> 0), multiplied by ``sample_weight``.
-    epsilon : float, default=0.1
-        Half-width of the insensitive tube (≥ 0).
-    shrinking : bool, default=True
-        Shrink the working set of SMO.
-    cache_size : float, default=200
-        Megabytes of kernel columns kept by SMO.
-    max_iter : int, default=-1
-        Cap on SMO iterations.
-    loss : {"epsilon_insensitive", "squared_epsilon_insensitive"}, default="epsilon_insensitive"
-        Linear slacks (the usual ε-SVR, a box ``|β_i| ≤ C``) or squared slacks (seed 002
-        Ch. 9: no box, the kernel becomes ``K + I/C``).
-
-    Attributes
-    ----------
-    support_ : ndarray of shape (n_SV,)
-        Indices of the support vectors (``β_i ≠ 0``).
-    support_vectors_ : ndarray of shape (n_SV, n_features)
-        The support vectors (empty for a precomputed kernel).
-    n_support_ : ndarray of shape (1,)
-        Number of support vectors.
-    dual_coef_ : ndarray of shape (1, n_SV)
-        Signed coefficients ``β_i = α_i − α_i*``.
-    intercept_ : ndarray of shape (1,)
-        The intercept ``b``.
-    coef_ : ndarray of shape (1, n_features)
-        Primal weights (linear kernel only).
-    n_iter_ : int
-        SMO iterations.
-    shape_fit_ : tuple
-        Shape of the training ``X``.
-    fit_status_ : int
-        0 (fitted).
-    n_features_in_ : int
-        Number of features seen in ``fit``.
-    feature_names_in_ : ndarray of shape (n_features_in_,)
-        Feature names, when ``X`` has them.
-
-    See Also
-    --------
-    SVC : Support-vector classification.
-
-    Notes
-    -----
-    With ``loss="epsilon_insensitive"`` (seed 002 (9.11)–(9.14), libsvm, scikit-learn)
-
-    .. math:: \\min_{w, b} \\tfrac12\\|w\\|^2
-              + C \\sum_i c_i \\max(0, |y_i - w^T\\varphi(x_i) - b| - \\varepsilon),
-
-    whose dual ``max −½βᵀKβ + βᵀy − ε Σ|β_i|``, ``Σβ_i = 0``, ``|β_i| ≤ C c_i`` is solved by the
-    same SMO as :class:`SVC` on its ``2n`` variables ``α, α*`` (``β = α − α*``). With
-    ``loss="squared_epsilon_insensitive"`` (seed 002 (9.1)–(9.10)) the penalty is
-    ``(C/2) Σ c_i ξ_i²``: the dual has no upper bound and the kernel ``K + diag(1/(C c_i))``;
-    for ``epsilon=0`` it is kernel ridge regression with an unpenalised intercept. The
-    prediction is ``f(x) = Σ_i β_i K(x_i, x) + b`` with ``b`` the average over the free support
-    vectors of ``y_i − Σ_j β_j K_ij − sign(β_i)ε`` (and ``− β_i/(C c_i)`` for squared slacks), the
-    notes' formula. The notes' "C" and "ε" are ours; R's ``e1071::svm(type="eps-regression")``
-    calls them ``cost`` and ``epsilon``.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from statlearning.svm import SVR
-    >>> X = np.linspace(0, 1, 20)[:, None]
-    >>> y = 2 * X[:, 0] + 1
-    >>> reg = SVR(kernel="linear", C=100.0, epsilon=0.01).fit(X, y)
-    >>> np.round(reg.predict([[0.5]]), 2).tolist()
-    [2.0]
-    """
-
-    _parameter_constraints: dict = {
-        **BaseSVM._parameter_constraints,
-        "C": [Interval(numbers.Real, 0.0, np.inf, closed="neither")],
-        "epsilon": [Interval(numbers.Real, 0.0, np.inf, closed="left")],
-        "loss": [Options({"epsilon_insensitive", "squared_epsilon_insensitive"})],
-    }
-
-    def __init__(
-        self,
-        *,
-        kernel="rbf",
-        degree=3,
-        gamma="scale",
-        coef0=0.0,
-        tol=1e-3,
-        C=1.0,
-        epsilon=0.1,
-        shrinking=True,
-        cache_size=200,
-        max_iter=-1,
-        loss="epsilon_insensitive",
-    ):
-        self.kernel = kernel
-        self.degree = degree
-        self.gamma = gamma
-        self.coef0 = coef0
-        self.tol = tol
-        self.C = C
-        self.epsilon = epsilon
-        self.shrinking = shrinking
-        self.cache_size = cache_size
-        self.max_iter = max_iter
-        self.loss = loss
-
-    @fit_context
-    def fit(self, X, y, sample_weight=None):
-        """Fit the ε-SVR.
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-            Training data; the square Gram matrix with ``kernel="precomputed"``.
-        y : array-like of shape (n_samples,)
-            Targets.
-        sample_weight : array-like of shape (n_samples,), default=None
-            Per-sample multiplier of ``C`` (zero: the sample is left out).
-
-        Returns
-        -------
-        self : SVR
-            The fitted regressor.
-        """
-        X, y, sw = self._validate_fit_data(X, y, sample_weight, classifier=False)
-        y = y.astype(np.float64)
-        self._exponent = self._input_exponent(X)
-        data, sqnorm, code, gamma = self._setup_kernel(self._scaled(X), sw)
-        idx = np.flatnonzero(sw > 0)
-        n = idx.size
-        ys = np.concatenate([np.ones(n), -np.ones(n)])
-        p = np.concatenate([self.epsilon - y[idx], self.epsilon + y[idx]])
-        cw = self.C * sw[idx]
-        if self.loss == "epsilon_insensitive":
-            upper, shift = np.tile(cw, 2), None
-        else:
-            upper, shift = np.full(2 * n, np.inf), 1.0 / cw
-        alpha, rho, n_iter = self._solve(data, sqnorm, code, gamma, idx, ys, p, upper, shift=shift)
-        beta = alpha[:n] - alpha[n:]
-        sv = beta != 0
-        self.support_ = idx[sv].astype(np.int32)
-        self.support_vectors_ = (
-            np.empty((0, 0)) if self._kernel_spec.name == "precomputed" else X[self.support_]
-        )
-        self.n_support_ = np.array([self.support_.size], dtype=np.int32)
-        self.dual_coef_ = beta[sv][None, :]
-        self.intercept_ = np.array([-rho[0]])
-        self.n_iter_ = n_iter
-        self.shape_fit_ = X.shape
-        self.fit_status_ = 0 if self._converged else 1
-        return self
-
-    def predict(self, X):
-        """Predicted targets ``Σ_i β_i K(x_i, x) + b``.
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-            With ``kernel="precomputed"``: the kernel against the training samples.
-
-        Returns
-        -------
-        ndarray of shape (n_samples,)
-        """
-        X = self._validate_predict_data(X)
-        coef, b = self.dual_coef_[0], self.intercept_[0]
-        return self._blockwise(X, lambda K: K @ coef + b, 1)[:, 0]
-
-    @property
-    def coef_(self):
-        """Primal weights ``w = Σ β_i x_i`` (linear kernel only), shape (1, n_features)."""
-        if self._kernel_spec.name != "linear":
-            raise AttributeError("coef_ is only available with the linear kernel")
-        return self.dual_coef_ @ self.support_vectors_
+def _nu_max(ys, weights):
+    """The largest feasible ν of one pair: ``2 min(W₊, W₋) / (W₊ + W₋)``."""
+    w_pos, w_neg = weights[ys > 0].sum(), weights[ys < 0].sum()
+    return 2 * min(w_pos, w_neg) / (w_pos + w_neg)

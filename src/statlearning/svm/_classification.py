@@ -53,8 +53,12 @@ class BaseSVC(BaseSVM):
     """Fit, decision function, prediction and probabilities of the one-vs-one classifiers."""
 
     # ------------------------------------------------------------------ problem definitions
-    def _pair_problem(self, idx, ys, weights):
-        """``(p, upper, alpha0, nu)`` of one binary dual; overridden by NuSVC."""
+    def _pair_problem(self, idx, ys, weights, sample_weight):
+        """``(p, upper, alpha0, nu)`` of one binary dual, or None for the constant decision
+        ``y_heavy`` (NuSVC where ``class_weight`` leaves no feasible ν); overridden by NuSVC.
+
+        ``weights`` are the pair's ``sample_weight × class_weight``, ``sample_weight`` alone the
+        second array."""
         C = HARD_MARGIN_C if self._hard_margin() else self.C
         return -np.ones(idx.size), C * weights, None, False
 
@@ -95,14 +99,16 @@ class BaseSVC(BaseSVM):
             for b in range(a + 1, n_classes):
                 idx = np.concatenate([members[a], members[b]])
                 ys = np.where(np.arange(idx.size) < members[a].size, 1.0, -1.0)
-                coef, rho, it = self._solve_pair(data, sqnorm, code, gamma, idx, ys, weights)
+                coef, rho, it = self._solve_pair(data, sqnorm, code, gamma, idx, ys, weights, sw)
                 full = np.zeros(n)
                 full[idx] = coef
                 pair_coef.append(full)
                 rhos.append(rho)
                 n_iter.append(it)
                 if self.probability:
-                    A, B = self._platt_cv(data, sqnorm, code, gamma, idx, ys, weights, block, rng)
+                    A, B = self._platt_cv(
+                        data, sqnorm, code, gamma, idx, ys, (weights, sw), block, rng
+                    )
                     prob_a.append(A)
                     prob_b.append(B)
         self._assemble(X, codes, pair_coef, rhos, n_classes)
@@ -119,8 +125,13 @@ class BaseSVC(BaseSVM):
             self._check_hard_margin(pair_coef)
         return self
 
-    def _solve_pair(self, data, sqnorm, code, gamma, idx, ys, weights):
-        p, upper, alpha0, nu = self._pair_problem(idx, ys, weights[idx])
+    def _solve_pair(self, data, sqnorm, code, gamma, idx, ys, weights, sample_weight):
+        problem = self._pair_problem(idx, ys, weights[idx], sample_weight[idx])
+        if problem is None:  # the constant decision towards the class of larger total weight
+            w = weights[idx]
+            heavy = 1.0 if w[ys > 0].sum() >= w[ys < 0].sum() else -1.0
+            return np.zeros(idx.size), -heavy, 0
+        p, upper, alpha0, nu = problem
         alpha, rho, it = self._solve(
             data, sqnorm, code, gamma, idx, ys, p, upper, alpha0=alpha0, nu=nu
         )
@@ -171,12 +182,13 @@ class BaseSVC(BaseSVM):
             )
 
     # ------------------------------------------------------------------ Platt scaling
-    def _platt_cv(self, data, sqnorm, code, gamma, idx, ys, weights, block, rng, n_folds=5):
+    def _platt_cv(self, data, sqnorm, code, gamma, idx, ys, all_weights, block, rng, n_folds=5):
         """Platt's sigmoid on 5-fold cross-validated decision values of one pair.
 
         Folds are drawn over distinct rows, so that copies of a row (and a row of integer
         weight k, its k copies) always sit in the same fold.
         """
+        weights, sample_weight = all_weights
         rows = data[np.ix_(idx, idx)] if code == PRECOMPUTED else data[:, idx].T
         _, group = np.unique(rows, axis=0, return_inverse=True)
         group = group.reshape(-1)
@@ -194,18 +206,18 @@ class BaseSVC(BaseSVM):
             if n_pos == 0 or n_pos == train.size:
                 dec[test] = 1.0 if n_pos > 0 else -1.0
                 continue
-            if not self._fold_feasible(ys[train], weights[idx[train]]):
+            if not self._fold_feasible(ys[train], sample_weight[idx[train]]):
                 dec[test] = 0.0
                 continue
             coef, rho, _ = self._solve_pair(
-                data, sqnorm, code, gamma, idx[train], ys[train], weights
+                data, sqnorm, code, gamma, idx[train], ys[train], weights, sample_weight
             )
             sv = coef != 0
             K = block(idx[test], idx[train][sv])
             dec[test] = K @ coef[sv] - rho
         return fit_platt(dec, ys > 0, weights[idx])
 
-    def _fold_feasible(self, ys, weights):
+    def _fold_feasible(self, ys, sample_weight):
         return True
 
     # ------------------------------------------------------------------ prediction

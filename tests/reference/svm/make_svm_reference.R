@@ -1,4 +1,4 @@
-# Reference fits from e1071::svm (libsvm) for the SVC, NuSVC and SVR tests.
+# Reference fits from e1071::svm (libsvm) for the SVC, NuSVC, SVR and NuSVR tests.
 #
 # Run from this directory:
 #
@@ -109,7 +109,11 @@ cases <- list(
                                              cost = 1, epsilon = 0.2)),
   fit_case("epssvr_poly", regression, list(type = "eps-regression", kernel = "polynomial",
                                            degree = 2, gamma = 0.5, coef0 = 1, cost = 1,
-                                           epsilon = 0.1))
+                                           epsilon = 0.1)),
+  fit_case("nusvr_rbf", regression, list(type = "nu-regression", kernel = "radial",
+                                         gamma = 0.5, cost = 2, nu = 0.4)),
+  fit_case("nusvr_linear", regression, list(type = "nu-regression", kernel = "linear",
+                                            cost = 1, nu = 0.6))
 )
 
 out <- list(
