@@ -32,6 +32,8 @@ def tables():
 @pytest.mark.parametrize("spec", SPECS, ids=[s.name for s in SPECS])
 def test_round_trip_of_every_registered_model(spec, tables, tmp_path):
     X, y = tables[spec.task]
+    if spec.rows == "one_feature":  # one-predictor smoothers
+        X = X.iloc[:, :1]
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         model = build_estimator(spec).fit(X, y)

@@ -113,8 +113,8 @@ def fit_basis(X, y, basis, *, estimator=None, sample_weight=None) -> BasisPipeli
     >>> x = np.linspace(0, 1, 40)[:, None]
     >>> y = 1 + 2 * x[:, 0] ** 2 + 0.01 * rng.normal(size=40)
     >>> model = fit_basis(x, y, PolynomialFeatures(2))
-    >>> model.steps[-1][1].coef_.round(1)
-    array([-0. ,  2. ])
+    >>> [round(float(c), 1) + 0.0 for c in model.steps[-1][1].coef_]
+    [0.0, 2.0]
     >>> fit, lower, upper = model.predict_interval(x[:2])
     """
     model = clone(estimator) if estimator is not None else LinearRegression()
