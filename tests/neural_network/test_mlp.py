@@ -271,3 +271,30 @@ def test_adadelta_has_no_learning_rate():
             fits.append(MLPClassifier((4,), solver="adadelta", learning_rate_init=eta,
                                       max_iter=5, random_state=0).fit(X, y))  # fmt: skip
     np.testing.assert_array_equal(fits[0].coefs_[0], fits[1].coefs_[0])
+
+
+def test_float32_training_reads_float64_x_by_batches():
+    import tracemalloc
+
+    from statlearning.neural_network import MLPClassifier
+
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(20_000, 40))
+    y = (X[:, 0] + X[:, 1] > 0).astype(int)
+
+    def make(**kw):
+        return MLPClassifier((16,), dtype=np.float32, max_iter=2, random_state=0, **kw)
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for shuffle in (True, False):
+            a = make(shuffle=shuffle).fit(X, y)
+            b = make(shuffle=shuffle).fit(X.astype(np.float32), y)
+            for wa, wb in zip(a.coefs_, b.coefs_, strict=True):
+                assert wa.dtype == np.float32
+                np.testing.assert_array_equal(wa, wb)  # each batch cast exactly as X would be
+        tracemalloc.start()
+        make().fit(X, y)
+        peak = tracemalloc.get_traced_memory()[1]
+        tracemalloc.stop()
+    assert peak < X.nbytes / 4  # no float32 copy of X (that alone is X.nbytes / 2)

@@ -177,29 +177,36 @@ class BaseMLP(StatBase):
     def _fit(self, X, y, sample_weight=None, *, incremental=False, classes=None):
         sizes = self._hidden_sizes()
         first_pass = not hasattr(self, "coefs_") or (not self.warm_start and not incremental)
-        dtype = self._compute_dtype(X)
+        dtype = np.dtype(self._compute_dtype(X) if first_pass else self.coefs_[0].dtype).type
+        # stochastic solvers read float64 X in mini-batches, each cast to float32 when it is
+        # gathered: no float32 copy of the whole X (half its memory again)
+        stream = (
+            dtype is np.float32
+            and self.solver != "lbfgs"
+            and getattr(X, "dtype", None) == np.float64
+        )
         X, y = validate_data(
-            self, X, y, reset=first_pass, dtype=dtype, order="C", multi_output=True,
-            y_numeric=not self._classifier,
+            self, X, y, reset=first_pass, dtype=np.float64 if stream else dtype, order="C",
+            multi_output=True, y_numeric=not self._classifier,
         )  # fmt: skip
         if y.ndim == 2 and y.shape[1] == 1:
             y = column_or_1d(y, warn=True)
-        if not first_pass and self.coefs_[0].dtype != X.dtype:
-            X = X.astype(self.coefs_[0].dtype)
+        if X.dtype != dtype and not stream:
+            X = X.astype(dtype)
         sw = None
         if sample_weight is not None:
             sw = check_sample_weight(sample_weight, X.shape[0], estimator_name=type(self).__name__)
-            sw = sw.astype(X.dtype)
+            sw = sw.astype(dtype)
         # float32 cannot hold magnitudes that need rescaling (and a float64 pass would copy X)
         scale = scale_for(X) if X.dtype == np.float64 else None
         if scale is not None:
             X = self._rescale_input(X, scale)
         Y, out_activation = self._targets(y, first_pass, classes)
-        Y = np.ascontiguousarray(Y, dtype=X.dtype)
+        Y = np.ascontiguousarray(Y, dtype=dtype)
         rng = check_random_state(self.random_state)
         units = [X.shape[1], *sizes, Y.shape[1]]
         if first_pass:
-            self._initialize(rng, units, out_activation, X.dtype)
+            self._initialize(rng, units, out_activation, dtype)
         elif [self.coefs_[0].shape[0], *(c.shape[1] for c in self.coefs_)] != units:
             raise ValueError(
                 f"{type(self).__name__}: the fitted network has layers "
@@ -356,6 +363,7 @@ class BaseMLP(StatBase):
         parts = [X, Y, y] if sw is None else [X, Y, y, sw]
         split = train_test_split(*parts, random_state=rng, test_size=test_size, stratify=stratify)
         X, X_val, Y, _, y, y_val = split[:6]
+        X_val = X_val.astype(Y.dtype, copy=False)  # scored in the network's dtype
         sw, sw_val = (None, None) if sw is None else (split[6], split[7])
         return X, Y, y, sw, X_val, y_val, sw_val
 
@@ -364,7 +372,8 @@ class BaseMLP(StatBase):
         rule, schedule = self._rule, self._schedule
         n = X.shape[0]
         idx = np.arange(n)
-        Xbuf = np.empty((batch, X.shape[1]), dtype=X.dtype) if self.shuffle else None
+        cast = X.dtype != Y.dtype  # float64 X, float32 network: cast each batch
+        Xbuf = np.empty((batch, X.shape[1]), dtype=Y.dtype) if self.shuffle else None
         Ybuf = np.empty((batch, Y.shape[1]), dtype=Y.dtype) if self.shuffle else None
         theta, grad = [net.theta], [net.grad]
         for _ in range(self.max_iter):
@@ -375,11 +384,17 @@ class BaseMLP(StatBase):
                 stop = min(start + batch, n)
                 if self.shuffle:
                     rows = idx[start:stop]
-                    Xb = np.take(X, rows, axis=0, out=Xbuf[: stop - start])
+                    if cast:
+                        Xb = Xbuf[: stop - start]
+                        Xb[...] = X[rows]
+                    else:
+                        Xb = np.take(X, rows, axis=0, out=Xbuf[: stop - start])
                     Yb = np.take(Y, rows, axis=0, out=Ybuf[: stop - start])
                     swb = None if sw is None else sw[rows]
                 else:
                     Xb, Yb = X[start:stop], Y[start:stop]
+                    if cast:
+                        Xb = Xb.astype(Y.dtype)
                     swb = None if sw is None else sw[start:stop]
                 loss = net.loss_grad(Xb, Yb, swb)
                 if not np.isfinite(loss):
