@@ -21,6 +21,7 @@ whose coefficients absorb any column scaling).
 from __future__ import annotations
 
 import math
+import warnings
 from dataclasses import dataclass
 
 import numpy as np
@@ -80,7 +81,7 @@ def scale_for(*arrays) -> float | None:
     ----------
     *arrays : array-like
         Data on one scale (a training matrix, its queries, centres). ``None`` entries are
-        skipped.
+        skipped, and so are ``NaN`` values.
 
     Returns
     -------
@@ -90,6 +91,10 @@ def scale_for(*arrays) -> float | None:
         data are all zero).
     """
     m = max((max_abs(a) for a in arrays if a is not None), default=0.0)
+    if np.isnan(m):  # missing values (where an estimator allows them) are passed over
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)  # all NaN
+            m = max(float(np.nanmax(np.abs(a), initial=0.0)) for a in arrays if a is not None)
     if not _outside(m):
         return None
     return float(_power_of_two(m))

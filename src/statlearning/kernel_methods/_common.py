@@ -12,7 +12,7 @@ from sklearn.utils.validation import check_is_fitted
 
 from .._core.kernel_gram import is_psd
 from .._validation import ArrayLike, Callable, InstanceOf, Interval, Options, validate_data
-from ..exceptions import NumericalWarning, external_stacklevel
+from ..exceptions import NumericalWarning, external_stacklevel, warn_unrescaled_scale
 from ..kernels import Kernel, Precomputed, resolve_kernel
 
 KERNEL_CONSTRAINTS = {
@@ -47,13 +47,10 @@ def read_X(estimator, X, y="no_validation", *, reset=True, **kwargs):
         raise
 
 
-def training_gram(estimator, X, sample_weight=None):
-    """Resolve ``estimator.kernel`` on the training data; return the kernel and the Gram.
-
-    Sets ``kernel_`` and, unless the kernel is precomputed, ``X_fit_``.
-    """
-    name = type(estimator).__name__
-    kernel = resolve_kernel(
+def fitted_kernel(estimator, X, sample_weight=None):
+    """Resolve ``estimator.kernel`` on the training data (``gamma="scale"`` uses all of it)
+    and set ``kernel_``."""
+    estimator.kernel_ = resolve_kernel(
         estimator.kernel,
         gamma=estimator.gamma,
         degree=estimator.degree,
@@ -61,7 +58,16 @@ def training_gram(estimator, X, sample_weight=None):
         X=X,
         sample_weight=sample_weight,
     )
-    estimator.kernel_ = kernel
+    return estimator.kernel_
+
+
+def training_gram(estimator, X, sample_weight=None):
+    """Resolve ``estimator.kernel`` on the training data; return the kernel and the Gram.
+
+    Sets ``kernel_`` and, unless the kernel is precomputed, ``X_fit_``.
+    """
+    name = type(estimator).__name__
+    kernel = fitted_kernel(estimator, X, sample_weight)
     if isinstance(kernel, Precomputed):
         if X.shape[0] != X.shape[1]:
             raise ValueError(
@@ -79,7 +85,13 @@ def training_gram(estimator, X, sample_weight=None):
         estimator.X_fit_ = None
         return np.array(X, dtype=np.float64)
     estimator.X_fit_ = X
-    return kernel(X)
+    K = kernel(X)
+    if not np.isfinite(K).all() and not warn_unrescaled_scale(estimator, X, "X"):
+        raise ValueError(
+            f"{name}: the Gram matrix of the kernel {kernel!r} on X has non-finite entries "
+            "(it overflows float64); use a kernel or parameters whose values stay finite."
+        )
+    return K
 
 
 def gram_to_train(estimator, X):
