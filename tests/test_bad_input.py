@@ -487,14 +487,7 @@ _SCALE_FAILURES = [
     ("BayesianLinearRegression", UP, "LinAlgError raised"),
     ("FilterSelector", BOTH, "answer differs from the unscaled fit"),
     ("GaussianMixture", UP, "ValueError raised"),
-    ("GaussianNB", DOWN, "ValueError raised"),
-    ("KernelLogisticRegression", DOWN, "answer differs from the unscaled fit"),
-    ("KernelLogisticRegression", UP, "ValueError raised (gamma='scale' underflows to 0)"),
-    ("KernelRidge", UP, "non-finite predictions"),
     ("LinearDiscriminantAnalysis", DOWN, "ValueError raised"),
-    ("MixedNB", DOWN, "ValueError raised"),
-    ("PrototypeFeatures", DOWN, "answer differs from the unscaled fit"),
-    ("PrototypeFeatures", UP, "ValueError raised (gamma='scale' underflows to 0)"),
     ("QuadraticDiscriminantAnalysis", DOWN, "ValueError raised"),
 ]
 EXPECTED_FAILURES: dict[tuple[str, str], str] = {
