@@ -486,9 +486,6 @@ _SCALE_FAILURES = [
     ("BayesClassifier", UP, "LinAlgError raised"),
     ("BayesianLinearRegression", UP, "LinAlgError raised"),
     ("FilterSelector", BOTH, "answer differs from the unscaled fit"),
-    ("GaussianMixture", UP, "ValueError raised"),
-    ("LinearDiscriminantAnalysis", DOWN, "ValueError raised"),
-    ("QuadraticDiscriminantAnalysis", DOWN, "ValueError raised"),
 ]
 EXPECTED_FAILURES: dict[tuple[str, str], str] = {
     (name, cell): f"scale handling: {symptom}"

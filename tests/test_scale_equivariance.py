@@ -49,7 +49,7 @@ from statlearning.linear_model import (
 )
 from statlearning.mixture import GaussianMixture
 from statlearning.model_selection import bootstrap, jackknife
-from statlearning.naive_bayes import GaussianNB
+from statlearning.naive_bayes import GaussianNB, MixedNB
 from statlearning.neighbors import KNeighborsClassifier, KNeighborsRegressor
 from statlearning.tree import DecisionTreeRegressor
 
@@ -527,19 +527,18 @@ def test_lasso_path_selector(s):
 # ------------------------------------- estimators that do not rescale: a warning, not silence
 
 
-@pytest.mark.parametrize("s", SCALES)
 @pytest.mark.parametrize(
-    "make, target",
+    "make, target, s",
     [
-        (GaussianNB, "X"),
-        (QuadraticDiscriminantAnalysis, "X"),
-        (lambda: GaussianMixture(2, random_state=0), "X"),
-        (lambda: GradientBoostingRegressor(n_estimators=3), "y"),
+        (lambda: GaussianMixture(2, random_state=0), "X", 1e-300),  # reg_covar swamps the data
+        (lambda: QuadraticDiscriminantAnalysis(reg_param=0.1), "X", 1e-300),  # so does r·I
+        (lambda: GradientBoostingRegressor(n_estimators=3), "y", 1e300),
+        (lambda: GradientBoostingRegressor(n_estimators=3), "y", 1e-300),
     ],
 )
 def test_unrescaled_estimators_say_the_scale_is_the_problem(make, target, s):
     Xs, ys = (X * s, Y_BIN) if target == "X" else (X, Y * s)
-    if make is GaussianMixture or "GaussianMixture" in repr(make()):
+    if "GaussianMixture" in repr(make()):
         ys = None
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
@@ -551,12 +550,82 @@ def test_unrescaled_estimators_say_the_scale_is_the_problem(make, target, s):
     assert any(f"largest |{target}|" in m and "data's scale" in m for m in messages), messages
 
 
+# ------------------------------------------- Gaussian class models and mixtures: rescaled fits
+
+
+@pytest.mark.parametrize("s", SCALES)
+@pytest.mark.parametrize(
+    "make, variances",
+    [
+        (GaussianNB, "var_"),
+        (lambda: GaussianNB(ddof=1, var_smoothing=0.0), "var_"),
+        (lambda: MixedNB(categorical_features=[3]), "var_"),
+        (QuadraticDiscriminantAnalysis, "covariances_"),
+    ],
+)
+def test_gaussian_class_models(make, variances, s):
+    Xc = X.copy()
+    Xc[:, 3] = np.arange(N) % 3  # level codes for MixedNB's categorical column
+    if "MixedNB" in repr(make()):
+        Xs = Xc * np.array([s, s, s, 1.0])
+        Xc[5, 1] = Xs[5, 1] = np.nan  # a missing value is passed over by the scale too
+        shift = np.sum(~np.isnan(Xc[:, :3]), axis=1) * np.log(s)
+    else:
+        Xs, shift = X * s, None
+        Xc = X
+    ref = make().fit(Xc, Y_BIN)
+    est, caught = fit_quietly(make(), Xs, Y_BIN)
+    np.testing.assert_allclose(est.predict_proba(Xs), ref.predict_proba(Xc), rtol=1e-8)
+    np.testing.assert_array_equal(est.predict(Xs), ref.predict(Xc))
+    means = est.theta_ if hasattr(est, "theta_") else est.means_
+    ref_means = ref.theta_ if hasattr(ref, "theta_") else ref.means_
+    assert_scaled(means, ref_means, s)
+    if shift is not None:
+        np.testing.assert_allclose(
+            est.predict_log_likelihood(Xs), ref.predict_log_likelihood(Xc) - shift[:, None],
+            rtol=1e-10,
+        )  # fmt: skip
+    (w,) = scale_warnings(caught)  # the variances are out of float64's range
+    assert variances in str(w.message)
+
+
+@pytest.mark.parametrize("s", SCALES)
+@pytest.mark.parametrize("covariance_type", ["full", "tied", "diag", "spherical"])
+def test_gaussian_mixture(covariance_type, s):
+    def make():
+        return GaussianMixture(3, covariance_type=covariance_type, reg_covar=0.0, random_state=0)
+
+    ref = make().fit(BLOBS)
+    est, caught = fit_quietly(make(), BLOBS * s)
+    np.testing.assert_allclose(est.predict_proba(BLOBS * s), ref.predict_proba(BLOBS), atol=1e-12)
+    shift = 2 * np.log(s)
+    np.testing.assert_allclose(est.score_samples(BLOBS * s), ref.score_samples(BLOBS) - shift)
+    np.testing.assert_allclose(est.lower_bound_, ref.lower_bound_ - shift)
+    assert_scaled(est.means_, ref.means_, s)
+    assert_scaled(est.sample(7)[0], ref.sample(7)[0], s)
+    (w,) = scale_warnings(caught)
+    assert "covariances_" in str(w.message)
+
+
+def test_gaussian_mixture_initial_values_in_x_units():
+    s = 2.0**400  # beyond 2**200: the fit rescales, and so must the initial values
+    means, prec = np.array([[0.0, 0.0], [4.0, 0.0], [0.0, 4.0]]), np.full(3, 10.0)
+
+    def make(scale):
+        kw = {"means_init": means * scale, "precisions_init": prec / scale**2}
+        return GaussianMixture(3, covariance_type="spherical", max_iter=0, **kw)
+
+    ref = make(1.0).fit(BLOBS)
+    est, _ = fit_quietly(make(s), BLOBS * s)
+    np.testing.assert_allclose(est.predict_proba(BLOBS * s), ref.predict_proba(BLOBS), atol=1e-12)
+
+
 @pytest.mark.parametrize(
     "kw",
     [{}, {"solver": "eigen"}, {"solver": "eigen", "shrinkage": "auto"}, {"covariance": "total"}],
 )
-def test_lda_large_scale(kw):
-    s = 1e300
+@pytest.mark.parametrize("s", SCALES)
+def test_lda(kw, s):
     y3 = np.digitize(X[:, 0] - X[:, 1] + rng.normal(size=N), [-4.0, -2.5])
     ref = LinearDiscriminantAnalysis(**kw).fit(X, y3)
     est, caught = fit_quietly(LinearDiscriminantAnalysis(**kw), X * s, y3)
@@ -571,14 +640,6 @@ def test_lda_large_scale(kw):
     np.testing.assert_allclose(est.transform(X * s), ref.transform(X), rtol=1e-7, atol=1e-9)
     (w,) = scale_warnings(caught)
     assert "covariance_" in str(w.message)
-
-
-def test_lda_small_scale_warns():
-    """MASS's tol is absolute: on X × 1e-300 the features are 'constant within classes' (R's
-    lda refuses too), and the warning says that the data's scale is the cause."""
-    with pytest.warns(NumericalWarning, match=r"largest \|X\|.*data's scale"):
-        with pytest.raises(ValueError, match="constant within classes"):
-            LinearDiscriminantAnalysis().fit(X * 1e-300, Y_BIN)
 
 
 @pytest.mark.parametrize("s", SCALES)

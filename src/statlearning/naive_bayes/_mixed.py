@@ -141,8 +141,9 @@ class MixedNB(ClassifierMixin, NaiveBayesMixin, StatBase):
             for col in arr:
                 if col not in names:
                     where = (
-                        f"the columns are {names}" if names else
-                        "X has no column names (pass a DataFrame, or use indices)"
+                        f"the columns are {names}"
+                        if names
+                        else "X has no column names (pass a DataFrame, or use indices)"
                     )
                     raise ValueError(
                         f"{name}: categorical_features names column {label_repr(col)}, not "
@@ -226,9 +227,7 @@ class MixedNB(ClassifierMixin, NaiveBayesMixin, StatBase):
             return np.log(self.class_prior_)
 
     def _validate_X(self, X):
-        return validate_data(
-            self, X, reset=False, dtype=np.float64, ensure_all_finite="allow-nan"
-        )
+        return validate_data(self, X, reset=False, dtype=np.float64, ensure_all_finite="allow-nan")
 
     def _log_likelihood(self, X):
         mask = self.categorical_features_
