@@ -50,7 +50,7 @@ from statlearning.linear_model import (
 from statlearning.mixture import GaussianMixture
 from statlearning.model_selection import bootstrap, jackknife
 from statlearning.naive_bayes import GaussianNB, MixedNB
-from statlearning.neighbors import KNeighborsClassifier, KNeighborsRegressor
+from statlearning.neighbors import BayesClassifier, KNeighborsClassifier, KNeighborsRegressor
 from statlearning.tree import DecisionTreeRegressor
 
 SCALES = [1e300, 1e-300]
@@ -709,3 +709,19 @@ def test_knn_other_metrics(metric, s):
         np.testing.assert_allclose(dist, ref_dist, rtol=1e-8, atol=1e-12)
     else:
         assert_scaled(dist, ref_dist, s)
+
+
+@pytest.mark.parametrize("s", SCALES)
+def test_bayes_classifier_fitted_gaussians(s):
+    Xs = X * np.array([s, 1.0, s, 1.0])  # two extreme columns beside two ordinary ones
+    ref = BayesClassifier().fit(X[:, :2], Y_BIN)
+    est, caught = fit_quietly(BayesClassifier(), Xs[:, :2], Y_BIN)
+    np.testing.assert_allclose(est.predict_proba(Xs[:, :2]), ref.predict_proba(X[:, :2]), rtol=1e-8)
+    assert_scaled(est.means_[:, 0], ref.means_[:, 0], s)
+    np.testing.assert_allclose(est.means_[:, 1], ref.means_[:, 1], rtol=1e-12)
+    (w,) = scale_warnings(caught)
+    assert "covariances_" in str(w.message)
+    a, b = est.bayes_error_rate(), ref.bayes_error_rate()
+    assert abs(a.rate - b.rate) <= a.std_error + b.std_error
+    full, _ = fit_quietly(BayesClassifier(), Xs, Y_BIN)
+    np.testing.assert_array_equal(full.predict(Xs), BayesClassifier().fit(X, Y_BIN).predict(X))
