@@ -37,6 +37,7 @@ from statlearning.ensemble import (
 from statlearning.exceptions import ConvergenceWarning, NumericalWarning
 from statlearning.feature_selection import BestSubsetSelector, LassoPathSelector, StepwiseSelector
 from statlearning.linear_model import (
+    BayesianLinearRegression,
     ElasticNet,
     GLMRegressor,
     HuberRegressor,
@@ -725,3 +726,39 @@ def test_bayes_classifier_fitted_gaussians(s):
     assert abs(a.rate - b.rate) <= a.std_error + b.std_error
     full, _ = fit_quietly(BayesClassifier(), Xs, Y_BIN)
     np.testing.assert_array_equal(full.predict(Xs), BayesClassifier().fit(X, Y_BIN).predict(X))
+
+
+@pytest.mark.parametrize("estimate", [False, True])
+@pytest.mark.parametrize("ex, ey", [(300, 0), (0, 300), (-300, -300), (300, 300), (-250, 250)])
+def test_bayesian_linear_regression(ex, ey, estimate):
+    """With the prior and noise given in the data's units (α by g², σ² by t² for
+    ``g = s/t``), the posterior on ``X·s``, ``y·t`` is the unscaled one, scaled."""
+    s, t = 2.0**ex, 2.0**ey
+    g = s / t
+    kw = {"estimate_hyperparameters": estimate}
+    ref = BayesianLinearRegression(alpha=0.5, sigma2=2.0, **kw).fit(X, Y)
+    est, caught = fit_quietly(
+        BayesianLinearRegression(alpha=0.5 * g * g, sigma2=2.0 * t * t, **kw), X * s, Y * t
+    )
+    assert not scale_warnings(caught)
+    mean, std = est.predict(X * s, return_std=True)
+    ref_mean, ref_std = ref.predict(X, return_std=True)
+    assert_scaled(mean, ref_mean, t)
+    assert_scaled(std, ref_std, t)
+    assert_scaled(est.coef_, ref.coef_, 1 / g)
+    assert_scaled(est.alpha_, ref.alpha_, g * g)
+    assert_scaled(est.sigma2_, ref.sigma2_, t * t)
+    n = X.shape[0]
+    np.testing.assert_allclose(est.log_evidence_, ref.log_evidence_ - (n - 1) * np.log(t))
+
+
+def test_bayesian_linear_regression_default_prior_at_1e300():
+    """The fixed prior α = 1 is negligible beside XᵀX ~ 1e600: the posterior is the least
+    squares fit, exact, and its covariance (~1e-600) is what float64 cannot hold."""
+    est, caught = fit_quietly(BayesianLinearRegression(), X * 1e300, Y)
+    np.testing.assert_allclose(
+        est.predict(X * 1e300), LinearRegression().fit(X, Y).predict(X), rtol=1e-10
+    )
+    (w,) = scale_warnings(caught)
+    assert "posterior_cov_" in str(w.message)
+    assert np.all(np.isfinite(est.predict(X * 1e300, return_std=True)[1]))

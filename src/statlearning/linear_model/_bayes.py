@@ -9,9 +9,10 @@ import numpy as np
 from sklearn.utils.validation import check_is_fitted
 
 from .._core.ridge import centred_cross_products, weighted_means
+from .._core.scaling import log_scale, max_abs, scale_for, times
 from .._validation import Boolean, Interval, check_sample_weight, validate_data
 from ..base import LinearPredictorMixin, RegressorMixin, StatBase, fit_context
-from ..exceptions import NumericalWarning, warn_not_converged, warn_unrescaled_scale
+from ..exceptions import NumericalWarning, warn_data_scale, warn_not_converged
 
 __all__ = ["BayesianLinearRegression"]
 
@@ -182,30 +183,71 @@ class BayesianLinearRegression(RegressorMixin, LinearPredictorMixin, StatBase):
         self : BayesianLinearRegression
         """
         X, y = validate_data(self, X, y, dtype=np.float64, y_numeric=True)
-        warn_unrescaled_scale(self, X, "X")
-        warn_unrescaled_scale(self, y, "y")
-        w = None if sample_weight is None else check_sample_weight(
-            sample_weight, X.shape[0], estimator_name=type(self).__name__
+        # data near float64's ends: the posterior of X / s and y / t (powers of two, exact)
+        # with the prior and noise in those units, mapped back (see _unscale)
+        s_x, s_y = scale_for(X) or 1.0, scale_for(y) or 1.0
+        rescaled = s_x != 1.0 or s_y != 1.0
+        if rescaled:
+            X, y = X / s_x, y / s_y
+        f = s_x / s_y  # β = β'/f: α' = α / f², σ²' = σ² / s_y²
+        w = (
+            None
+            if sample_weight is None
+            else check_sample_weight(sample_weight, X.shape[0], estimator_name=type(self).__name__)
         )
         if self.fit_intercept:
             x_mean, y_mean = weighted_means(X, y, w)
         else:
             x_mean, y_mean = np.zeros(X.shape[1]), 0.0
         sqrt_w = None if w is None else np.sqrt(w)
-        G, b = centred_cross_products(
-            X, y, x_mean if self.fit_intercept else None, y_mean, sqrt_w
-        )
+        G, b = centred_cross_products(X, y, x_mean if self.fit_intercept else None, y_mean, sqrt_w)
         t = y - y_mean
         tt = float(t @ t) if w is None else float(w @ (t * t))
         lam, V = np.linalg.eigh(G)
         post = _Posterior(lam, V, b, tt)
         total = float(X.shape[0] if w is None else w.sum())
-        alpha, sigma2 = float(self.alpha), float(self.sigma2)
+        alpha = times(float(self.alpha), 1.0 / f, 2)
+        sigma2 = times(float(self.sigma2), 1.0 / s_y, 2)
         n_iter = 1
-        if self.estimate_hyperparameters:
+        if self.estimate_hyperparameters:  # start within range (rescaling may leave it)
+            alpha, sigma2 = np.clip([alpha, sigma2], 2.0**-1000, 2.0**1000).tolist()
             alpha, sigma2, n_iter = self._maximise_evidence(post, total, alpha, sigma2)
         self._store(post, x_mean, y_mean, total, alpha, sigma2, n_iter)
+        self._rescaled = None
+        if rescaled:
+            magnitude = max(float(max_abs(X)) * s_x, float(max_abs(y)) * s_y)
+            self._unscale(s_x, s_y, total, magnitude)
         return self
+
+    def _unscale(self, s, t, total, magnitude):
+        """Map a fit on ``X / s`` and ``y / t`` back: slopes by ``t/s``, the intercept by
+        ``t``, ``alpha_`` by ``(s/t)²``, ``sigma2_`` by ``t²``, the posterior covariance by the
+        products of its coefficients' factors, and the log-evidence (a density of ``y``) less
+        ``(n − 1)·log t`` (``n`` without an intercept)."""
+        self._rescaled = (s, t, self.posterior_cov_, self.sigma2_)
+        g = t / s
+        factors = np.full(self.coef_.size, g)
+        if self.fit_intercept:
+            factors = np.concatenate([[t], factors])
+        self.coef_, self.intercept_ = times(self.coef_, g), float(self.intercept_) * t
+        with np.errstate(over="ignore", under="ignore"):
+            self.posterior_cov_ = self.posterior_cov_ * factors * factors[:, None]
+        if not self.estimate_hyperparameters:
+            self.alpha_, self.sigma2_ = float(self.alpha), float(self.sigma2)
+        else:
+            self.alpha_, self.sigma2_ = times(self.alpha_, 1.0 / g, 2), times(self.sigma2_, t, 2)
+        i = 1.0 if self.fit_intercept else 0.0
+        self.log_evidence_ = self.log_evidence_ - (total - i) * log_scale(t)
+        cov = self.posterior_cov_
+        kept = {
+            "posterior_cov_": np.all(np.isfinite(cov)) and np.all(np.diag(cov) > 0),
+            "alpha_": 0 < self.alpha_ < np.inf,
+            "sigma2_": 0 < self.sigma2_ < np.inf,
+            "log_evidence_": np.isfinite(self.log_evidence_),
+        }
+        lost = [name for name, ok in kept.items() if not ok]
+        if lost:
+            warn_data_scale(self, lost, magnitude)
 
     def _maximise_evidence(self, post, total, alpha, sigma2):
         name = type(self).__name__
@@ -261,15 +303,16 @@ class BayesianLinearRegression(RegressorMixin, LinearPredictorMixin, StatBase):
         else:
             cov, intercept = cov_beta, 0.0
         i = 1.0 if self.fit_intercept else 0.0
-        logdet_prec = float(np.sum(np.log(alpha + post.lam / sigma2)))
-        self.log_evidence_ = float(
-            0.5 * p * np.log(alpha)
-            - 0.5 * (total - i) * np.log(2.0 * np.pi * sigma2)
-            - 0.5 * i * np.log(total)
-            - rss / (2.0 * sigma2)
-            - 0.5 * alpha * float(c @ c)
-            - 0.5 * logdet_prec
-        )
+        with np.errstate(divide="ignore"):  # α = 0 when a rescaled prior underflows
+            logdet_prec = float(np.sum(np.log(alpha + post.lam / sigma2)))
+            self.log_evidence_ = float(
+                0.5 * p * np.log(alpha)
+                - 0.5 * (total - i) * np.log(2.0 * np.pi * sigma2)
+                - 0.5 * i * np.log(total)
+                - rss / (2.0 * sigma2)
+                - 0.5 * alpha * float(c @ c)
+                - 0.5 * logdet_prec
+            )
         self.coef_, self.intercept_, self.posterior_cov_ = coef, intercept, cov
         self.alpha_, self.sigma2_, self.n_iter_ = float(alpha), float(sigma2), int(n_iter)
 
@@ -293,6 +336,10 @@ class BayesianLinearRegression(RegressorMixin, LinearPredictorMixin, StatBase):
         mean = self._linear_predictor_raw(X)
         if not return_std:
             return mean
+        cov, t, sigma2 = self.posterior_cov_, 1.0, self.sigma2_
+        if getattr(self, "_rescaled", None) is not None:  # on the fit's scale: exact
+            s, t, cov, sigma2 = self._rescaled
+            X = X / s
         A = np.hstack([np.ones((X.shape[0], 1)), X]) if self.fit_intercept else X
-        var = np.einsum("ij,jk,ik->i", A, self.posterior_cov_, A) + self.sigma2_
-        return mean, np.sqrt(np.maximum(var, 0.0))
+        var = np.einsum("ij,jk,ik->i", A, cov, A) + sigma2
+        return mean, t * np.sqrt(np.maximum(var, 0.0))
