@@ -35,7 +35,15 @@ from statlearning.ensemble import (
     RandomForestRegressor,
 )
 from statlearning.exceptions import ConvergenceWarning, NumericalWarning
-from statlearning.feature_selection import BestSubsetSelector, LassoPathSelector, StepwiseSelector
+from statlearning.feature_selection import (
+    BestSubsetSelector,
+    FilterSelector,
+    LassoPathSelector,
+    StepwiseSelector,
+    f_scores,
+    mutual_info_scores,
+    variance_mean_scores,
+)
 from statlearning.linear_model import (
     BayesianLinearRegression,
     ElasticNet,
@@ -762,3 +770,20 @@ def test_bayesian_linear_regression_default_prior_at_1e300():
     (w,) = scale_warnings(caught)
     assert "posterior_cov_" in str(w.message)
     assert np.all(np.isfinite(est.predict(X * 1e300, return_std=True)[1]))
+
+
+@pytest.mark.parametrize("s", SCALES)
+def test_filter_scores(s):
+    Xs = X * np.array([s, 1.0, s, 1.0])
+    np.testing.assert_allclose(mutual_info_scores(Xs, Y), mutual_info_scores(X, Y), rtol=1e-12)
+    np.testing.assert_allclose(mutual_info_scores(Xs, Y * s), mutual_info_scores(X, Y), rtol=1e-12)
+    np.testing.assert_allclose(f_scores(Xs, Y_BIN), f_scores(X, Y_BIN), rtol=1e-10)
+    counts = np.abs(X) + 1.0
+    got = variance_mean_scores(counts * np.array([s, 1.0, s, 1.0]))
+    want = variance_mean_scores(counts)
+    assert_scaled(got[[0, 2]], want[[0, 2]], s)
+    np.testing.assert_allclose(got[[1, 3]], want[[1, 3]], rtol=1e-12)
+    kw = {"score_func": mutual_info_scores, "p_value": 0.5, "n_permutations": 20, "random_state": 0}
+    est, ref = FilterSelector(**kw).fit(X * s, Y), FilterSelector(**kw).fit(X, Y)
+    np.testing.assert_array_equal(est.get_support(), ref.get_support())
+    np.testing.assert_allclose(est.pvalues_, ref.pvalues_)
