@@ -375,8 +375,8 @@ class Rescaled(Kernel):
     >>> from statlearning.kernels import RBF, Rescaled
     >>> X = np.array([[0.0], [1e300]])
     >>> Rescaled(RBF(gamma=1.0), 2.0**997)(X).round(4)
-    array([[1.    , 0.3211],
-           [0.3211, 1.    ]])
+    array([[1.    , 0.5727],
+           [0.5727, 1.    ]])
     """
 
     def __init__(self, kernel, scale):
