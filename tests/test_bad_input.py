@@ -268,7 +268,7 @@ def _sw(kind):
 
 def _size_param(est):
     params = est.get_params(deep=False)
-    for name in ("n_clusters", "n_components", "n_neighbors"):
+    for name in ("n_clusters", "n_components", "n_neighbors", "prototypes"):
         if name in params:
             return name
     return None
@@ -458,7 +458,7 @@ def _applies(name: str, est) -> str | None:
     if name.startswith("weights_") and not takes_weights(est):
         return "fit has no sample_weight"
     if name == "size_larger_than_n" and _size_param(est) is None:
-        return "no n_clusters, n_components or n_neighbors parameter"
+        return "no n_clusters, n_components, n_neighbors or prototypes parameter"
     if name == "y_numeric_strings" and kind_of(est) not in ("regressor", "selector"):
         return "numeric strings are class labels for a classifier (y_text covers labels)"
     return None

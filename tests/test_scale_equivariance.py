@@ -59,7 +59,12 @@ from statlearning.linear_model import (
 from statlearning.mixture import GaussianMixture
 from statlearning.model_selection import bootstrap, jackknife
 from statlearning.naive_bayes import GaussianNB, MixedNB
-from statlearning.neighbors import BayesClassifier, KNeighborsClassifier, KNeighborsRegressor
+from statlearning.neighbors import (
+    BayesClassifier,
+    KernelDensity,
+    KNeighborsClassifier,
+    KNeighborsRegressor,
+)
 from statlearning.tree import DecisionTreeRegressor
 
 SCALES = [1e300, 1e-300]
@@ -787,3 +792,34 @@ def test_filter_scores(s):
     est, ref = FilterSelector(**kw).fit(X * s, Y), FilterSelector(**kw).fit(X, Y)
     np.testing.assert_array_equal(est.get_support(), ref.get_support())
     np.testing.assert_allclose(est.pvalues_, ref.pvalues_)
+
+
+@pytest.mark.parametrize("s", [*SCALES, 2.0**1000])
+@pytest.mark.parametrize(
+    "kw",
+    [
+        {"bandwidth": "scott"},
+        {"bandwidth": "silverman", "kernel": "epanechnikov"},
+        {"bandwidth": "cv"},
+        {"bandwidth": 0.7, "kernel": "exponential"},
+    ],
+)
+def test_kernel_density(kw, s):
+    """Rule-of-thumb and cross-validated bandwidths follow the data's scale, so the density of
+    X·s is that of X divided by s^D; a fixed bandwidth given in X·s's units likewise (the
+    cross-validation's optimiser, stopped at 1e-3 in log h, is allowed its own rounding)."""
+    ref = KernelDensity(**kw).fit(BLOBS)
+    if not isinstance(kw["bandwidth"], str):
+        kw = {**kw, "bandwidth": kw["bandwidth"] * s}
+    est, caught = fit_quietly(KernelDensity(**kw), BLOBS * s)
+    assert not scale_warnings(caught)
+    rtol = 1e-6 if kw["bandwidth"] == "cv" else 1e-10
+    np.testing.assert_allclose(
+        est.score_samples(BLOBS * s), ref.score_samples(BLOBS) - 2 * np.log(s), rtol=rtol
+    )
+    with np.errstate(over="ignore", under="ignore"):
+        np.testing.assert_allclose(est.bandwidth_ / s, ref.bandwidth_, rtol=rtol)
+        np.testing.assert_allclose(
+            est.sample(5, random_state=0) / s, ref.sample(5, random_state=0), rtol=rtol
+        )
+    np.testing.assert_array_equal(est.X_fit_, BLOBS * s)
