@@ -80,6 +80,14 @@ class QuadraticDiscriminantAnalysis(ClassifierMixin, DiscriminantMixin, StatBase
     requires ``n_k ≥ p + 1`` in every class, and so do we unless ``reg_param > 0``.
     scikit-learn ≥ 1.9 divides by ``n_k``: its posteriors differ slightly, by design.
 
+    Data whose largest ``|x|`` is beyond ``2^±200`` (about ``1e±60``) are fitted divided by a
+    power of two ``s`` (exact), with ``reg_param·I`` in those units, and mapped back (means by
+    ``s``, covariances by ``s²``, ``quadratic_terms_`` by ``1/s²``, ``linear_terms_`` by
+    ``1/s``, ``log_det_`` plus ``2p·log s``); prediction computes on the rescaled data, so it
+    is exact where covariances leave float64's range (a ``NumericalWarning`` says so). When
+    ``reg_param·I`` itself would overflow on that scale (tiny data), the fit is on ``X`` as
+    given, with a warning that the data's scale is the problem.
+
     Examples
     --------
     >>> from statlearning.datasets import load_iris

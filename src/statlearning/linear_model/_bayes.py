@@ -128,6 +128,13 @@ class BayesianLinearRegression(RegressorMixin, LinearPredictorMixin, StatBase):
     count the intercept's degree of freedom) and its predictive standard deviation omits the
     intercept's uncertainty.
 
+    Data whose largest ``|x|`` or ``|y|`` is beyond ``2^±200`` (about ``1e±60``) are fitted
+    on ``X / s`` and ``y / t`` (powers of two, exact) with ``alpha`` and ``sigma2`` in those
+    units, and the results mapped back exactly (slopes by ``t/s``, ``alpha_`` by ``(s/t)²``,
+    ``sigma2_`` by ``t²``, ``log_evidence_`` less ``(N − 1)·log t``); a quantity float64
+    cannot hold at that scale (a posterior covariance of ``1e-600``) is ``inf`` or 0 with a
+    ``NumericalWarning``, and ``predict`` still uses the rescaled posterior.
+
     Examples
     --------
     >>> import numpy as np

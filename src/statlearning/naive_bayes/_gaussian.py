@@ -164,6 +164,12 @@ class GaussianNB(ClassifierMixin, NaiveBayesMixin, StatBase):
     means and ``sqrt(var_)``). scikit-learn's ``GaussianNB`` is ``ddof=0`` (the default).
     ``sample_weight`` are frequency weights: the divisor is ``Σw − ddof``.
 
+    Data whose largest ``|x|`` is beyond ``2^±200`` (about ``1e±60``) are fitted divided by a
+    power of two (exact; ``ε`` is relative, so the fit is equivariant): ``theta_`` and
+    ``var_`` are mapped back, and prediction uses the rescaled moments, so posteriors and
+    classes are exact even where ``var_`` leaves float64's range (a ``NumericalWarning`` says
+    so).
+
     Examples
     --------
     >>> import numpy as np

@@ -113,6 +113,11 @@ class BayesClassifier(ClassifierMixin, PosteriorClassifierMixin, StatBase):
     In R the rule is written by hand (``which.max(prior * dens)``); ``MASS::qda`` is the
     estimated Gaussian version (with the unbiased covariance).
 
+    With ``class_densities=None``, columns whose largest ``|x|`` is beyond ``2^±200`` (about
+    ``1e±60``) are fitted divided by a power of two each (exact; the ridge is relative to each
+    feature's variance) and the densities evaluated on that scale, so the posteriors are exact;
+    ``covariances_`` that leave float64's range get a ``NumericalWarning``.
+
     Examples
     --------
     >>> from scipy.stats import norm
