@@ -114,8 +114,11 @@ def _peak_fit_bytes(factory, X, y) -> int:
 def _rss_kib() -> tuple[int, int]:
     """(current, peak) resident set size of this process in KiB, from /proc (Linux)."""
     status = Path("/proc/self/status").read_text(encoding="ascii").splitlines()
-    values = {line.split(":")[0]: int(line.split()[1]) for line in status
-              if line.startswith(("VmRSS:", "VmHWM:"))}
+    values = {
+        line.split(":")[0]: int(line.split()[1])
+        for line in status
+        if line.startswith(("VmRSS:", "VmHWM:"))
+    }
     return values["VmRSS"], values["VmHWM"]
 
 
@@ -183,15 +186,14 @@ def _data(workload: wl.Workload, n_samples: int, holdout: int = 0):
     return _DATA_CACHE[key]
 
 
-def run_workload(workload: wl.Workload, *, repeats: int, quick: bool,
-                 rss: bool = False) -> Result:
+def run_workload(workload: wl.Workload, *, repeats: int, quick: bool, rss: bool = False) -> Result:
     n_samples = workload.n_samples // QUICK_SHRINK if quick else workload.n_samples
     _log(f"{workload.name}: {workload.description}")
     holdout = workload.holdout // QUICK_SHRINK if quick else workload.holdout
     X, y = _data(workload, n_samples, holdout)
     if holdout:
         # fit on the first n_samples rows; predict (timed and scored) on the held-out rows
-        X_pred, y_pred = X[n_samples:n_samples + holdout], y[n_samples:n_samples + holdout]
+        X_pred, y_pred = X[n_samples : n_samples + holdout], y[n_samples : n_samples + holdout]
         X, y = X[:n_samples], y[:n_samples]
     else:
         X_pred, y_pred = X, y
@@ -210,8 +212,10 @@ def run_workload(workload: wl.Workload, *, repeats: int, quick: bool,
     rel_diff = float(np.max(np.abs(preds["ours"] - preds["peer"]))) / scale
     scores = None
     if workload.score is not None:
-        scores = (float(workload.score(y_pred, preds["ours"])),
-                  float(workload.score(y_pred, preds["peer"])))
+        scores = (
+            float(workload.score(y_pred, preds["ours"])),
+            float(workload.score(y_pred, preds["peer"])),
+        )
     del preds
 
     _log(f"  timing fit × {repeats}")
@@ -296,16 +300,19 @@ def markdown_table(results: list[Result]) -> str:
             if side == "ours":
                 if r.scores is not None:
                     got = f"held-out score {r.scores[0]:.4f} vs {r.scores[1]:.4f}"
-                    flag = (f"SCORE BELOW PEER by > {r.workload.score_tol:g} ({got})"
-                            if r.mismatch else f"ok ({got})")
+                    flag = (
+                        f"SCORE BELOW PEER by > {r.workload.score_tol:g} ({got})"
+                        if r.mismatch
+                        else f"ok ({got})"
+                    )
                 else:
-                    flag = (f"ACCURACY MISMATCH (rtol {r.workload.rtol:.0e})" if r.mismatch
-                            else "ok")
+                    flag = f"ACCURACY MISMATCH (rtol {r.workload.rtol:.0e})" if r.mismatch else "ok"
                 row += [
                     _ratio(fit_med, med["peer"][0]),
                     _ratio(pred_med, med["peer"][1]),
                     _ratio(r.ours.peak_bytes, r.peer.peak_bytes),
-                    "" if r.ours.peak_rss_bytes is None or r.peer.peak_rss_bytes is None
+                    ""
+                    if r.ours.peak_rss_bytes is None or r.peer.peak_rss_bytes is None
                     else _ratio(r.ours.peak_rss_bytes, r.peer.peak_rss_bytes),
                     f"{r.rel_diff:.2e}",
                     flag,
@@ -465,10 +472,34 @@ def main(argv: list[str] | None = None) -> int:
         help="also measure the peak resident-memory increase of one fit in a fresh process "
         "per library (sees C allocations that tracemalloc misses; Linux only)",
     )
-    parser.add_argument("--rss-child", nargs=2, metavar=("WORKLOAD", "SIDE"),
-                        help=argparse.SUPPRESS)
+    parser.add_argument(
+        "--rss-child", nargs=2, metavar=("WORKLOAD", "SIDE"), help=argparse.SUPPRESS
+    )
     parser.add_argument("--list", action="store_true", help="list the workloads and exit")
+    parser.add_argument(
+        "--grid",
+        nargs="*",
+        metavar="FAMILY",
+        help="run the benchmark grid (every registered model and the unsupervised estimators "
+        "over n and p; see grid.py), optionally only these families",
+    )
+    parser.add_argument(
+        "--sizes", default=None, metavar="N,...", help="grid: row counts (1000,...,1000000)"
+    )
+    parser.add_argument(
+        "--features", default=None, metavar="P,...", help="grid: column counts (10,100)"
+    )
+    parser.add_argument(
+        "--limit",
+        type=float,
+        default=None,
+        metavar="SECONDS",
+        help="grid: stop growing n once the next size would take longer than this (30)",
+    )
     args = parser.parse_args(argv)
+
+    if args.grid is not None:
+        return _run_grid(args)
 
     if args.rss_child:
         print(_rss_child(*args.rss_child, args.quick))
@@ -489,8 +520,9 @@ def main(argv: list[str] | None = None) -> int:
     except KeyError as exc:
         parser.error(exc.args[0])
 
-    results = [run_workload(w, repeats=args.repeats, quick=args.quick, rss=args.rss)
-               for w in selected]
+    results = [
+        run_workload(w, repeats=args.repeats, quick=args.quick, rss=args.rss) for w in selected
+    ]
     _DATA_CACHE.clear()
 
     print()
@@ -508,6 +540,25 @@ def main(argv: list[str] | None = None) -> int:
     if not (args.quick or args.no_record):
         record(results, repeats=args.repeats)
     return 1 if mismatches else 0
+
+
+def _run_grid(args) -> int:
+    import grid
+
+    sizes = tuple(int(float(v)) for v in args.sizes.split(",")) if args.sizes else grid.SIZES
+    features = tuple(int(v) for v in args.features.split(",")) if args.features else grid.FEATURES
+    limit = grid.LIMIT if args.limit is None else args.limit
+    rows = grid.grid_rows(args.grid or None, sizes, features, limit, log=_log)
+    command = "python benchmarks/run.py " + " ".join(shlex.quote(a) for a in sys.argv[1:])
+    text = grid.markdown(rows, command)
+    print(text)
+    if not args.no_record:
+        with RESULTS.open("a", encoding="utf-8") as fh:
+            fh.write(text)
+    mismatched = [r.name for rs in rows.values() for r in rs for c in r.cells if c.mismatch]
+    if mismatched:
+        print(f"ACCURACY MISMATCH in: {', '.join(sorted(set(mismatched)))}")
+    return 1 if mismatched else 0
 
 
 if __name__ == "__main__":

@@ -23,33 +23,20 @@ means: identical variables for every size, and every RSS equal to a relative ``1
 
 from __future__ import annotations
 
-import atexit
-import hashlib
-import os
-import subprocess
-import tempfile
 import time
 
 import numpy as np
 
+from rworker import RWorker
 from workloads import Workload, linear_gaussian
 
 #: Calls of ``regsubsets`` per timed ``fit`` (inside R; their mean is reported).
 R_REPEATS = 5
 
-_R_WORKER = r"""
-suppressPackageStartupMessages(library(leaps))
-con <- file("stdin", open = "r")
-x <- NULL; y <- NULL; fit <- NULL
-repeat {
-  line <- readLines(con, n = 1)
-  if (length(line) == 0 || line == "quit") break
-  cmd <- strsplit(line, " ", fixed = TRUE)[[1]]
-  if (cmd[1] == "load") {
-    d <- as.matrix(read.csv(cmd[2], header = FALSE))
-    y <- d[, 1]; x <- d[, -1, drop = FALSE]
-    cat("ok\n")
-  } else if (cmd[1] == "fit") {
+_R = RWorker(
+    "leaps",
+    r"""
+  else if (cmd[1] == "fit") {
     # at least `reps` calls and 0.2 s, since the clock ticks in milliseconds: the mean of
     # one call is the elapsed time of the whole loop over the number of calls
     reps <- as.integer(cmd[3]); calls <- 0; elapsed <- 0
@@ -64,42 +51,8 @@ repeat {
     s <- summary(fit)
     cat(sprintf("%.17g", c(log(s$rss), t(s$which[, -1] * 1))), "\n")
   }
-  flush(stdout())
-}
-"""
-
-_WORKER: dict = {}
-
-
-def _worker() -> subprocess.Popen:
-    if "proc" not in _WORKER:
-        script = tempfile.NamedTemporaryFile("w", suffix=".R", delete=False)
-        script.write(_R_WORKER)
-        script.close()
-        proc = subprocess.Popen(
-            ["Rscript", "--vanilla", script.name],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            text=True,
-            env={**os.environ, "OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1"},
-        )
-        _WORKER.update(proc=proc, script=script.name, key=None)
-
-        def _close():
-            proc.stdin.write("quit\n")
-            proc.stdin.close()
-            proc.wait(timeout=10)
-            os.unlink(script.name)
-
-        atexit.register(_close)
-    return _WORKER["proc"]
-
-
-def _ask(line: str) -> str:
-    proc = _worker()
-    proc.stdin.write(line + "\n")
-    proc.stdin.flush()
-    return proc.stdout.readline().strip()
+""",
+)
 
 
 def _encode(log_rss, which, scale):
@@ -118,21 +71,13 @@ class LeapsRegsubsets:
         )
 
     def fit(self, X, y):
-        key = hashlib.sha1(X.tobytes() + y.tobytes()).hexdigest()
-        _worker()
-        if _WORKER["key"] != key:  # new data: transfer once (warm-up)
-            with tempfile.NamedTemporaryFile("w", suffix=".csv", delete=False) as f:
-                np.savetxt(f, np.column_stack([y, X]), delimiter=",", fmt="%.17g")
-            if _ask(f"load {f.name}") != "ok":
-                raise RuntimeError("the R worker could not read the data")
-            os.unlink(f.name)
-            _WORKER["key"] = key
-        self.inner_fit_seconds = float(_ask(f"fit {self.method} {R_REPEATS}"))
+        _R.load(X, y)
+        self.inner_fit_seconds = float(_R.ask(f"fit {self.method} {R_REPEATS}"))
         self.p_, self.scale_ = X.shape[1], float(np.std(y))
         return self
 
     def predict(self, X):
-        values = np.array(_ask("result").split(), dtype=float)
+        values = np.array(_R.ask("result").split(), dtype=float)
         return _encode(values[: self.p_], values[self.p_ :], self.scale_)
 
 

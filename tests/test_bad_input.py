@@ -43,8 +43,19 @@ from sklearn.utils import get_tags
 import statlearning
 from statlearning.exceptions import NumericalWarning
 
-#: Subpackages that hold no estimators.
-NOT_ESTIMATOR_PACKAGES = {"cli", "plot", "inference", "metrics", "datasets", "model_selection"}
+#: Subpackages that hold no estimators of X. ``bayes`` holds conjugate models of one sample
+#: (``fit(y)``, no features: nothing of the X-shaped matrix applies); their own bad-input tests
+#: are in tests/bayes.
+NOT_ESTIMATOR_PACKAGES = {
+    "cli",
+    "plot",
+    "inference",
+    "metrics",
+    "datasets",
+    "model_selection",
+    "theory",
+    "bayes",
+}
 
 #: Constructor arguments of estimators without defaults for every parameter.
 REQUIRED: dict[str, Callable[[], dict]] = {

@@ -58,6 +58,7 @@ from statlearning.linear_model import (
     Ridge,
     RidgeCV,
 )
+from statlearning.mars import MARSClassifier, MARSRegressor
 from statlearning.mixture import GaussianMixture
 from statlearning.naive_bayes import (
     BernoulliNB,
@@ -82,6 +83,9 @@ from statlearning.tree import (
 
 # Every public estimator, in each configuration whose code path differs.
 ESTIMATORS = [
+    MARSRegressor(),
+    MARSRegressor(max_degree=2),
+    MARSClassifier(),
     LinearRegression(),
     LinearRegression(solver="svd"),
     LinearRegression(solver="normal"),
@@ -243,6 +247,8 @@ ESTIMATORS = [
     KNeighborsClassifier(metric="cosine"),
     KNeighborsClassifier(metric="manhattan", algorithm="kd_tree"),
     KNeighborsClassifier(4, decision_threshold=0.5),
+    KNeighborsClassifier(weights="kernel"),
+    KNeighborsClassifier(3, weights="kernel", kernel="linear", tie_break="all"),
     KNeighborsRegressor(),
     KNeighborsRegressor(weights="distance", algorithm="brute"),
     KNeighborsRegressor(metric="minkowski", p=3, tie_break="all"),

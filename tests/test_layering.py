@@ -37,7 +37,11 @@ PACKAGE = "statlearning"
 PACKAGE_DIR = SRC / PACKAGE
 
 #: (importer, imported) subpackage pairs where the importer may use the other's private modules.
-ALLOWED_PRIVATE = {("ensemble", "tree")}
+ALLOWED_PRIVATE = {
+    ("ensemble", "tree"),
+    # the command line reads and encodes files with the datasets' CSV reader and table encoding
+    ("cli", "datasets"),
+}
 
 #: Top-level modules and subpackages every estimator subpackage may use, private parts included.
 INFRASTRUCTURE = {

@@ -49,6 +49,7 @@ FAMILIES = (
     "ensemble",
     "svm",
     "kernel_methods",
+    "mars",
 )
 
 #: The tasks a model can be registered for.

@@ -16,9 +16,11 @@ __all__ = [
     "ConvergenceWarning",
     "DataConversionWarning",
     "InvalidParameterError",
+    "ModelFileError",
     "NotFittedError",
     "NumericalWarning",
     "RankDeficientWarning",
+    "VersionMismatchWarning",
     "external_stacklevel",
     "warn_aliased",
     "warn_data_scale",
@@ -41,6 +43,14 @@ class RankDeficientWarning(UserWarning):
 
 class NumericalWarning(RuntimeWarning):
     """A computation is numerically unreliable (near-singular system, perfect fit, ...)."""
+
+
+class ModelFileError(ValueError):
+    """A model file cannot be loaded: unreadable, corrupted, or holding a type not trusted."""
+
+
+class VersionMismatchWarning(UserWarning):
+    """A model file was written by another version of statlearning than the one loading it."""
 
 
 _PACKAGE_DIR = str(Path(__file__).resolve().parent)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 import pytest
 from sklearn.cluster import SpectralClustering as SklearnSpectral
@@ -9,6 +11,7 @@ from sklearn.datasets import make_blobs, make_moons
 from sklearn.metrics import adjusted_rand_score
 
 from statlearning.cluster import SpectralClustering
+from statlearning.exceptions import NumericalWarning
 
 LAPLACIANS = ["unnormalized", "shi_malik", "ng_jordan_weiss"]
 
@@ -64,6 +67,31 @@ def test_precomputed_kernel_variant_equals_rbf():
     assert np.all(np.diff(a.eigenvalues_) <= 0)  # the K largest eigenvalues of the kernel
 
 
+def test_precomputed_psd_kernel_with_negative_entries():
+    # seed 002 §11's kernel relaxation on a centred linear kernel: negative entries, PSD
+    X, y = make_blobs(60, centers=2, cluster_std=0.4, random_state=4)
+    Xc = X - X.mean(axis=0)
+    K = Xc @ Xc.T
+    assert K.min() < 0
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        labels = (
+            SpectralClustering(2, affinity="precomputed", laplacian="kernel", random_state=0)
+            .fit(K)
+            .labels_
+        )
+    assert adjusted_rand_score(labels, y) == 1.0
+    with pytest.raises(ValueError, match="laplacian='kernel'"):
+        SpectralClustering(2, affinity="precomputed").fit(K)
+
+
+def test_precomputed_indefinite_kernel_warns():
+    X, _ = make_blobs(40, centers=2, random_state=5)
+    K = np.tanh(0.01 * X @ X.T - 1.0)  # a sigmoid "kernel": indefinite (eigenvalue -4.1)
+    with pytest.warns(NumericalWarning, match="indefinite"):
+        SpectralClustering(2, affinity="precomputed", laplacian="kernel", random_state=0).fit(K)
+
+
 def test_same_seed_same_labels():
     X, _ = make_blobs(100, centers=5, random_state=3)
     a = SpectralClustering(5, random_state=7).fit_predict(X)
@@ -79,8 +107,10 @@ def test_bad_input():
         SpectralClustering(2, affinity="epsilon", eps=0.0).fit(X)
     with pytest.raises(ValueError, match="square"):
         SpectralClustering(2, affinity="precomputed").fit(X)
-    with pytest.raises(ValueError, match="symmetric"):
+    with pytest.raises(ValueError, match="non-negative similarity"):
         SpectralClustering(2, affinity="precomputed").fit(-np.eye(5))
+    with pytest.raises(ValueError, match="symmetric"):
+        SpectralClustering(2, affinity="precomputed").fit(np.triu(np.ones((5, 5))))
     with pytest.raises(ValueError, match="laplacian"):
         SpectralClustering(2, laplacian="largest").fit(X)
     with pytest.raises(ValueError, match="NaN"):

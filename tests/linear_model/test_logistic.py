@@ -238,6 +238,52 @@ def test_quasi_complete_separation_is_reported():
         LogisticRegression().fit(X, y)
 
 
+@pytest.mark.filterwarnings("ignore::statlearning.exceptions.NumericalWarning")
+def test_separation_linear_program_only_when_the_fit_cannot_rule_it_out(monkeypatch):
+    import statlearning.linear_model._logistic as module
+
+    calls = []
+    original = module.separation_direction
+
+    def counted(*args, **kwargs):
+        calls.append(1)
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(module, "separation_direction", counted)
+    # nearly separable, not separated: fitted probabilities reach 0 and 1 numerically (|η| >
+    # 23), yet the converged fit proves a finite MLE, and no linear program is solved
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(3000, 8))
+    eta = 6.0 * X @ rng.normal(size=8)
+    y = (rng.uniform(size=3000) < 1.0 / (1.0 + np.exp(-eta))).astype(int)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", ConvergenceWarning)
+        model = LogisticRegression().fit(X, y)
+    assert np.abs(model.decision_function(X)).max() > 23.0
+    assert calls == []
+    # separated data: the certificate cannot exist, the program runs and the warning fires
+    Xs = np.array([[0.0], [1.0], [2.0], [2.0], [3.0], [4.0], [1.5], [2.5]])
+    ys = np.array([0, 0, 0, 1, 1, 1, 0, 1])
+    with pytest.warns(ConvergenceWarning, match="separated"):
+        LogisticRegression().fit(Xs, ys)
+    assert calls == [1]
+
+
+def test_no_separation_certificate_on_separated_data():
+    from statlearning._core.logistic import certifies_no_separation
+
+    rng = np.random.default_rng(1)
+    X = rng.normal(size=(200, 3))
+    y = (X[:, 0] + X[:, 1] > 0).astype(float)
+    for scale in (1.0, 10.0, 100.0):  # any finite point along the separating direction
+        eta = scale * (X[:, 0] + X[:, 1])
+        assert not certifies_no_separation(X, y, eta)
+    # ... while the MLE of non-separated data certifies itself
+    y2 = (rng.uniform(size=200) < 1.0 / (1.0 + np.exp(-(X[:, 0] + X[:, 1])))).astype(float)
+    model = LogisticRegression().fit(X, y2)
+    assert certifies_no_separation(X, y2, model.decision_function(X))
+
+
 def test_r_warning_for_fitted_probabilities_0_or_1():
     with pytest.warns(NumericalWarning, match="numerically 0 or 1"):
         warnings.simplefilter("ignore", ConvergenceWarning)

@@ -22,13 +22,14 @@ gradients are ``Aᵀ w(μ − y)`` and ``Aᵀ (w ⊙ (P − Y))`` with ``A = [1,
 The binomial deviance and AIC are the binomial family's
 (:class:`statlearning._core.families.Binomial`). Also here: :func:`separation_direction`,
 a linear program that decides whether a binary sample is (quasi-)completely separated (the
-maximum-likelihood estimate then does not exist).
+maximum-likelihood estimate then does not exist), and :func:`certifies_no_separation`, which
+proves the opposite from a fitted model at the cost of one Newton step.
 """
 
 from __future__ import annotations
 
 import numpy as np
-from scipy import optimize, special
+from scipy import linalg, optimize, special
 
 from .compiled import lazy_kernel, readonly, writeable
 from .glm_loss import FAMILY_CODES, glm_loss_gradient
@@ -38,6 +39,7 @@ from .links import LINK_CODES
 __all__ = [
     "binary_loss",
     "binary_loss_gradient",
+    "certifies_no_separation",
     "column_moments",
     "linear_predictor",
     "log_softmax",
@@ -276,6 +278,58 @@ def column_moments(X, sample_weight=None, center=True):
 
 
 # ---------------------------------------------------------------------------------- separation
+
+
+def certifies_no_separation(X, y, eta, w=None, fit_intercept=True, margin=0.5) -> bool:
+    """Whether a fitted binary logistic model proves that its sample is not separated.
+
+    By Gordan's theorem of the alternative, no ``β ≠ 0``-margin direction with
+    ``s_i a_iᵀβ ≥ 0`` for all ``i`` (``s_i = 2y_i − 1``, ``a_i = [1, x_i]``; quasi-complete
+    separation) exists exactly when some ``λ > 0`` has ``Σ_i λ_i s_i a_i = 0``. A fit supplies
+    ``λ_i = w_i σ(−s_i η_i) > 0`` (``|y_i − μ_i|``, computed without cancellation), whose sum
+    ``g = Σ λ_i s_i a_i`` is the likelihood's gradient, zero at the MLE. The correction
+    ``δ = −Λ S (SᵀΛS)⁻¹ g`` makes the sum exactly zero, and ``λ + δ`` stays positive iff
+    ``s_i a_iᵀΔ < 1`` for every ``i``, with ``Δ = (AᵀΛA)⁻¹ g`` (a Newton-like step). This
+    function checks that condition (with ``margin`` < 1 for rounding): one weighted Gram, one
+    solve and one matrix–vector product, so the linear program of
+    :func:`separation_direction` is needed only when the certificate fails — which it always
+    does on separated data (no positive ``λ`` exists) and may on converging fits still far
+    from the optimum.
+
+    Parameters
+    ----------
+    X : ndarray of shape (n, p)
+        The non-aliased columns, rows of positive weight.
+    y : ndarray of shape (n,)
+        0/1 responses.
+    eta : ndarray of shape (n,)
+        The fitted linear predictor.
+    w : ndarray of shape (n,) or None
+        Positive prior weights.
+    fit_intercept : bool, default=True
+    margin : float, default=0.5
+
+    Returns
+    -------
+    bool
+        True when the sample is proved not (quasi-)separated; False when undecided.
+    """
+    signs = 2.0 * np.asarray(y, dtype=np.float64) - 1.0
+    lam = special.expit(-signs * eta)
+    if w is not None:
+        lam = lam * w
+    if not np.all(lam > 0.0):  # underflow: no strictly positive certificate available
+        return False
+    G = gram(X, sqrt_weights=np.sqrt(lam), intercept=fit_intercept, extra=signs)
+    k = G.shape[0] - 1
+    try:
+        step = linalg.cho_solve(linalg.cho_factor(G[:k, :k]), G[:k, k])
+    except (linalg.LinAlgError, ValueError):
+        return False
+    if not np.all(np.isfinite(step)):
+        return False
+    along = X @ step[1:] + step[0] if fit_intercept else X @ step
+    return bool(np.max(signs * along) < margin)
 
 
 def separation_direction(X, y, fit_intercept=True, tol=1e-7):

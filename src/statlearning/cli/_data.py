@@ -40,6 +40,7 @@ class Data:
     baselines: dict = field(default_factory=dict)
     dropped_rows: int = 0
     notes: list[str] = field(default_factory=list)
+    design: object = None  # the table's encoding (datasets._design.TableDesign)
 
     @property
     def n(self) -> int:
@@ -76,14 +77,14 @@ def _gapminder():
     )
     names = ["infant_mortality", "fertility", "lgdppc", *(f"continent{lv}" for lv in levels[1:])]
     source = "gapminder 2011 (embedded default; lgdppc = log(gdp/population))"
-    return X, g.target, names, "life_expectancy", source, {"continent": levels[0]}
+    return X, g.target, names, "life_expectancy", source, {"continent": levels}
 
 
 def _sklearn(name, loader, target_name, labels=True):
     b = loader()
     y = np.asarray(b.target_names, dtype=object)[b.target] if labels else b.target
     names = [str(f).replace(" ", "_") for f in b.feature_names]
-    return b.data, y, names, target_name, f"{name} (scikit-learn)", {}
+    return b.data, y, names, target_name, f"{name} (scikit-learn)", {}  # no factors
 
 
 def _builtin(name):
@@ -169,7 +170,8 @@ def load_data(
         name = dataset or DEFAULT_DATASET
         if name not in DATASETS:
             raise ValueError(f"unknown dataset {name!r}; choose from {', '.join(DATASETS)}")
-        X, y, names, target_name, source, baselines = _builtin(name)
+        X, y, names, target_name, source, levels = _builtin(name)
+        baselines = {column: lv[0] for column, lv in levels.items()}
         if target is not None and target != target_name:
             raise ValueError(
                 f"--target {target!r} does not apply to the {name} data, whose target is "
@@ -177,7 +179,9 @@ def load_data(
             )
         if drop:
             X, names, baselines = _drop_builtin(X, names, baselines, drop, name)
-        return Data(X, y, names, target_name, source, baselines)
+        data = Data(X, y, names, target_name, source, baselines)
+        data.design = _builtin_design(names, {c: levels[c] for c in baselines})
+        return data
 
     from .. import datasets
 
@@ -212,7 +216,20 @@ def load_data(
         dict(bunch.baselines),
         int(bunch.dropped_rows),
         notes,
+        bunch.design,
     )
+
+
+def _builtin_design(names, levels):
+    """The table encoding of a bundled data set: its columns, a factor for each dummy group."""
+    from ..datasets._design import TableDesign
+
+    features = []
+    for name in names:
+        column = next((c for c in levels if name.startswith(c) and name != c), name)
+        if column not in features:
+            features.append(column)
+    return TableDesign(features, {c: list(lv) for c, lv in levels.items()})
 
 
 _SEP_NAMES = {";": "';'", "\t": "tab", "|": "'|'", ",": "','"}

@@ -1,4 +1,4 @@
-"""The ``statlearning`` command: ``compare``, ``fit``, ``models`` and ``--version``."""
+"""The ``statlearning`` command: ``compare``, ``fit``, ``predict``, ``models`` and ``--version``."""
 
 from __future__ import annotations
 
@@ -130,7 +130,41 @@ def build_parser():
         metavar="NAME",
         help="registered model name (default: linear_regression)",
     )
+    fit.add_argument(
+        "--save",
+        metavar="FILE",
+        help="also write the fitted model (with the data's encoding) to FILE, a model file for "
+        "'statlearning predict' and statlearning.io.load",
+    )
     fit.set_defaults(func=_cmd_fit)
+
+    predict = commands.add_parser(
+        "predict",
+        help="predict a new CSV file with a model saved by 'fit --save'",
+        description="Read MODEL (written by 'statlearning fit ... --save MODEL') and predict "
+        "every row of DATA, matching its columns by name; write CSV (the input's row order) "
+        "with a 'prediction' column, 'lower'/'upper' with --interval and 'proba_<class>' "
+        "columns with --proba.",
+    )
+    predict.add_argument("model_file", metavar="MODEL", help="model file (fit --save)")
+    predict.add_argument("data", metavar="DATA", help="CSV file with the model's columns")
+    predict.add_argument(
+        "--interval",
+        choices=["prediction", "confidence"],
+        help="add interval bounds (linear and generalised linear models)",
+    )
+    predict.add_argument(
+        "--level", type=float, default=0.95, metavar="P", help="interval level (0.95)"
+    )
+    predict.add_argument("--proba", action="store_true", help="add class probabilities")
+    predict.add_argument("-o", "--output", metavar="FILE", help="write to FILE (default stdout)")
+    predict.add_argument("--sep", metavar="CHAR", help="delimiter of DATA (default: detected)")
+    predict.add_argument("--encoding", default="utf-8", metavar="NAME", help="text encoding")
+    predict.add_argument(
+        "--na-values", metavar="TOKENS", help="comma-separated further missing-value tokens"
+    )
+    predict.add_argument("--decimal", default=".", metavar="CHAR", help="decimal mark (.)")
+    predict.set_defaults(func=_cmd_predict)
 
     models = commands.add_parser(
         "models", help="list the registered models", description="List the registered models."
@@ -308,7 +342,18 @@ def _cmd_fit(args):
         log.add(spec.name, w.category.__name__, w.message, i)
     for line in log.lines():
         _say(f"warning: {line}", file=sys.stderr)
+    if args.save:
+        from ._predict import save_fitted
+
+        path = save_fitted(args.save, estimator, data, spec, task)
+        _say(f"note: model saved to {path} (statlearning predict {path} NEW.csv)")
     return 0
+
+
+def _cmd_predict(args):
+    from ._predict import run_predict
+
+    return run_predict(args, _say)
 
 
 def _cmd_models(args):
@@ -357,7 +402,8 @@ def main(argv=None) -> int:
         return exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 2)
     if args.command is None:
         print(
-            f"{PROG}: error: choose a command: compare, fit or models (see '{PROG} --help')",
+            f"{PROG}: error: choose a command: compare, fit, predict or models (see "
+            f"'{PROG} --help')",
             file=sys.stderr,
         )
         return 2

@@ -205,6 +205,13 @@ MODELS: tuple[Model, ...] = (
     Model("kernel_logistic", "kernel_methods", "KernelLogisticRegression", CLS,
           "Kernel logistic regression, RBF kernel (gamma = 'scale'), C = 1, Newton; "
           "multinomial for K > 2", needs_scaling=True, cost=(3, 0)),
+    # mars (forward pass: n·p·M² per step for M terms, M ≤ 21 for p ≤ 10)
+    Model("mars", "mars", "MARSRegressor", REG,
+          "MARS as R's earth: additive hinge terms, forward pass then GCV pruning",
+          cost=(1, 1.2)),
+    Model("mars_classifier", "mars", "MARSClassifier", CLS,
+          "MARS terms as R's earth, then a binomial GLM per class (earth glm=binomial)",
+          cost=(1, 1.2)),
 )  # fmt: skip
 
 

@@ -34,7 +34,9 @@ class SpectralClustering(ClusterMixin, StatBase):
         Similarity graph: fully connected :math:`a_{ij} = \\exp(-\\gamma\\|x_i - x_j\\|^2)`;
         the symmetrised k-nearest-neighbour graph (:math:`a_{ij} \\in \\{0, ½, 1\\}`); the
         ε-neighbourhood graph (:math:`a_{ij} = 1` when :math:`\\|x_i - x_j\\| \\le \\varepsilon`);
-        or ``X`` itself as a symmetric non-negative ``(n, n)`` similarity (kernel) matrix.
+        or ``X`` itself as a symmetric ``(n, n)`` matrix: non-negative graph weights for the
+        Laplacians, any positive semi-definite kernel matrix (negative entries allowed; an
+        indefinite one warns) for ``laplacian="kernel"``.
     gamma : float, default=1.0
         RBF coefficient (γ = 1/(2σ²)).
     n_neighbors : int, default=10
@@ -198,9 +200,15 @@ class SpectralClustering(ClusterMixin, StatBase):
                     f"affinity='precomputed' needs a square similarity matrix, got X of shape "
                     f"{X.shape}."
                 )
-            if not np.allclose(X, X.T) or np.any(X < 0):
+            if not np.allclose(X, X.T):
+                raise ValueError("affinity='precomputed': X must be a symmetric matrix.")
+            # a graph needs non-negative weights; the kernel relaxation takes any symmetric
+            # PSD kernel matrix, negative entries included (its PSD check is in _embed)
+            if self.laplacian != "kernel" and np.any(X < 0):
                 raise ValueError(
-                    "affinity='precomputed': X must be a symmetric non-negative matrix."
+                    f"affinity='precomputed' with laplacian={self.laplacian!r}: X must be a "
+                    "non-negative similarity matrix (graph weights); a kernel matrix with "
+                    "negative entries needs laplacian='kernel'."
                 )
             A = np.array(X, dtype=np.float64)
         # distances computed on X / s (s a power of two: exact) when their squares would leave
@@ -245,6 +253,7 @@ def _embed(A, s, laplacian):
     if laplacian == "kernel":
         w, V = linalg.eigh(A, subset_by_index=[n - s, n - 1])
         w, V = w[::-1], V[:, ::-1]
+        _warn_indefinite(A, w[0])
         return _unit_rows(V), w
     deg = A.sum(axis=1)
     if laplacian == "unnormalized":
@@ -268,6 +277,21 @@ def _embed(A, s, laplacian):
     if laplacian == "shi_malik":
         return V * r[:, None], w  # generalised eigenvectors of L u = λ D u
     return _unit_rows(V), w
+
+
+def _warn_indefinite(K, largest, tol=1e-8):
+    """Warn when the kernel matrix has an eigenvalue below ``-tol`` times its largest in size."""
+    smallest = linalg.eigvalsh(K, subset_by_index=[0, 0])[0]
+    size = max(abs(smallest), abs(largest), np.finfo(float).tiny)
+    if smallest < -tol * size:
+        warnings.warn(
+            f"SpectralClustering: the kernel matrix is indefinite (smallest eigenvalue "
+            f"{smallest:.3g}, largest {largest:.3g}); the kernel relaxation (laplacian='kernel') "
+            "assumes a positive semi-definite kernel, so its embedding has no k-means meaning "
+            "for the negative part.",
+            NumericalWarning,
+            stacklevel=5,
+        )
 
 
 def _unit_rows(V):

@@ -13,6 +13,8 @@ from pathlib import Path
 import numpy as np
 from sklearn.utils import Bunch
 
+from ._design import TableDesign, design_matrix
+
 __all__ = ["load_csv"]
 
 #: Delimiters tried when ``sep`` is not given, in order of preference on a tie.
@@ -128,8 +130,11 @@ def _header(path, lines, sep):
     return header
 
 
-def _read_frame(path, sep, encoding, na_values, decimal):
-    """Return ``(frame, sep)``: every column of the file as read by :func:`pandas.read_csv`."""
+def _read_frame(path, sep, encoding, na_values, decimal, dtype=None):
+    """Return ``(frame, sep)``: every column of the file as read by :func:`pandas.read_csv`.
+
+    ``dtype`` (a mapping of column to type) reads some columns as given, e.g. as text.
+    """
     import pandas as pd
 
     path = _check_path(path)
@@ -149,6 +154,7 @@ def _read_frame(path, sep, encoding, na_values, decimal):
             skip_blank_lines=True,
             engine="c" if len(sep) == 1 else "python",
             low_memory=False,
+            dtype=dtype,
         )
     except UnicodeDecodeError as exc:
         raise _decode_error(path, encoding, exc) from None
@@ -352,7 +358,9 @@ def load_csv(
         - ``frame``: pandas DataFrame of ``data`` with ``feature_names`` as columns when
           ``as_frame=True``, else None;
         - ``filename``: str, the path that was read;
-        - ``sep``: str, the delimiter used.
+        - ``sep``: str, the delimiter used;
+        - ``design``: the encoding (feature columns and categorical levels), which applies
+          the same coding to new rows of the table.
 
     Raises
     ------
@@ -473,26 +481,17 @@ def load_csv(
             f"drop={list(too_many)!r}"
         )
 
-    blocks, feature_names, baselines = [], [], {}
-    for name in features:
-        if numeric[name]:
-            blocks.append(columns[name][:, None])
-            feature_names.append(name)
-            continue
-        values = columns[name]
+    baselines = {}
+    for name in non_numeric:
         if len(levels[name]) < 2:
             warnings.warn(
                 f"categorical column {name!r} has a single level {levels[name][0]!r}; dropped",
                 UserWarning,
                 stacklevel=2,
             )
-            continue
-        baselines[name] = levels[name][0]
-        blocks.append(np.column_stack([values == level for level in levels[name][1:]]))
-        feature_names.extend(f"{name}{level}" for level in levels[name][1:])
-
-    n = len(y)
-    X = np.hstack(blocks).astype(float) if blocks else np.empty((n, 0), dtype=float)
+        else:
+            baselines[name] = levels[name][0]
+    X, feature_names = design_matrix({name: columns[name] for name in features}, features, levels)
     frame = pd.DataFrame(X, columns=feature_names) if as_frame else None
     return Bunch(
         data=X,
@@ -504,4 +503,5 @@ def load_csv(
         frame=frame,
         filename=os.fspath(path),
         sep=sep,
+        design=TableDesign(list(features), {name: list(lv) for name, lv in levels.items()}),
     )

@@ -15,6 +15,7 @@ from .._core.families import get_family
 from .._core.linalg import R_TOL, cholesky_factor, weighted_gram
 from .._core.logistic import (
     binary_loss,
+    certifies_no_separation,
     log_softmax,
     multinomial_loss,
     separation_direction,
@@ -442,7 +443,14 @@ float or int
             extreme = float(np.abs(eta[pos]).max(initial=0.0))
             if not fit.converged or extreme > 23.0 or self._perfect(y[pos], eta[pos]):
                 Xk = X[:, ~np.isnan(self.coef_[0])][pos]
-                separated = separation_direction(Xk, y[pos], self.fit_intercept) is not None
+                # the fit itself usually proves there is no separation (one Newton step's
+                # cost); the linear program runs only when it cannot
+                separated = (
+                    not certifies_no_separation(
+                        Xk, y[pos], eta[pos], w[pos], fit_intercept=self.fit_intercept
+                    )
+                    and separation_direction(Xk, y[pos], self.fit_intercept) is not None
+                )
         elif not penalised:  # complete separation: every observed class predicted with p ≈ 1
             lp = log_softmax(eta)[pos]
             separated = bool(np.all(lp[np.arange(lp.shape[0]), y[pos]] > -1e-6))

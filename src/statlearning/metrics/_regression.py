@@ -136,3 +136,45 @@ def rmsle(y_true, y_pred) -> float:
                 f"(first index {bad[0]}: {v[bad[0]]!r})"
             )
     return float(np.sqrt(np.mean((np.log1p(y_pred) - np.log1p(y_true)) ** 2)))
+
+
+def explained_variance_r2(y_true, y_pred) -> float:
+    """The explained-variance form of R²: ``Σ (ŷᵢ − ȳ)² / Σ (yᵢ − ȳ)²``.
+
+    Parameters
+    ----------
+    y_true, y_pred : array-like of shape (n_samples,)
+        Observed and fitted responses (finite).
+
+    Returns
+    -------
+    float
+        The ratio of the fitted values' sum of squares about ``ȳ`` to the total sum of squares.
+
+    Notes
+    -----
+    Seed 001 (7.6): :math:`R^2 = \\sum_i (f(x_i) - \\bar y)^2 / \\sum_i (y_i - \\bar y)^2`.
+    It equals the general
+    :math:`R^2 = 1 - \\sum_i (y_i - f(x_i))^2 / \\sum_i (y_i - \\bar y)^2` (7.5,
+    scikit-learn's ``r2_score``) only for least-squares fits with an intercept on their own
+    training data, where it lies in [0, 1]; for any other prediction it can exceed 1 and says
+    nothing about fit quality, which is why (7.5) is the R² of the package's scorers. It is not
+    scikit-learn's ``explained_variance_score`` (``1 − Var(y − ŷ)/Var(y)``). Constant ``y_true``:
+    ``ValueError``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from statlearning.metrics import explained_variance_r2
+    >>> y = np.array([1.0, 2.0, 4.0, 3.0])
+    >>> round(explained_variance_r2(y, np.array([1.2, 2.1, 3.5, 3.2])), 6)
+    0.668
+    """
+    y_true, y_pred = _check_pair(y_true, y_pred)
+    ybar = y_true.mean()
+    denom = np.sum((y_true - ybar) ** 2)
+    if denom == 0:
+        raise ValueError(
+            "explained_variance_r2 is undefined when y_true is constant (zero total sum of squares)"
+        )
+    return float(np.sum((y_pred - ybar) ** 2) / denom)

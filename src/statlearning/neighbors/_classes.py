@@ -26,6 +26,7 @@ from .._validation import (
 )
 from ..base import ClassifierMixin, RegressorMixin, StatBase, fit_context
 from ..exceptions import NumericalWarning
+from ..kernels import Kernel, Precomputed, resolve_kernel
 from ._metrics import METRICS, resolve_metric
 from ._search import ALGORITHMS, NeighborSearch, resolve_algorithm
 
@@ -180,11 +181,19 @@ class KNeighborsClassifier(ClassifierMixin, _KNeighborsBase):
     ----------
     n_neighbors : int, default=5
         ``k``, the number of neighbours that vote; at most the number of training samples.
-    weights : {"uniform", "distance"} or callable, default="uniform"
+    weights : {"uniform", "distance", "kernel"} or callable, default="uniform"
         ``"uniform"``: one vote each. ``"distance"``: votes weighted by ``1/d``; a query that
         coincides with training samples (``d = 0``) takes only those samples, with equal
         weights (as scikit-learn). A callable maps the ``(n_queries, n_neighbors)`` distance
-        array to non-negative weights of the same shape.
+        array to non-negative weights of the same shape. ``"kernel"``: the notes'
+        similarity-weighted rule (seed 002 eq. 5.1–5.2): the ``k`` training samples most
+        *similar* under ``kernel`` vote with weight ``K(x, x_n)`` (``metric`` and
+        ``algorithm`` are then not used).
+    kernel : str, kernel object or callable, default="rbf"
+        The similarity of ``weights="kernel"``: a name of :func:`statlearning.kernels.
+        resolve_kernel` (with its defaults, e.g. ``"rbf"`` with γ = 1/n_features), a kernel
+        object such as ``RBF(gamma=0.5)``, or a callable ``f(X, Y)`` returning the Gram
+        matrix. Ignored for the other weights.
     algorithm : {"auto", "brute", "kd_tree"}, default="auto"
         Neighbour search; every choice gives the same neighbours and distances.
         ``"auto"`` uses the KD-tree when the metric allows it, ``n_features <= 8`` and
@@ -252,6 +261,17 @@ default="euclidean"
     gives class 0) and seed 004's (majority vote; ``N/k`` effective parameters). The notes'
     weighted variant "proportional to the distance" is a misprint for inverse-distance weights.
 
+    With ``weights="kernel"`` (seed 002 §5, M1) the neighbourhood :math:`S_k(x)` is the ``k``
+    training samples with the largest :math:`K(x, x_n)` and the class scores are
+    :math:`\\sum_{n \\in S_k(x)} K(x, x_n)\\, 1(y_n = c)`; for labels in {0, 1} the prediction
+    is the notes' :math:`1\\{\\sum_{n \\in S} K(x, x_n)(2y_n - 1) > 0\\}`. For a kernel
+    decreasing in distance (RBF, Laplacian) :math:`S_k(x)` is the nearest-neighbour set of
+    the corresponding metric; for others (linear, polynomial) it is not, and
+    :meth:`kneighbors`, which reports ``metric`` neighbours, differs from the voting set. A
+    kernel with negative values (sigmoid, linear) can give negative scores: ``predict`` uses
+    them as the notes do, ``predict_proba`` then raises (no vote fraction exists). The notes
+    break an exactly zero score by a coin flip; here, as for every tie, the first class wins.
+
     Deterministic ties: equidistant neighbours are ordered by training index; a tied vote goes
     to the first class in ``classes_``. Extremes (the notes): ``k = 1`` reproduces every
     training label when the training points are distinct; ``k = n`` predicts the majority
@@ -285,6 +305,8 @@ default="euclidean"
 
     _parameter_constraints = {
         **_KNeighborsBase._parameter_constraints,
+        "weights": [Options({"uniform", "distance", "kernel"}), Callable()],
+        "kernel": [InstanceOf(str), InstanceOf(Kernel), Callable()],
         "decision_threshold": [Interval(Real, 0, 1, closed="both"), None],
     }
 
@@ -293,6 +315,7 @@ default="euclidean"
         n_neighbors=5,
         *,
         weights="uniform",
+        kernel="rbf",
         algorithm="auto",
         metric="euclidean",
         p=2,
@@ -304,6 +327,7 @@ default="euclidean"
     ):
         self.n_neighbors = n_neighbors
         self.weights = weights
+        self.kernel = kernel
         self.algorithm = algorithm
         self.metric = metric
         self.p = p
@@ -341,10 +365,21 @@ default="euclidean"
                 f"y has {self.classes_.size} classes (use decision_threshold=None)."
             )
         self._fit_index(X)
+        if self.weights == "kernel":
+            kernel = resolve_kernel(self.kernel, X=X)
+            if isinstance(kernel, Precomputed):
+                raise ValueError(
+                    f"{name}: kernel='precomputed' is not supported; the votes need the kernel "
+                    "between new points and the training sample (pass a kernel object or a "
+                    "callable)."
+                )
+            self.kernel_ = kernel
         return self
 
     def _votes(self, X):
         """(Weighted) votes of the classes, shape (n_queries, n_classes)."""
+        if self.weights == "kernel":
+            return self._kernel_votes(X)
         dist, ind, mask = self._neighbors(X)
         w = self._weights(dist, mask)
         if mask is not None:
@@ -353,6 +388,21 @@ default="euclidean"
         rows = np.arange(ind.shape[0])
         for a in range(ind.shape[1]):  # each row appears once per column: += is safe
             votes[rows, self._y[ind[:, a]]] += 1.0 if w is None else w[:, a]
+        return votes
+
+    def _kernel_votes(self, X):
+        """Class scores Σ_{n ∈ S_k(x)} K(x, x_n) 1(y_n = c), S_k the k most similar samples."""
+        check_is_fitted(self, "kernel_")
+        X = validate_data(self, X, reset=False, dtype=np.float64)
+        train = self._search.X
+        k = self.n_neighbors
+        onehot = np.zeros((train.shape[0], self.classes_.size))
+        onehot[np.arange(train.shape[0]), self._y] = 1.0
+        votes = np.empty((X.shape[0], self.classes_.size))
+        step = max(1, (1 << 21) // max(train.shape[0], 1))  # ~16 MB of similarities per block
+        for start in range(0, X.shape[0], step):
+            K = np.asarray(self.kernel_(X[start : start + step], train), dtype=np.float64)
+            votes[start : start + step] = (K * _most_similar(K, k, self._tie_break)) @ onehot
         return votes
 
     def predict_proba(self, X):
@@ -368,7 +418,18 @@ default="euclidean"
             Columns follow ``classes_``.
         """
         votes = self._votes(X)
-        return votes / votes.sum(axis=1, keepdims=True)
+        if self.weights == "kernel" and np.any(votes < 0):
+            raise ValueError(
+                f"{type(self).__name__}: the kernel {self.kernel_!r} takes negative values, so "
+                "the similarity-weighted scores are no vote fractions; predict_proba needs a "
+                "non-negative kernel (predict uses the signed scores as the notes do)."
+            )
+        total = votes.sum(axis=1, keepdims=True)
+        if self.weights == "kernel" and np.any(total == 0):
+            # all similarities underflowed to 0 (a far query): equal fractions, not 0/0
+            total = np.where(total == 0, 1.0, total)
+            votes = np.where(votes.sum(axis=1, keepdims=True) == 0, 1.0 / votes.shape[1], votes)
+        return votes / total
 
     def predict(self, X):
         """Class with the most votes (ties: the first in ``classes_``), or the threshold rule.
@@ -386,6 +447,17 @@ default="euclidean"
             return self.classes_[np.argmax(votes, axis=1)]
         frac = votes[:, 1] / votes.sum(axis=1)
         return self.classes_[(frac > self.decision_threshold).astype(np.intp)]
+
+
+def _most_similar(K, k, tie_break):
+    """0/1 mask of each row's ``k`` largest entries (ties at the k-th: earlier columns, or all)."""
+    kth = -np.partition(-K, k - 1, axis=1)[:, k - 1 : k]
+    if tie_break == "all":
+        return (K >= kth).astype(np.float64)
+    above = K > kth
+    tied = K == kth
+    room = k - above.sum(axis=1, keepdims=True)
+    return (above | (tied & (np.cumsum(tied, axis=1) <= room))).astype(np.float64)
 
 
 class KNeighborsRegressor(RegressorMixin, _KNeighborsBase):

@@ -119,6 +119,18 @@ class NeighborSearch:
             self.x_max /= self.scale  # exact: a power of two
         self.tree = cKDTree(self.X) if algorithm == "kd_tree" else None
 
+    def __getstate__(self):
+        # the KD-tree is rebuilt from X on loading: model files (skops) cannot hold SciPy's
+        # compiled tree, and X determines it exactly
+        state = self.__dict__.copy()
+        state["tree"] = None
+        return state
+
+    def __setstate__(self, state):
+        self.__dict__.update(state)
+        if self.algorithm == "kd_tree" and self.tree is None:
+            self.tree = cKDTree(self.X)
+
     @property
     def n_samples(self) -> int:
         return self.X.shape[0]

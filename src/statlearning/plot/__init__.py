@@ -13,6 +13,8 @@ one-standard-error choice), :func:`roc_curve_plot` (ROC with the optimal thresho
 Figure 6.2) and :func:`replicates_plot` (bootstrap or jackknife replicates). Trees:
 :func:`plot_tree` (R's ``plot(fit); text(fit)`` for rpart). Classifiers:
 :func:`plot_decision_boundary` (regions, an SVM's boundary and margins, support vectors circled).
+MARS: :func:`plot_mars` (the fitted model against each predictor, knots marked, as R's
+``plotmo``).
 
 Nothing else in the package imports matplotlib.
 """
@@ -26,6 +28,7 @@ except ImportError as exc:  # pragma: no cover - exercised with matplotlib hidde
     ) from exc
 
 from ._decision import plot_decision_boundary
+from ._mars import plot_mars
 from ._selection import (
     cv_curve,
     lasso_cv_curve,
@@ -43,6 +46,7 @@ __all__ = [
     "dendrogram",
     "lasso_cv_curve",
     "plot_decision_boundary",
+    "plot_mars",
     "plot_tree",
     "replicates_plot",
     "roc_curve_plot",
