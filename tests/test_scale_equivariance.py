@@ -823,3 +823,15 @@ def test_kernel_density(kw, s):
             est.sample(5, random_state=0) / s, ref.sample(5, random_state=0), rtol=rtol
         )
     np.testing.assert_array_equal(est.X_fit_, BLOBS * s)
+
+
+@pytest.mark.parametrize("sx, sy", [(1e300, 1e300), (1e-300, 1e300), (1.0, 1e300), (1e300, 1e-300)])
+def test_bayesian_linear_regression_fixed_prior_and_noise_far_from_the_data(sx, sy):
+    """With α = σ² = 1 fixed, σ²α on the rescaled data is (σ²α)/s_x² whatever y's scale, and
+    the predictive variance σ²·(x̃ᵀUx̃ + 1): the mean is exact and the standard deviations
+    finite, whatever the data's scales."""
+    ref = BayesianLinearRegression().fit(X * sx, Y)  # y on the unit scale: no y rescaling
+    est, _ = fit_quietly(BayesianLinearRegression(), X * sx, Y * sy)
+    mean, std = est.predict(X * sx, return_std=True)
+    assert_scaled(mean, ref.predict(X * sx), sy)  # the posterior mean is linear in y
+    assert np.all(np.isfinite(std)) and np.all(std > 0)
