@@ -287,3 +287,9 @@ def test_non_finite_gram():
         KernelRidge(kernel="linear").fit(X * 1e300, y)
     with pytest.raises(ValueError, match=r"Gram matrix of the kernel Polynomial.*non-finite"):
         KernelRidge(kernel=Polynomial(degree=200, gamma=10.0)).fit(X, y)
+
+
+def test_kernel_logistic_c_whose_penalty_overflows_is_refused():
+    """C = 5e-324 made 1/C infinite and IRLS failed with LinAlgError (found by fuzzing)."""
+    with pytest.raises(ValueError, match=r"C=5e-324 is too small"):
+        KernelLogisticRegression(C=5e-324).fit(X[:4], [0, 2, 1, 2])
