@@ -35,8 +35,17 @@ from statlearning.ensemble import (
     RandomForestRegressor,
 )
 from statlearning.exceptions import ConvergenceWarning, NumericalWarning
-from statlearning.feature_selection import BestSubsetSelector, LassoPathSelector, StepwiseSelector
+from statlearning.feature_selection import (
+    BestSubsetSelector,
+    FilterSelector,
+    LassoPathSelector,
+    StepwiseSelector,
+    f_scores,
+    mutual_info_scores,
+    variance_mean_scores,
+)
 from statlearning.linear_model import (
+    BayesianLinearRegression,
     ElasticNet,
     GLMRegressor,
     HuberRegressor,
@@ -49,8 +58,13 @@ from statlearning.linear_model import (
 )
 from statlearning.mixture import GaussianMixture
 from statlearning.model_selection import bootstrap, jackknife
-from statlearning.naive_bayes import GaussianNB
-from statlearning.neighbors import KNeighborsClassifier, KNeighborsRegressor
+from statlearning.naive_bayes import GaussianNB, MixedNB
+from statlearning.neighbors import (
+    BayesClassifier,
+    KernelDensity,
+    KNeighborsClassifier,
+    KNeighborsRegressor,
+)
 from statlearning.tree import DecisionTreeRegressor
 
 SCALES = [1e300, 1e-300]
@@ -527,19 +541,18 @@ def test_lasso_path_selector(s):
 # ------------------------------------- estimators that do not rescale: a warning, not silence
 
 
-@pytest.mark.parametrize("s", SCALES)
 @pytest.mark.parametrize(
-    "make, target",
+    "make, target, s",
     [
-        (GaussianNB, "X"),
-        (QuadraticDiscriminantAnalysis, "X"),
-        (lambda: GaussianMixture(2, random_state=0), "X"),
-        (lambda: GradientBoostingRegressor(n_estimators=3), "y"),
+        (lambda: GaussianMixture(2, random_state=0), "X", 1e-300),  # reg_covar swamps the data
+        (lambda: QuadraticDiscriminantAnalysis(reg_param=0.1), "X", 1e-300),  # so does r·I
+        (lambda: GradientBoostingRegressor(n_estimators=3), "y", 1e300),
+        (lambda: GradientBoostingRegressor(n_estimators=3), "y", 1e-300),
     ],
 )
 def test_unrescaled_estimators_say_the_scale_is_the_problem(make, target, s):
     Xs, ys = (X * s, Y_BIN) if target == "X" else (X, Y * s)
-    if make is GaussianMixture or "GaussianMixture" in repr(make()):
+    if "GaussianMixture" in repr(make()):
         ys = None
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
@@ -551,12 +564,82 @@ def test_unrescaled_estimators_say_the_scale_is_the_problem(make, target, s):
     assert any(f"largest |{target}|" in m and "data's scale" in m for m in messages), messages
 
 
+# ------------------------------------------- Gaussian class models and mixtures: rescaled fits
+
+
+@pytest.mark.parametrize("s", SCALES)
+@pytest.mark.parametrize(
+    "make, variances",
+    [
+        (GaussianNB, "var_"),
+        (lambda: GaussianNB(ddof=1, var_smoothing=0.0), "var_"),
+        (lambda: MixedNB(categorical_features=[3]), "var_"),
+        (QuadraticDiscriminantAnalysis, "covariances_"),
+    ],
+)
+def test_gaussian_class_models(make, variances, s):
+    Xc = X.copy()
+    Xc[:, 3] = np.arange(N) % 3  # level codes for MixedNB's categorical column
+    if "MixedNB" in repr(make()):
+        Xs = Xc * np.array([s, s, s, 1.0])
+        Xc[5, 1] = Xs[5, 1] = np.nan  # a missing value is passed over by the scale too
+        shift = np.sum(~np.isnan(Xc[:, :3]), axis=1) * np.log(s)
+    else:
+        Xs, shift = X * s, None
+        Xc = X
+    ref = make().fit(Xc, Y_BIN)
+    est, caught = fit_quietly(make(), Xs, Y_BIN)
+    np.testing.assert_allclose(est.predict_proba(Xs), ref.predict_proba(Xc), rtol=1e-8)
+    np.testing.assert_array_equal(est.predict(Xs), ref.predict(Xc))
+    means = est.theta_ if hasattr(est, "theta_") else est.means_
+    ref_means = ref.theta_ if hasattr(ref, "theta_") else ref.means_
+    assert_scaled(means, ref_means, s)
+    if shift is not None:
+        np.testing.assert_allclose(
+            est.predict_log_likelihood(Xs), ref.predict_log_likelihood(Xc) - shift[:, None],
+            rtol=1e-10,
+        )  # fmt: skip
+    (w,) = scale_warnings(caught)  # the variances are out of float64's range
+    assert variances in str(w.message)
+
+
+@pytest.mark.parametrize("s", SCALES)
+@pytest.mark.parametrize("covariance_type", ["full", "tied", "diag", "spherical"])
+def test_gaussian_mixture(covariance_type, s):
+    def make():
+        return GaussianMixture(3, covariance_type=covariance_type, reg_covar=0.0, random_state=0)
+
+    ref = make().fit(BLOBS)
+    est, caught = fit_quietly(make(), BLOBS * s)
+    np.testing.assert_allclose(est.predict_proba(BLOBS * s), ref.predict_proba(BLOBS), atol=1e-12)
+    shift = 2 * np.log(s)
+    np.testing.assert_allclose(est.score_samples(BLOBS * s), ref.score_samples(BLOBS) - shift)
+    np.testing.assert_allclose(est.lower_bound_, ref.lower_bound_ - shift)
+    assert_scaled(est.means_, ref.means_, s)
+    assert_scaled(est.sample(7)[0], ref.sample(7)[0], s)
+    (w,) = scale_warnings(caught)
+    assert "covariances_" in str(w.message)
+
+
+def test_gaussian_mixture_initial_values_in_x_units():
+    s = 2.0**400  # beyond 2**200: the fit rescales, and so must the initial values
+    means, prec = np.array([[0.0, 0.0], [4.0, 0.0], [0.0, 4.0]]), np.full(3, 10.0)
+
+    def make(scale):
+        kw = {"means_init": means * scale, "precisions_init": prec / scale**2}
+        return GaussianMixture(3, covariance_type="spherical", max_iter=0, **kw)
+
+    ref = make(1.0).fit(BLOBS)
+    est, _ = fit_quietly(make(s), BLOBS * s)
+    np.testing.assert_allclose(est.predict_proba(BLOBS * s), ref.predict_proba(BLOBS), atol=1e-12)
+
+
 @pytest.mark.parametrize(
     "kw",
     [{}, {"solver": "eigen"}, {"solver": "eigen", "shrinkage": "auto"}, {"covariance": "total"}],
 )
-def test_lda_large_scale(kw):
-    s = 1e300
+@pytest.mark.parametrize("s", SCALES)
+def test_lda(kw, s):
     y3 = np.digitize(X[:, 0] - X[:, 1] + rng.normal(size=N), [-4.0, -2.5])
     ref = LinearDiscriminantAnalysis(**kw).fit(X, y3)
     est, caught = fit_quietly(LinearDiscriminantAnalysis(**kw), X * s, y3)
@@ -571,14 +654,6 @@ def test_lda_large_scale(kw):
     np.testing.assert_allclose(est.transform(X * s), ref.transform(X), rtol=1e-7, atol=1e-9)
     (w,) = scale_warnings(caught)
     assert "covariance_" in str(w.message)
-
-
-def test_lda_small_scale_warns():
-    """MASS's tol is absolute: on X × 1e-300 the features are 'constant within classes' (R's
-    lda refuses too), and the warning says that the data's scale is the cause."""
-    with pytest.warns(NumericalWarning, match=r"largest \|X\|.*data's scale"):
-        with pytest.raises(ValueError, match="constant within classes"):
-            LinearDiscriminantAnalysis().fit(X * 1e-300, Y_BIN)
 
 
 @pytest.mark.parametrize("s", SCALES)
@@ -648,3 +723,115 @@ def test_knn_other_metrics(metric, s):
         np.testing.assert_allclose(dist, ref_dist, rtol=1e-8, atol=1e-12)
     else:
         assert_scaled(dist, ref_dist, s)
+
+
+@pytest.mark.parametrize("s", SCALES)
+def test_bayes_classifier_fitted_gaussians(s):
+    Xs = X * np.array([s, 1.0, s, 1.0])  # two extreme columns beside two ordinary ones
+    ref = BayesClassifier().fit(X[:, :2], Y_BIN)
+    est, caught = fit_quietly(BayesClassifier(), Xs[:, :2], Y_BIN)
+    np.testing.assert_allclose(est.predict_proba(Xs[:, :2]), ref.predict_proba(X[:, :2]), rtol=1e-8)
+    assert_scaled(est.means_[:, 0], ref.means_[:, 0], s)
+    np.testing.assert_allclose(est.means_[:, 1], ref.means_[:, 1], rtol=1e-12)
+    (w,) = scale_warnings(caught)
+    assert "covariances_" in str(w.message)
+    a, b = est.bayes_error_rate(), ref.bayes_error_rate()
+    assert abs(a.rate - b.rate) <= a.std_error + b.std_error
+    full, _ = fit_quietly(BayesClassifier(), Xs, Y_BIN)
+    np.testing.assert_array_equal(full.predict(Xs), BayesClassifier().fit(X, Y_BIN).predict(X))
+
+
+@pytest.mark.parametrize("estimate", [False, True])
+@pytest.mark.parametrize("ex, ey", [(300, 0), (0, 300), (-300, -300), (300, 300), (-250, 250)])
+def test_bayesian_linear_regression(ex, ey, estimate):
+    """With the prior and noise given in the data's units (α by g², σ² by t² for
+    ``g = s/t``), the posterior on ``X·s``, ``y·t`` is the unscaled one, scaled."""
+    s, t = 2.0**ex, 2.0**ey
+    g = s / t
+    kw = {"estimate_hyperparameters": estimate}
+    ref = BayesianLinearRegression(alpha=0.5, sigma2=2.0, **kw).fit(X, Y)
+    est, caught = fit_quietly(
+        BayesianLinearRegression(alpha=0.5 * g * g, sigma2=2.0 * t * t, **kw), X * s, Y * t
+    )
+    assert not scale_warnings(caught)
+    mean, std = est.predict(X * s, return_std=True)
+    ref_mean, ref_std = ref.predict(X, return_std=True)
+    assert_scaled(mean, ref_mean, t)
+    assert_scaled(std, ref_std, t)
+    assert_scaled(est.coef_, ref.coef_, 1 / g)
+    assert_scaled(est.alpha_, ref.alpha_, g * g)
+    assert_scaled(est.sigma2_, ref.sigma2_, t * t)
+    n = X.shape[0]
+    np.testing.assert_allclose(est.log_evidence_, ref.log_evidence_ - (n - 1) * np.log(t))
+
+
+def test_bayesian_linear_regression_default_prior_at_1e300():
+    """The fixed prior α = 1 is negligible beside XᵀX ~ 1e600: the posterior is the least
+    squares fit, exact, and its covariance (~1e-600) is what float64 cannot hold."""
+    est, caught = fit_quietly(BayesianLinearRegression(), X * 1e300, Y)
+    np.testing.assert_allclose(
+        est.predict(X * 1e300), LinearRegression().fit(X, Y).predict(X), rtol=1e-10
+    )
+    (w,) = scale_warnings(caught)
+    assert "posterior_cov_" in str(w.message)
+    assert np.all(np.isfinite(est.predict(X * 1e300, return_std=True)[1]))
+
+
+@pytest.mark.parametrize("s", SCALES)
+def test_filter_scores(s):
+    Xs = X * np.array([s, 1.0, s, 1.0])
+    np.testing.assert_allclose(mutual_info_scores(Xs, Y), mutual_info_scores(X, Y), rtol=1e-12)
+    np.testing.assert_allclose(mutual_info_scores(Xs, Y * s), mutual_info_scores(X, Y), rtol=1e-12)
+    np.testing.assert_allclose(f_scores(Xs, Y_BIN), f_scores(X, Y_BIN), rtol=1e-10)
+    counts = np.abs(X) + 1.0
+    got = variance_mean_scores(counts * np.array([s, 1.0, s, 1.0]))
+    want = variance_mean_scores(counts)
+    assert_scaled(got[[0, 2]], want[[0, 2]], s)
+    np.testing.assert_allclose(got[[1, 3]], want[[1, 3]], rtol=1e-12)
+    kw = {"score_func": mutual_info_scores, "p_value": 0.5, "n_permutations": 20, "random_state": 0}
+    est, ref = FilterSelector(**kw).fit(X * s, Y), FilterSelector(**kw).fit(X, Y)
+    np.testing.assert_array_equal(est.get_support(), ref.get_support())
+    np.testing.assert_allclose(est.pvalues_, ref.pvalues_)
+
+
+@pytest.mark.parametrize("s", [*SCALES, 2.0**1000])
+@pytest.mark.parametrize(
+    "kw",
+    [
+        {"bandwidth": "scott"},
+        {"bandwidth": "silverman", "kernel": "epanechnikov"},
+        {"bandwidth": "cv"},
+        {"bandwidth": 0.7, "kernel": "exponential"},
+    ],
+)
+def test_kernel_density(kw, s):
+    """Rule-of-thumb and cross-validated bandwidths follow the data's scale, so the density of
+    X·s is that of X divided by s^D; a fixed bandwidth given in X·s's units likewise (the
+    cross-validation's optimiser, stopped at 1e-3 in log h, is allowed its own rounding)."""
+    ref = KernelDensity(**kw).fit(BLOBS)
+    if not isinstance(kw["bandwidth"], str):
+        kw = {**kw, "bandwidth": kw["bandwidth"] * s}
+    est, caught = fit_quietly(KernelDensity(**kw), BLOBS * s)
+    assert not scale_warnings(caught)
+    rtol = 1e-6 if kw["bandwidth"] == "cv" else 1e-10
+    np.testing.assert_allclose(
+        est.score_samples(BLOBS * s), ref.score_samples(BLOBS) - 2 * np.log(s), rtol=rtol
+    )
+    with np.errstate(over="ignore", under="ignore"):
+        np.testing.assert_allclose(est.bandwidth_ / s, ref.bandwidth_, rtol=rtol)
+        np.testing.assert_allclose(
+            est.sample(5, random_state=0) / s, ref.sample(5, random_state=0), rtol=rtol
+        )
+    np.testing.assert_array_equal(est.X_fit_, BLOBS * s)
+
+
+@pytest.mark.parametrize("sx, sy", [(1e300, 1e300), (1e-300, 1e300), (1.0, 1e300), (1e300, 1e-300)])
+def test_bayesian_linear_regression_fixed_prior_and_noise_far_from_the_data(sx, sy):
+    """With α = σ² = 1 fixed, σ²α on the rescaled data is (σ²α)/s_x² whatever y's scale, and
+    the predictive variance σ²·(x̃ᵀUx̃ + 1): the mean is exact and the standard deviations
+    finite, whatever the data's scales."""
+    ref = BayesianLinearRegression().fit(X * sx, Y)  # y on the unit scale: no y rescaling
+    est, _ = fit_quietly(BayesianLinearRegression(), X * sx, Y * sy)
+    mean, std = est.predict(X * sx, return_std=True)
+    assert_scaled(mean, ref.predict(X * sx), sy)  # the posterior mean is linear in y
+    assert np.all(np.isfinite(std)) and np.all(std > 0)

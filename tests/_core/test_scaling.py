@@ -79,3 +79,22 @@ def test_column_maxima_of_a_large_matrix_in_one_compiled_pass():
     np.testing.assert_array_equal(max_abs(X, axis=0), expected)
     scales = column_scales(X)
     assert scales[2] > 1e299 and scales[0] < 16 and scales[4] == 1.0  # inf: not rescaled
+
+
+def test_largest_magnitude_of_a_large_array_in_one_compiled_pass():
+    """The compiled flat pass (large C-ordered arrays, any length modulo its eight lanes)
+    equals NumPy's max/min, on read-only data too; NaN entries are passed over, and
+    ``scale_for`` passes them over at any size."""
+    from statlearning._core.scaling import _COMPILED_FLAT_MIN_SIZE, max_abs, scale_for
+
+    rng = np.random.default_rng(4)
+    X = rng.normal(size=(_COMPILED_FLAT_MIN_SIZE // 3 + 5, 3))
+    X[-1, -1] = -7.5  # in the tail after the last full group of eight
+    X.setflags(write=False)
+    assert max_abs(X) == max(X.max(), -X.min()) == 7.5
+    Y = X * 1e-300
+    Y[5, 1] = np.nan
+    assert scale_for(Y) == 2.0**-993  # 7.5e-300 = 0.63 · 2**-993
+    small = np.array([[1e-300, np.nan], [-3e-300, 2e-300]])
+    assert scale_for(small) == 2.0**-994  # 3e-300 = 0.50 · 2**-994
+    assert scale_for(np.full((2, 2), np.nan)) is None

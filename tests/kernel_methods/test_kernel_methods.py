@@ -271,3 +271,50 @@ def test_string_kernel_objects_take_strings_as_the_explicit_kmer_map():
     feats = PrototypeFeatures(kernel=Spectrum(2), prototypes=6, random_state=0).fit(seqs)
     idx = feats.prototype_indices_
     np.testing.assert_allclose(feats.transform(seqs), phi @ phi[idx].T)
+
+
+def test_prototype_gamma_scale_uses_every_training_row():
+    """gamma='scale' is 1 / (n_features · Var(X)) over all of X (it once used the first row)."""
+    Xw = X * np.array([1.0, 5.0, 10.0])
+    feats = PrototypeFeatures(prototypes=5, random_state=0).fit(Xw)
+    assert feats.kernel_.gamma == pytest.approx(1.0 / (3 * Xw.var()), rel=1e-12)
+    np.testing.assert_allclose(
+        feats.transform(XT), RBF(gamma=1.0 / (3 * Xw.var()))(XT, Xw[feats.prototype_indices_])
+    )
+
+
+@pytest.mark.parametrize("s", [1e300, 1e-300])
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda: KernelRidge(kernel="rbf", gamma="scale", alpha=0.1),
+        lambda: KernelLogisticRegression(gamma="scale"),
+        lambda: PrototypeFeatures(kernel="poly", gamma="scale", degree=2),
+    ],
+)
+def test_gamma_scale_at_extreme_scales_is_the_unscaled_fit(make, s):
+    """With gamma='scale' the kernels are functions of x / sd(X): the fit on X·s is the fit on
+    X, exactly (the kernel is resolved on X divided by a power of two)."""
+    target = (y > 0).astype(int) if "Logistic" in repr(make()) else y
+    ref = make().fit(X, target)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        est = make().fit(X * s, target)
+    out = "transform" if hasattr(est, "transform") else "decision_function"
+    out = out if hasattr(est, out) else "predict"
+    np.testing.assert_allclose(getattr(est, out)(XT * s), getattr(ref, out)(XT), rtol=1e-9)
+
+
+def test_non_finite_gram():
+    """A Gram matrix that overflows names the data's scale when that is the cause, and the
+    kernel otherwise."""
+    with pytest.warns(NumericalWarning, match=r"largest \|X\|.*data's scale"):
+        KernelRidge(kernel="linear").fit(X * 1e300, y)
+    with pytest.raises(ValueError, match=r"Gram matrix of the kernel Polynomial.*non-finite"):
+        KernelRidge(kernel=Polynomial(degree=200, gamma=10.0)).fit(X, y)
+
+
+def test_kernel_logistic_c_whose_penalty_overflows_is_refused():
+    """C = 5e-324 made 1/C infinite and IRLS failed with LinAlgError (found by fuzzing)."""
+    with pytest.raises(ValueError, match=r"C=5e-324 is too small"):
+        KernelLogisticRegression(C=5e-324).fit(X[:4], [0, 2, 1, 2])

@@ -308,3 +308,27 @@ def test_zupan_quadratic_maps_and_gaussian_factorisation():
     k = RBF(gamma=1 / (2 * sigma**2))(u[None], v[None])[0, 0]
     factored = math.exp(-(u @ u) / (2 * sigma**2) + (u @ v) / sigma**2 - (v @ v) / (2 * sigma**2))
     assert k == pytest.approx(factored, rel=1e-14)
+
+
+def test_rescaled_kernel_and_gamma_scale_at_extreme_scales():
+    from statlearning.kernels import Rescaled
+
+    rng = np.random.default_rng(5)
+    A = rng.normal(size=(6, 3))
+    k = Rescaled(RBF(gamma=0.7), 2.0**-3)
+    np.testing.assert_allclose(k(A), RBF(gamma=0.7 * 64)(A), rtol=1e-12)
+    np.testing.assert_allclose(k.diag(A), np.ones(6))
+    l1 = np.abs(A[:, None, :] - A[None, :2, :]).sum(axis=2)
+    for s in (1e300, 1e-300, 2.0**-900):
+        for kernel in ("rbf", "poly", "sigmoid"):  # functions of x / sd(X): scale-free
+            ref = resolve_kernel(kernel, gamma="scale", X=A)
+            got = resolve_kernel(kernel, gamma="scale", X=A * s)
+            assert isinstance(got, Rescaled)
+            np.testing.assert_allclose(got(A * s, A[:2] * s), ref(A, A[:2]), rtol=1e-9)
+        # the L1 distance grows as s and γ = 1/(p·Var) as 1/s²: γ·‖x − y‖₁ = (γ₁/s)·‖·‖₁
+        g = resolve_kernel("laplacian", gamma="scale", X=A).gamma
+        got = resolve_kernel("laplacian", gamma="scale", X=A * s)
+        np.testing.assert_allclose(got(A * s, A[:2] * s), np.exp(-(g / s) * l1), rtol=1e-9)
+    assert isinstance(resolve_kernel("laplacian", gamma="scale", X=A * 1e100).kernel, Laplacian)
+    assert not isinstance(resolve_kernel("rbf", gamma="scale", X=A * 1e50), Rescaled)
+    assert not isinstance(resolve_kernel("rbf", gamma=1.0, X=A * 1e300), Rescaled)

@@ -409,11 +409,11 @@ def test_string_labels_and_nan_in_gaussian_nb_is_rejected():
 def test_n_jobs_sets_numba_threads_during_prediction_only(Model, monkeypatch):
     import numba
 
-    from statlearning.naive_bayes import _gaussian, _mixed
+    from statlearning.naive_bayes import _gaussian
 
     X, y = _blobs(K=3)
     seen = []
-    module = _gaussian if Model is GaussianNB else _mixed
+    module = _gaussian  # both models' Gaussian part
     kernel = module.gaussian_log_likelihood
 
     def spy(*args):

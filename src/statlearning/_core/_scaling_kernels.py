@@ -1,6 +1,7 @@
 """Compiled pass of :mod:`.scaling`: the largest magnitude of each column in one read of the
 data (NumPy's ``max(axis=0)`` and ``min(axis=0)`` on a row-major matrix take two reads at a
-fraction of the memory bandwidth: 0.4 s instead of 0.05 s on 1,000,000 × 100)."""
+fraction of the memory bandwidth: 0.4 s instead of 0.05 s on 1,000,000 × 100), and the largest
+magnitude of a whole array in one read (NumPy's ``max`` and ``min``: two)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import numpy as np
 
 from .compiled import lazy_kernel, readonly
 
-__all__ = ["column_max_abs"]
+__all__ = ["column_max_abs", "flat_max_abs"]
 
 
 @lazy_kernel([(readonly(2, "C"),)], cache=True, nogil=True)
@@ -21,4 +22,24 @@ def column_max_abs(X):  # pragma: no cover - compiled
         for j in range(p):
             v = abs(X[i, j])
             m[j] = v if v > m[j] else m[j]
+    return m
+
+
+@lazy_kernel([(readonly(1, "C"),)], cache=True, nogil=True)
+def flat_max_abs(a):  # pragma: no cover - compiled
+    """``max_i |a[i]|`` of a contiguous vector (a matrix's ``ravel()``), 0 when empty; ``NaN``
+    entries are passed over. Eight running maxima, so that the loop vectorises."""
+    lanes = np.zeros(8)
+    n = a.size
+    body = n - n % 8
+    for i in range(0, body, 8):
+        for k in range(8):
+            v = abs(a[i + k])
+            lanes[k] = v if v > lanes[k] else lanes[k]
+    m = 0.0
+    for k in range(8):
+        m = lanes[k] if lanes[k] > m else m
+    for i in range(body, n):
+        v = abs(a[i])
+        m = v if v > m else m
     return m

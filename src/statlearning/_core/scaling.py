@@ -21,11 +21,12 @@ whose coefficients absorb any column scaling).
 from __future__ import annotations
 
 import math
+import warnings
 from dataclasses import dataclass
 
 import numpy as np
 
-from ._scaling_kernels import column_max_abs
+from ._scaling_kernels import column_max_abs, flat_max_abs
 
 __all__ = [
     "SAFE_EXPONENT",
@@ -42,6 +43,9 @@ __all__ = [
 SAFE_EXPONENT = 200
 #: Column maxima of matrices this large are taken in one compiled pass.
 _COMPILED_MIN_SIZE = 1 << 16
+#: The largest magnitude of arrays this large is taken in one compiled pass (below it, NumPy's
+#: max and min on data in cache are faster: 0.4 ms against 0.6 ms on 50,000 × 10).
+_COMPILED_FLAT_MIN_SIZE = 1 << 21
 _HIGH = 2.0**SAFE_EXPONENT
 _LOW = 2.0**-SAFE_EXPONENT
 
@@ -49,14 +53,17 @@ _LOW = 2.0**-SAFE_EXPONENT
 def max_abs(a, axis=None):
     """Largest absolute value (over ``axis``) without a temporary array; 0 for empty input.
 
-    A column containing ``NaN`` gives ``NaN``, except in the compiled pass over the columns of
-    a large C-ordered matrix, which passes ``NaN`` entries over (either way such a column is
-    not rescaled on their account)."""
+    A column containing ``NaN`` gives ``NaN``, except in the compiled passes over a large
+    C-ordered array, which pass ``NaN`` entries over (either way such a column is not rescaled
+    on their account)."""
     a = np.asarray(a, dtype=np.float64)
     if a.size == 0:
         return 0.0 if axis is None else np.zeros(np.delete(a.shape, axis))
-    if axis == 0 and a.ndim == 2 and a.flags.c_contiguous and a.size >= _COMPILED_MIN_SIZE:
-        return column_max_abs(a)  # one read instead of NumPy's two column-wise reductions
+    if a.flags.c_contiguous:
+        if axis is None and a.size >= _COMPILED_FLAT_MIN_SIZE:  # one read, not max and min
+            return flat_max_abs(a.reshape(-1))
+        if axis == 0 and a.ndim == 2 and a.size >= _COMPILED_MIN_SIZE:
+            return column_max_abs(a)  # one read instead of NumPy's two column-wise reductions
     return np.maximum(np.max(a, axis=axis), -np.min(a, axis=axis))
 
 
@@ -80,7 +87,7 @@ def scale_for(*arrays) -> float | None:
     ----------
     *arrays : array-like
         Data on one scale (a training matrix, its queries, centres). ``None`` entries are
-        skipped.
+        skipped, and so are ``NaN`` values.
 
     Returns
     -------
@@ -90,6 +97,10 @@ def scale_for(*arrays) -> float | None:
         data are all zero).
     """
     m = max((max_abs(a) for a in arrays if a is not None), default=0.0)
+    if np.isnan(m):  # missing values (where an estimator allows them) are passed over
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)  # all NaN
+            m = max(float(np.nanmax(np.abs(a), initial=0.0)) for a in arrays if a is not None)
     if not _outside(m):
         return None
     return float(_power_of_two(m))

@@ -312,11 +312,16 @@ def _solve(prob, beta, state, c, a, b, working, tol_rel, tol_abs, max_iter, rng)
         if n_iter >= max_iter:
             return n_iter, False, _duality_gap(prob, beta, c, state, a, b), c
         seed = -1 if rng is None else _seed(rng)
-        sweeps, _ = prob.sweeps(
+        sweeps, change = prob.sweeps(
             beta, state, a, b, np.flatnonzero(in_set), max_iter - n_iter, thr, seed
         )
         n_iter += int(sweeps)
         c = prob.gradient(beta, state)
+        if change == 0.0 and not (usable & ~in_set & (np.abs(c) > a)).any():
+            # an exact fixed point: no coordinate moved and none violates, so more sweeps
+            # cannot change β (with tol below rounding level the gap never reaches it)
+            gap = _duality_gap(prob, beta, c, state, a, b)
+            return n_iter, gap <= tol_abs, gap, c
 
 
 def _alpha_max(c, W, l1_ratio, pf) -> float:

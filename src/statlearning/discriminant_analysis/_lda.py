@@ -26,7 +26,7 @@ from .._core.discriminant import (
 from .._core.scaling import max_abs, scale_for, times
 from .._validation import ArrayLike, Interval, Options, validate_data
 from ..base import ClassifierMixin, StatBase, TransformerMixin, fit_context
-from ..exceptions import warn_data_scale, warn_unrescaled_scale
+from ..exceptions import warn_data_scale
 from ._common import DiscriminantMixin, feature_names, row_blocks
 from ._format import format_linear, formula_names
 
@@ -66,7 +66,10 @@ class LinearDiscriminantAnalysis(
     tol : float, default=1e-4
         MASS's ``tol``: a standardised within-class singular value at most ``tol`` means the
         covariance is singular; between-class singular values at most ``tol`` times the
-        largest are dropped.
+        largest are dropped. Data whose largest ``|x|`` is beyond ``2^±200`` (about
+        ``1e±60``) are fitted on ``X`` divided by a power of two that brings it into
+        ``[0.5, 1)``, so ``tol`` applies to them on that scale (the other results are mapped
+        back exactly).
 
     Attributes
     ----------
@@ -174,13 +177,8 @@ class LinearDiscriminantAnalysis(
         """
         name = type(self).__name__
         X, y = validate_data(self, X, y, dtype=np.float64)
-        scale = scale_for(X)
-        if scale is not None and scale > 1:  # large data: fitted on X / scale, mapped back
-            X = X / scale
-        else:  # small data keep MASS's absolute tol (their variances may underflow)
-            scale = None
-            warn_unrescaled_scale(self, X, "X")
-        X = kernel_array(X)
+        scale = scale_for(X)  # data near float64's ends: fitted on X / scale, mapped back
+        X = kernel_array(X if scale is None else X / scale)
         self.classes_, codes = encode_class_labels(y, name)
         n, p = X.shape
         K = self.classes_.size
@@ -236,7 +234,7 @@ class LinearDiscriminantAnalysis(
         funcs[:, 1:] /= s
         self.discriminant_functions_ = funcs
         self.covariance_ = times(self.covariance_, s, 2)
-        if np.isinf(self.covariance_).any():
+        if not np.all(np.isfinite(self.covariance_) & (np.diag(self.covariance_) > 0)):
             warn_data_scale(self, ["covariance_"], magnitude)
 
     def _whitening_errors(self, sd, singular_values, shrunk=False):

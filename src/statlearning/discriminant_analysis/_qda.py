@@ -15,9 +15,10 @@ from .._core.discriminant import (
     class_scatters,
     quadratic_discriminants,
 )
+from .._core.scaling import log_scale, max_abs, scale_for, times
 from .._validation import ArrayLike, Boolean, Interval, validate_data
 from ..base import ClassifierMixin, StatBase, fit_context
-from ..exceptions import warn_unrescaled_scale
+from ..exceptions import warn_data_scale, warn_unrescaled_scale
 from ._common import DiscriminantMixin, feature_names, row_blocks
 from ._format import format_quadratic, formula_names
 
@@ -79,6 +80,14 @@ class QuadraticDiscriminantAnalysis(ClassifierMixin, DiscriminantMixin, StatBase
     requires ``n_k ≥ p + 1`` in every class, and so do we unless ``reg_param > 0``.
     scikit-learn ≥ 1.9 divides by ``n_k``: its posteriors differ slightly, by design.
 
+    Data whose largest ``|x|`` is beyond ``2^±200`` (about ``1e±60``) are fitted divided by a
+    power of two ``s`` (exact), with ``reg_param·I`` in those units, and mapped back (means by
+    ``s``, covariances by ``s²``, ``quadratic_terms_`` by ``1/s²``, ``linear_terms_`` by
+    ``1/s``, ``log_det_`` plus ``2p·log s``); prediction computes on the rescaled data, so it
+    is exact where covariances leave float64's range (a ``NumericalWarning`` says so). When
+    ``reg_param·I`` itself would overflow on that scale (tiny data), the fit is on ``X`` as
+    given, with a warning that the data's scale is the problem.
+
     Examples
     --------
     >>> from statlearning.datasets import load_iris
@@ -116,8 +125,11 @@ class QuadraticDiscriminantAnalysis(ClassifierMixin, DiscriminantMixin, StatBase
         """
         name = type(self).__name__
         X, y = validate_data(self, X, y, dtype=np.float64)
-        warn_unrescaled_scale(self, X, "X")
-        X = kernel_array(X)
+        scale = scale_for(X)  # data near float64's ends: fitted on X / scale, mapped back
+        if scale is not None and not np.isfinite(times(self.reg_param, 1.0 / scale, 2)):
+            scale = None  # tiny data: the ridge r·I, in X's units, is all that is left
+            warn_unrescaled_scale(self, X, "X")
+        X = kernel_array(X if scale is None else X / scale)
         self.classes_, codes = encode_class_labels(y, name)
         p = X.shape[1]
         K = self.classes_.size
@@ -138,7 +150,8 @@ class QuadraticDiscriminantAnalysis(ClassifierMixin, DiscriminantMixin, StatBase
             )
         covs = class_scatters(X, codes, means) / (counts - 1.0)[:, None, None]
         if self.reg_param > 0:
-            covs = (1.0 - self.reg_param) * covs + self.reg_param * np.eye(p)
+            ridge = self.reg_param if scale is None else times(self.reg_param, 1.0 / scale, 2)
+            covs = (1.0 - self.reg_param) * covs + ridge * np.eye(p)
         for k in range(K):
             ok, bad = cholesky_rank_ok(covs[k])
             if not ok:
@@ -151,19 +164,29 @@ class QuadraticDiscriminantAnalysis(ClassifierMixin, DiscriminantMixin, StatBase
         Q, L, c, log_det, whiteners = quadratic_discriminants(
             means, covs, priors, self.include_log_det
         )
+        self._centres, self._whiteners, self._scale = means, whiteners, scale
+        if scale is not None:  # means by s, covariances by s², Q by 1/s², l by 1/s
+            log_s = log_scale(scale)
+            means, covs, log_det = means * scale, times(covs, scale, 2), log_det + 2 * p * log_s
+            Q, L = times(Q, 1.0 / scale, 2), L / scale
+            if self.include_log_det:
+                c = c - p * log_s
         self.priors_, self.means_, self.class_count_ = priors, means, counts
         self.covariances_, self.log_det_ = covs, log_det
         self.quadratic_terms_, self.linear_terms_, self.constant_terms_ = Q, L, c
-        self._whiteners = whiteners
         with np.errstate(divide="ignore"):
             self._offsets = np.log(priors) - (0.5 * log_det if self.include_log_det else 0.0)
+        if scale is not None and not np.all(np.isfinite(covs) & np.isfinite(Q)):
+            warn_data_scale(self, ["covariances_", "quadratic_terms_"], float(max_abs(X)) * scale)
         return self
 
     def _scores(self, X):
         out = np.empty((X.shape[0], self.classes_.size))
+        if self._scale is not None:  # the fit's units (exact: a power of two)
+            X = X / self._scale
         for s, e in row_blocks(*X.shape):
             for k in range(self.classes_.size):
-                Z = (X[s:e] - self.means_[k]) @ self._whiteners[k]
+                Z = (X[s:e] - self._centres[k]) @ self._whiteners[k]
                 out[s:e, k] = -0.5 * np.einsum("ij,ij->i", Z, Z)
         out += self._offsets
         return out

@@ -12,6 +12,7 @@ from scipy.special import digamma
 from sklearn.base import clone
 from sklearn.utils.validation import check_random_state
 
+from .._core.scaling import column_scales, scale_for, times
 from .._validation import (
     DEPRECATED,
     Interval,
@@ -89,6 +90,17 @@ def _mi_cd(c, d, k):
     return max(0.0, float(mi))
 
 
+def _unit_sd(v):
+    """``v`` divided by its standard deviation (unchanged if constant), computed on ``v``
+    rescaled by a power of two when its magnitude is near float64's ends (its variance would
+    overflow to ``inf`` or underflow to 0)."""
+    s = scale_for(v)
+    if s is not None:
+        v = v / s
+    sd = v.std()
+    return v / sd if sd > 0 else v
+
+
 def _discrete_mask(discrete_features, p):
     if isinstance(discrete_features, bool | np.bool_):
         return np.full(p, bool(discrete_features))
@@ -141,16 +153,12 @@ def mutual_info_scores(X, y, *, discrete_features=False, discrete_target=None, n
     disc = _discrete_mask(discrete_features, p)
     y_disc = (y.dtype.kind != "f") if discrete_target is None else bool(discrete_target)
     if not y_disc:
-        y = y.astype(float)
-        sd = y.std()
-        y = y / sd if sd > 0 else y
+        y = _unit_sd(y.astype(float))
     scores = np.empty(p)
     for j in range(p):
         x = X[:, j]
         if not disc[j]:
-            x = x.astype(float)
-            sd = x.std()
-            x = x / sd if sd > 0 else x
+            x = _unit_sd(x.astype(float))
         if disc[j] and y_disc:
             scores[j] = _mi_discrete(x, y)
         elif disc[j]:
@@ -189,6 +197,9 @@ def f_scores(X, y):
         :math:`F_j` of each column.
     """
     X = np.asarray(X, dtype=float)
+    d = column_scales(X)  # the score is scale-free: columns near float64's ends are rescaled
+    if d is not None:
+        X = X / d
     y = np.asarray(y)
     classes = np.unique(y)
     if classes.size != 2:
@@ -234,6 +245,9 @@ def variance_mean_scores(X, y=None, *, ddof=1):
         ``var / mean`` of each column; ``nan`` where the mean is 0.
     """
     X = np.asarray(X, dtype=float)
+    d = column_scales(X)  # var/mean follows the scale: computed on X / d, then times d
+    if d is not None:
+        X = X / d
     mean = X.mean(axis=0)
     var = X.var(axis=0, ddof=ddof)
     zero = mean == 0
@@ -245,7 +259,8 @@ def variance_mean_scores(X, y=None, *, ddof=1):
             stacklevel=2,
         )
     with np.errstate(divide="ignore", invalid="ignore"):
-        return np.where(zero, np.nan, var / np.where(zero, 1.0, mean))
+        out = np.where(zero, np.nan, var / np.where(zero, 1.0, mean))
+    return out if d is None else times(out, d)
 
 
 # ----------------------------------------------------------------------------- Relief(F)

@@ -11,8 +11,15 @@ import numpy as np
 from sklearn.utils.validation import check_is_fitted
 
 from .._core.kernel_gram import is_psd
-from .._validation import ArrayLike, Callable, InstanceOf, Interval, Options, validate_kernel_data
-from ..exceptions import NumericalWarning, external_stacklevel
+from .._validation import (
+    ArrayLike,
+    Callable,
+    InstanceOf,
+    Interval,
+    Options,
+    validate_kernel_data,
+)
+from ..exceptions import NumericalWarning, external_stacklevel, warn_unrescaled_scale
 from ..kernels import Kernel, Precomputed, resolve_kernel
 
 KERNEL_CONSTRAINTS = {
@@ -46,13 +53,10 @@ def read_X(estimator, X, y="no_validation", *, reset=True, **kwargs):
     )  # fmt: skip
 
 
-def training_gram(estimator, X, sample_weight=None):
-    """Resolve ``estimator.kernel`` on the training data; return the kernel and the Gram.
-
-    Sets ``kernel_`` and, unless the kernel is precomputed, ``X_fit_``.
-    """
-    name = type(estimator).__name__
-    kernel = resolve_kernel(
+def fitted_kernel(estimator, X, sample_weight=None):
+    """Resolve ``estimator.kernel`` on the training data (``gamma="scale"`` uses all of it)
+    and set ``kernel_``."""
+    estimator.kernel_ = resolve_kernel(
         estimator.kernel,
         gamma=estimator.gamma,
         degree=estimator.degree,
@@ -60,7 +64,16 @@ def training_gram(estimator, X, sample_weight=None):
         X=X,
         sample_weight=sample_weight,
     )
-    estimator.kernel_ = kernel
+    return estimator.kernel_
+
+
+def training_gram(estimator, X, sample_weight=None):
+    """Resolve ``estimator.kernel`` on the training data; return the kernel and the Gram.
+
+    Sets ``kernel_`` and, unless the kernel is precomputed, ``X_fit_``.
+    """
+    name = type(estimator).__name__
+    kernel = fitted_kernel(estimator, X, sample_weight)
     if isinstance(kernel, Precomputed):
         if X.shape[0] != X.shape[1]:
             raise ValueError(
@@ -79,11 +92,12 @@ def training_gram(estimator, X, sample_weight=None):
         return np.array(X, dtype=np.float64)
     estimator.X_fit_ = X
     K = kernel(X)
-    if not np.isfinite(K.sum()):  # one pass, no n × n mask (an inf or NaN entry propagates)
+    # one pass, no n × n mask (an inf or NaN entry propagates to the sum)
+    if not np.isfinite(K.sum()) and not warn_unrescaled_scale(estimator, X, "X"):
         raise ValueError(
-            f"{name}: the training Gram matrix of the {kernel!r} kernel has NaN or infinite "
-            "entries (at this data scale the kernel's inner products or squared distances "
-            "leave float64's range); rescale X, for example to unit variance."
+            f"{name}: the Gram matrix of the kernel {kernel!r} on X has non-finite entries "
+            "(NaN or infinite: the kernel's values leave float64's range); use a kernel or "
+            "parameters whose values stay finite, or rescale X."
         )
     return K
 

@@ -10,7 +10,14 @@ from sklearn.utils.validation import check_is_fitted
 
 from .._validation import Interval, Options, RandomState
 from ..base import StatBase, TransformerMixin, fit_context
-from ._common import KERNEL_CONSTRAINTS, is_precomputed, pairwise_tags, read_X, training_gram
+from ._common import (
+    KERNEL_CONSTRAINTS,
+    fitted_kernel,
+    is_precomputed,
+    pairwise_tags,
+    read_X,
+    training_gram,
+)
 
 __all__ = ["PrototypeFeatures"]
 
@@ -116,11 +123,14 @@ class PrototypeFeatures(TransformerMixin, StatBase):
                 )
             rng = check_random_state(self.random_state)
             idx = np.sort(rng.choice(n, size=self.prototypes, replace=False))
-        # resolve the kernel (gamma="scale" uses the training data) without the full Gram
-        training_gram(self, X[:1] if not is_precomputed(self) else X)
+        # resolve the kernel (gamma="scale" uses all the training data) without the full Gram
+        if is_precomputed(self):
+            training_gram(self, X)
+            del self.X_fit_
+        else:
+            fitted_kernel(self, X)
         self.prototype_indices_ = idx
         self.prototypes_ = None if is_precomputed(self) else X[idx].copy()
-        del self.X_fit_
         self._n_train = n
         return self
 

@@ -7,7 +7,7 @@
   ``kernel.diag(X)``;
 - the algebra under which positive-definite kernels are closed: ``k1 + k2`` (:class:`Sum`),
   ``k1 * k2`` (:class:`Product`), ``c * k`` (:class:`Scaled`), :class:`Normalized`,
-  :class:`Exponential`;
+  :class:`Exponential`, and :class:`Rescaled` inputs;
 - :func:`pairwise_kernel`, :func:`resolve_kernel` (what every kernel estimator's ``kernel=``
   means), :func:`is_mercer`, :func:`center_kernel` and :class:`KernelCenterer`.
 
@@ -15,7 +15,7 @@ Gram matrices of the numeric kernels are computed in row blocks with BLAS
 (``‖x‖² + ‖y‖² − 2xᵀy`` clipped at 0), never as an ``n × m × p`` tensor.
 """
 
-from ._base import Constant, Exponential, Kernel, Normalized, Product, Scaled, Sum
+from ._base import Constant, Exponential, Kernel, Normalized, Product, Rescaled, Scaled, Sum
 from ._builtin import (
     RBF,
     AllSubsets,
@@ -45,6 +45,7 @@ __all__ = [
     "Polynomial",
     "Precomputed",
     "Product",
+    "Rescaled",
     "Scaled",
     "Sigmoid",
     "Spectrum",

@@ -15,7 +15,16 @@ import numbers
 import numpy as np
 from sklearn.base import BaseEstimator
 
-__all__ = ["Constant", "Exponential", "Kernel", "Normalized", "Product", "Scaled", "Sum"]
+__all__ = [
+    "Constant",
+    "Exponential",
+    "Kernel",
+    "Normalized",
+    "Product",
+    "Rescaled",
+    "Scaled",
+    "Sum",
+]
 
 
 def as_numeric(X, name: str, owner: str) -> np.ndarray:
@@ -376,3 +385,46 @@ class Exponential(Kernel):
 
     def _diag(self, X):
         return np.exp(self.kernel.diag(X))
+
+
+class Rescaled(Kernel):
+    """A kernel of rescaled inputs, ``k(x / scale, y / scale)``.
+
+    Parameters
+    ----------
+    kernel : Kernel
+        The kernel applied to the rescaled points.
+    scale : float
+        The divisor of every input, > 0.
+
+    Notes
+    -----
+    Positive definite when ``kernel`` is (a feature map of ``x / scale``).
+    :func:`~statlearning.kernels.resolve_kernel` returns one for ``gamma="scale"`` on data
+    whose magnitude is near the ends of float64 (beyond about ``1e±60``): with ``scale`` a
+    power of two (exact in floating point) and γ resolved on ``X / scale``, the kernel is the
+    one ``gamma="scale"`` defines on ``X``, whose γ itself (``1/Var(X)``) and whose squared
+    distances could not be held in float64.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from statlearning.kernels import RBF, Rescaled
+    >>> X = np.array([[0.0], [1e300]])
+    >>> Rescaled(RBF(gamma=1.0), 2.0**997)(X).round(4)
+    array([[1.    , 0.5727],
+           [0.5727, 1.    ]])
+    """
+
+    def __init__(self, kernel, scale):
+        self.kernel = kernel
+        self.scale = scale
+
+    def _divided(self, X):
+        return None if X is None else X / _positive(self.scale, "scale", "Rescaled")
+
+    def _gram(self, X, Y):
+        return self.kernel(self._divided(X), self._divided(Y))
+
+    def _diag(self, X):
+        return self.kernel.diag(self._divided(X))

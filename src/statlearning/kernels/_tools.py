@@ -9,9 +9,10 @@ import numpy as np
 from sklearn.utils.validation import check_is_fitted
 
 from .._core.kernel_gram import is_psd
+from .._core.scaling import scale_for
 from .._validation import validate_data
 from ..base import StatBase, TransformerMixin, fit_context
-from ._base import Kernel, as_numeric
+from ._base import Kernel, Rescaled, as_numeric
 from ._builtin import (
     RBF,
     CallableKernel,
@@ -67,6 +68,20 @@ def _resolve_gamma(gamma, X, kernel, sample_weight=None):
     return float(gamma)
 
 
+def _extreme_scale(gamma, X):
+    """The power of two by which ``gamma="scale"`` rescales extreme ``X``, or None.
+
+    ``γ = 1/(p·Var(X))`` makes the named kernels functions of ``x / sd(X)``, so they are the
+    same on ``X / s``; near the ends of float64 ``Var(X)`` and ``‖x − y‖²`` are not
+    representable on ``X`` itself (``Var = inf`` gave γ = 0, ``Var = 0`` gave γ = 1)."""
+    if not (isinstance(gamma, str) and gamma == "scale") or X is None:
+        return None
+    X = np.asarray(X)
+    if X.dtype.kind not in "fiu" or X.ndim != 2:
+        return None
+    return scale_for(X)
+
+
 def resolve_kernel(kernel, *, gamma=None, degree=3, coef0=1.0, X=None, sample_weight=None):
     """The kernel object an estimator's ``kernel=`` argument stands for.
 
@@ -79,7 +94,10 @@ def resolve_kernel(kernel, *, gamma=None, degree=3, coef0=1.0, X=None, sample_we
     gamma : {"scale", "auto"}, float, array-like or None, default=None
         For the named kernels with a γ: ``"scale"`` is ``1 / (n_features · X.var())``
         (scikit-learn's SVC default; 1 when the variance is 0), ``"auto"`` and None are
-        ``1 / n_features``; a vector (one γ per feature) is accepted for ``"rbf"``.
+        ``1 / n_features``; a vector (one γ per feature) is accepted for ``"rbf"``. With
+        ``"scale"`` on data beyond about ``1e±60`` the kernel is returned as
+        :class:`Rescaled` (γ resolved on ``X`` divided by a power of two), so that neither γ
+        nor the squared distances leave float64's range.
     degree : int, default=3
         Degree of ``"poly"``.
     coef0 : float, default=1.0
@@ -115,14 +133,19 @@ def resolve_kernel(kernel, *, gamma=None, degree=3, coef0=1.0, X=None, sample_we
                 f"Unknown kernel {kernel!r}; expected one of {', '.join(map(repr, KERNEL_NAMES))}, "
                 "a kernel object or a callable."
             )
+        s = _extreme_scale(gamma, X)
+        if s is not None:  # γ = 1/Var(X) and the distances would leave float64: rescale
+            X = np.asarray(X, dtype=np.float64) / s
         g = _resolve_gamma(gamma, X, kernel, sample_weight)
         if kernel == "rbf":
-            return RBF(gamma=g)
-        if kernel == "laplacian":
-            return Laplacian(gamma=g)
-        if kernel == "poly":
-            return Polynomial(degree=degree, gamma=g, coef0=coef0)
-        return Sigmoid(gamma=g, coef0=coef0)
+            k = RBF(gamma=g)
+        elif kernel == "laplacian":  # γ·‖x − y‖₁ = (γ' / s)·‖x/s − y/s‖₁ for γ = γ'/s²
+            k = Laplacian(gamma=g if s is None else g / s)
+        elif kernel == "poly":
+            k = Polynomial(degree=degree, gamma=g, coef0=coef0)
+        else:
+            k = Sigmoid(gamma=g, coef0=coef0)
+        return k if s is None else Rescaled(k, s)
     if callable(kernel):
         return CallableKernel(kernel)
     raise TypeError(

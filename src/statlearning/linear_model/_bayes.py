@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import warnings
 from numbers import Integral, Real
 
@@ -9,11 +10,17 @@ import numpy as np
 from sklearn.utils.validation import check_is_fitted
 
 from .._core.ridge import centred_cross_products, weighted_means
+from .._core.scaling import log_scale, max_abs, scale_for, times
 from .._validation import Boolean, Interval, check_sample_weight, validate_data
 from ..base import LinearPredictorMixin, RegressorMixin, StatBase, fit_context
-from ..exceptions import NumericalWarning, warn_not_converged, warn_unrescaled_scale
+from ..exceptions import NumericalWarning, warn_data_scale, warn_not_converged
 
 __all__ = ["BayesianLinearRegression"]
+
+
+def _exponent(s) -> int:
+    """``e`` with ``s = 2**e`` (``s`` a power of two)."""
+    return int(np.frexp(s)[1]) - 1
 
 
 class _Posterior:
@@ -25,9 +32,10 @@ class _Posterior:
         self.Vb = V.T @ b  # Zᵀt in the eigenbasis
         self.tt = tt  # tᵀt
 
-    def mean(self, alpha, sigma2):
-        """Posterior mean ``m = (σ²α I + ZᵀZ)⁻¹ Zᵀt`` in the eigenbasis, and the RSS."""
-        c = self.Vb / (sigma2 * alpha + self.lam)
+    def mean(self, alpha, sigma2, ridge=None):
+        """Posterior mean ``m = (σ²α I + ZᵀZ)⁻¹ Zᵀt`` in the eigenbasis, and the RSS
+        (``ridge``: ``σ²α`` when given, for factors whose product alone is in range)."""
+        c = self.Vb / ((sigma2 * alpha if ridge is None else ridge) + self.lam)
         rss = self.tt - 2.0 * c @ self.Vb + c @ (self.lam * c)
         return c, max(float(rss), 0.0)
 
@@ -127,6 +135,13 @@ class BayesianLinearRegression(RegressorMixin, LinearPredictorMixin, StatBase):
     count the intercept's degree of freedom) and its predictive standard deviation omits the
     intercept's uncertainty.
 
+    Data whose largest ``|x|`` or ``|y|`` is beyond ``2^±200`` (about ``1e±60``) are fitted
+    on ``X / s`` and ``y / t`` (powers of two, exact) with ``alpha`` and ``sigma2`` in those
+    units, and the results mapped back exactly (slopes by ``t/s``, ``alpha_`` by ``(s/t)²``,
+    ``sigma2_`` by ``t²``, ``log_evidence_`` less ``(N − 1)·log t``); a quantity float64
+    cannot hold at that scale (a posterior covariance of ``1e-600``) is ``inf`` or 0 with a
+    ``NumericalWarning``, and ``predict`` still uses the rescaled posterior.
+
     Examples
     --------
     >>> import numpy as np
@@ -182,30 +197,89 @@ class BayesianLinearRegression(RegressorMixin, LinearPredictorMixin, StatBase):
         self : BayesianLinearRegression
         """
         X, y = validate_data(self, X, y, dtype=np.float64, y_numeric=True)
-        warn_unrescaled_scale(self, X, "X")
-        warn_unrescaled_scale(self, y, "y")
-        w = None if sample_weight is None else check_sample_weight(
-            sample_weight, X.shape[0], estimator_name=type(self).__name__
+        # data near float64's ends: the posterior of X / s and y / t (powers of two, exact)
+        # with the prior and noise in those units, mapped back (see _unscale)
+        s_x, s_y = scale_for(X) or 1.0, scale_for(y) or 1.0
+        if not self.estimate_hyperparameters and times(self.sigma2, 1 / s_y, 2) == np.inf:
+            s_y = 1.0  # tiny y beside a fixed noise variance: y as given (its squares underflow)
+        rescaled = s_x != 1.0 or s_y != 1.0
+        if rescaled:
+            X, y = X / s_x, y / s_y
+        # β' = β·s_x/s_y: α' = α·(s_y/s_x)², σ²' = σ²/s_y² (exponent arithmetic: the ratio of
+        # the two factors may itself leave float64's range)
+        e = _exponent(s_y) - _exponent(s_x)
+        w = (
+            None
+            if sample_weight is None
+            else check_sample_weight(sample_weight, X.shape[0], estimator_name=type(self).__name__)
         )
         if self.fit_intercept:
             x_mean, y_mean = weighted_means(X, y, w)
         else:
             x_mean, y_mean = np.zeros(X.shape[1]), 0.0
         sqrt_w = None if w is None else np.sqrt(w)
-        G, b = centred_cross_products(
-            X, y, x_mean if self.fit_intercept else None, y_mean, sqrt_w
-        )
+        G, b = centred_cross_products(X, y, x_mean if self.fit_intercept else None, y_mean, sqrt_w)
         t = y - y_mean
         tt = float(t @ t) if w is None else float(w @ (t * t))
         lam, V = np.linalg.eigh(G)
         post = _Posterior(lam, V, b, tt)
         total = float(X.shape[0] if w is None else w.sum())
-        alpha, sigma2 = float(self.alpha), float(self.sigma2)
+        with np.errstate(over="ignore", under="ignore"):
+            alpha = float(np.ldexp(float(self.alpha), 2 * e))
+        sigma2 = times(float(self.sigma2), 1.0 / s_y, 2)
+        # σ²α on the rescaled data is (σ²α)/s_x² whatever s_y: exact even where α' or σ²'
+        # alone leaves float64's range
+        with np.errstate(over="ignore", under="ignore"):
+            ridge = float(np.ldexp(float(self.sigma2) * float(self.alpha), -2 * _exponent(s_x)))
         n_iter = 1
-        if self.estimate_hyperparameters:
+        if self.estimate_hyperparameters:  # start within range (rescaling may leave it)
+            alpha, sigma2 = np.clip([alpha, sigma2], 2.0**-1000, 2.0**1000).tolist()
             alpha, sigma2, n_iter = self._maximise_evidence(post, total, alpha, sigma2)
-        self._store(post, x_mean, y_mean, total, alpha, sigma2, n_iter)
+        fixed = None if self.estimate_hyperparameters else ridge
+        self._store(post, x_mean, y_mean, total, alpha, sigma2, n_iter, fixed)
+        self._rescaled = None
+        if rescaled:
+            magnitude = max(float(max_abs(X)) * s_x, float(max_abs(y)) * s_y)
+            self._unscale(s_x, s_y, total, magnitude)
         return self
+
+    def _unscale(self, s, t, total, magnitude):
+        """Map a fit on ``X / s`` and ``y / t`` back: slopes by ``t/s``, the intercept by
+        ``t``, ``alpha_`` by ``(s/t)²``, ``sigma2_`` by ``t²``, the posterior covariance by the
+        products of its coefficients' factors, and the log-evidence (a density of ``y``) less
+        ``(n − 1)·log t`` (``n`` without an intercept)."""
+        unit_cov, sigma2_rescaled = self._unit_cov, self.sigma2_
+        coef_rescaled, intercept_rescaled = self.coef_, self.intercept_
+        e = _exponent(t) - _exponent(s)  # slopes by 2**e = t/s
+        factors = np.full(self.coef_.size, e)
+        if self.fit_intercept:
+            factors = np.concatenate([[_exponent(t)], factors])
+        with np.errstate(over="ignore", under="ignore"):
+            coef = np.ldexp(self.coef_, e)
+            lost_coef = bool(np.any((coef == 0) != (self.coef_ == 0)) or np.any(np.isinf(coef)))
+            self.coef_, self.intercept_ = coef, float(self.intercept_) * t
+            if not self.estimate_hyperparameters:
+                self.alpha_, self.sigma2_ = float(self.alpha), float(self.sigma2)
+            else:
+                self.alpha_ = float(np.ldexp(self.alpha_, -2 * e))
+                self.sigma2_ = times(self.sigma2_, t, 2)
+            # Σ = σ² · (unit covariance): its factors per unit σ² are 1/s (slopes) and 1
+            per_unit = factors - _exponent(t)
+            self.posterior_cov_ = self.sigma2_ * np.ldexp(unit_cov, per_unit + per_unit[:, None])
+        self._rescaled = (s, t, unit_cov, sigma2_rescaled, coef_rescaled, intercept_rescaled)
+        i = 1.0 if self.fit_intercept else 0.0
+        self.log_evidence_ = self.log_evidence_ - (total - i) * log_scale(t)
+        cov = self.posterior_cov_
+        kept = {
+            "coef_": not lost_coef,
+            "posterior_cov_": np.all(np.isfinite(cov)) and np.all(np.diag(cov) > 0),
+            "alpha_": 0 < self.alpha_ < np.inf,
+            "sigma2_": 0 < self.sigma2_ < np.inf,
+            "log_evidence_": np.isfinite(self.log_evidence_),
+        }
+        lost = [name for name, ok in kept.items() if not ok]
+        if lost:
+            warn_data_scale(self, lost, magnitude)
 
     def _maximise_evidence(self, post, total, alpha, sigma2):
         name = type(self).__name__
@@ -243,12 +317,13 @@ class BayesianLinearRegression(RegressorMixin, LinearPredictorMixin, StatBase):
         warn_not_converged(self, "evidence maximisation", max_iter=self.max_iter, tol=self.tol)
         return alpha, sigma2, self.max_iter
 
-    def _store(self, post, x_mean, y_mean, total, alpha, sigma2, n_iter):
-        c, rss = post.mean(alpha, sigma2)
+    def _store(self, post, x_mean, y_mean, total, alpha, sigma2, n_iter, ridge=None):
+        c, rss = post.mean(alpha, sigma2, ridge)
         V = post.V
         coef = V @ c
-        # Σ = (α I + ZᵀZ/σ²)⁻¹ = V diag(σ² / (σ²α + λ)) Vᵀ
-        d = sigma2 / (sigma2 * alpha + post.lam)
+        # Σ = (α I + ZᵀZ/σ²)⁻¹ = σ² V diag(1 / (σ²α + λ)) Vᵀ: built per unit σ² (kept for
+        # prediction on rescaled data, where σ² alone may leave float64's range)
+        d = 1.0 / ((sigma2 * alpha if ridge is None else ridge) + post.lam)
         cov_beta = (V * d) @ V.T
         p = coef.size
         if self.fit_intercept:
@@ -256,20 +331,27 @@ class BayesianLinearRegression(RegressorMixin, LinearPredictorMixin, StatBase):
             cov[1:, 1:] = cov_beta
             cb = cov_beta @ x_mean
             cov[0, 1:] = cov[1:, 0] = -cb
-            cov[0, 0] = sigma2 / total + x_mean @ cb
+            cov[0, 0] = 1.0 / total + x_mean @ cb
             intercept = float(y_mean - x_mean @ coef)
         else:
             cov, intercept = cov_beta, 0.0
+        self._unit_cov = cov
+        cov = sigma2 * cov
         i = 1.0 if self.fit_intercept else 0.0
-        logdet_prec = float(np.sum(np.log(alpha + post.lam / sigma2)))
-        self.log_evidence_ = float(
-            0.5 * p * np.log(alpha)
-            - 0.5 * (total - i) * np.log(2.0 * np.pi * sigma2)
-            - 0.5 * i * np.log(total)
-            - rss / (2.0 * sigma2)
-            - 0.5 * alpha * float(c @ c)
-            - 0.5 * logdet_prec
-        )
+        # α or σ² is 0 when a fixed prior or noise variance underflows on the rescaled data:
+        # the posterior is then exact (σ²α is negligible beside XᵀX) but the evidence is not
+        # representable (a warning follows in _unscale)
+        sigma2 = np.float64(sigma2)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            logdet_prec = float(np.sum(np.log(alpha + post.lam / sigma2)))
+            self.log_evidence_ = float(
+                0.5 * p * np.log(alpha)
+                - 0.5 * (total - i) * np.log(2.0 * np.pi * sigma2)
+                - 0.5 * i * np.log(total)
+                - rss / (2.0 * sigma2)
+                - 0.5 * alpha * float(c @ c)
+                - 0.5 * logdet_prec
+            )
         self.coef_, self.intercept_, self.posterior_cov_ = coef, intercept, cov
         self.alpha_, self.sigma2_, self.n_iter_ = float(alpha), float(sigma2), int(n_iter)
 
@@ -290,9 +372,22 @@ class BayesianLinearRegression(RegressorMixin, LinearPredictorMixin, StatBase):
         """
         check_is_fitted(self, "coef_")
         X = validate_data(self, X, reset=False, dtype=np.float64)
-        mean = self._linear_predictor_raw(X)
+        rescaled = getattr(self, "_rescaled", None)
+        if rescaled is None:
+            mean = self._linear_predictor_raw(X)
+            if not return_std:
+                return mean
+            A = np.hstack([np.ones((X.shape[0], 1)), X]) if self.fit_intercept else X
+            var = np.einsum("ij,jk,ik->i", A, self.posterior_cov_, A) + self.sigma2_
+            return mean, np.sqrt(np.maximum(var, 0.0))
+        # on the fit's scale: exact also where coef_ or posterior_cov_ leave float64's range;
+        # the variance is σ²·(x̃ᵀ U x̃ + 1) for the unit covariance U
+        s, t, unit_cov, sigma2, coef, intercept = rescaled
+        X = X / s
+        mean = t * (X @ coef + intercept)
         if not return_std:
             return mean
         A = np.hstack([np.ones((X.shape[0], 1)), X]) if self.fit_intercept else X
-        var = np.einsum("ij,jk,ik->i", A, self.posterior_cov_, A) + self.sigma2_
-        return mean, np.sqrt(np.maximum(var, 0.0))
+        q = np.maximum(np.einsum("ij,jk,ik->i", A, unit_cov, A) + 1.0, 0.0)
+        sd = t * math.sqrt(sigma2) if sigma2 > 0 else math.sqrt(self.sigma2_)
+        return mean, sd * np.sqrt(q)

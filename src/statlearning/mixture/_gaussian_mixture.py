@@ -10,10 +10,16 @@ from sklearn.base import DensityMixin
 from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted
 
+from .._core.scaling import log_scale, max_abs, scale_for, times
 from .._validation import ArrayLike, Interval, Options, RandomState, validate_data
 from ..base import StatBase, fit_context
 from ..cluster import KMeans, kmeans_plusplus
-from ..exceptions import NumericalWarning, warn_not_converged, warn_unrescaled_scale
+from ..exceptions import (
+    NumericalWarning,
+    warn_data_scale,
+    warn_not_converged,
+    warn_unrescaled_scale,
+)
 from . import _em
 
 _COV_TYPES = ("full", "tied", "diag", "spherical")
@@ -80,6 +86,14 @@ class GaussianMixture(DensityMixin, StatBase):
     onto a point or a subspace), the default ``reg_covar`` is what keeps it invertible and a
     ``NumericalWarning`` says so; if even that is not enough (Cholesky fails), ``reg_covar`` is
     increased tenfold until it succeeds, again with a warning.
+
+    Data whose largest ``|x|`` is beyond ``2^±200`` (about ``1e±60``) are fitted on ``X``
+    divided by a power of two (exact in floating point), with ``reg_covar`` and the initial
+    means and precisions in those units, and the results mapped back (means by ``s``,
+    covariances by ``s²``, log-likelihoods less ``d·log s``); prediction uses the rescaled
+    parameters, so it is exact where covariances that float64 cannot hold are ``inf`` or 0
+    (a ``NumericalWarning`` says so). On data so small that ``reg_covar`` would overflow on that
+    scale, the fit is on ``X`` as given, with a warning that the data's scale is the problem.
 
     Mapping: the notes' π, μ, Σ are ``weights_``, ``means_``, ``covariances_``. R's
     ``mclust::Mclust`` model names: ``"full"`` is VVV, ``"tied"`` EEE, ``"diag"`` VVI,
@@ -174,8 +188,17 @@ class GaussianMixture(DensityMixin, StatBase):
 
     def _fit(self, X, *, final_estep):
         X = validate_data(self, X, dtype=[np.float64, np.float32], ensure_min_samples=2)
-        warn_unrescaled_scale(self, X, "X")
         X = np.asarray(X, dtype=np.float64)
+        # data near float64's ends: EM on X / scale (a power of two, exact) with reg_covar,
+        # the initial means and precisions in those units; the results are mapped back
+        scale = scale_for(X)
+        if scale is not None and not np.isfinite(times(self.reg_covar, 1.0 / scale, 2)):
+            scale = None  # tiny data: reg_covar, in X's units, is all the covariance left
+            warn_unrescaled_scale(self, X, "X")
+        self._scale = scale
+        self._reg = self.reg_covar if scale is None else times(self.reg_covar, 1.0 / scale, 2)
+        if scale is not None:
+            X = X / scale
         n, d = X.shape
         K = self.n_components
         if n < K:
@@ -196,15 +219,21 @@ class GaussianMixture(DensityMixin, StatBase):
                 max_iter=self.max_iter,
                 advice="increase max_iter or raise tol, or try another initialisation",
             )
-        self._set_parameters(best["params"])
+        self._rescaled = best["params"]
+        self._set_parameters(best["params"], scale, float(max_abs(X)) * (scale or 1.0))
         self.converged_ = best["converged"]
         self.n_iter_ = best["n_iter"]
-        self.lower_bound_ = best["lower_bound"]
-        self.loglik_path_ = np.asarray(best["path"], dtype=np.float64)
+        shift = d * log_scale(scale)  # log-densities of X: those of X / s minus d·log s
+        self.lower_bound_ = best["lower_bound"] - shift
+        self.loglik_path_ = np.asarray(best["path"], dtype=np.float64) - shift
         self._warn_singular(best["params"][2])
         if final_estep:  # so that fit_predict agrees with predict on the training data
             return _em.e_step(X, *self._params_for_estep())[1]
         return None
+
+    def _in_fit_units(self, values, power):
+        """``values`` given in X's units (``power`` of the scale) in the units of the fit."""
+        return values if self._scale is None else times(values, 1.0 / self._scale, power)
 
     def _check_inits(self, d):
         K, ct = self.n_components, self.covariance_type
@@ -220,7 +249,7 @@ class GaussianMixture(DensityMixin, StatBase):
             m = np.asarray(self.means_init, dtype=np.float64)
             if m.shape != (K, d) or not np.all(np.isfinite(m)):
                 raise ValueError(f"means_init must be finite of shape ({K}, {d}), got {m.shape}.")
-            out["means"] = m
+            out["means"] = self._in_fit_units(m, 1)
         if self.precisions_init is not None:
             p = np.asarray(self.precisions_init, dtype=np.float64)
             shape = {"full": (K, d, d), "tied": (d, d), "diag": (K, d), "spherical": (K,)}[ct]
@@ -229,6 +258,8 @@ class GaussianMixture(DensityMixin, StatBase):
                     f"precisions_init must have shape {shape} for covariance_type={ct!r}, "
                     f"got {p.shape}."
                 )
+            if self._scale is not None:  # a precision has the units of 1/x²
+                p = times(p, self._scale, 2)
             if ct in ("full", "tied"):
                 mats = p if ct == "full" else p[None]
                 for mat in mats:
@@ -257,7 +288,7 @@ class GaussianMixture(DensityMixin, StatBase):
 
     def _m_step(self, X, resp):
         """M-step with the Cholesky guard: returns ``(weights, means, cov, prec_chol)``."""
-        reg = self.reg_covar
+        reg = self._reg
         nk, means, cov = _em.estimate_parameters(X, resp, reg, self.covariance_type)
         while True:
             try:
@@ -309,18 +340,32 @@ class GaussianMixture(DensityMixin, StatBase):
             "path": path,
         }
 
-    def _set_parameters(self, params):
-        self.weights_, self.means_, self.covariances_, self.precisions_cholesky_ = params
-        ct, u = self.covariance_type, self.precisions_cholesky_
+    def _set_parameters(self, params, scale, magnitude):
+        weights, means, cov, u = params
+        ct = self.covariance_type
         if ct == "full":
-            self.precisions_ = np.einsum("kij,klj->kil", u, u)
+            prec = np.einsum("kij,klj->kil", u, u)
         elif ct == "tied":
-            self.precisions_ = u @ u.T
+            prec = u @ u.T
         else:
-            self.precisions_ = u**2
+            prec = u**2
+        self.weights_ = weights
+        if scale is None:
+            self.means_, self.covariances_, self.precisions_cholesky_ = means, cov, u
+            self.precisions_ = prec
+            return
+        # means by s, covariances by s², precisions by 1/s² (their Cholesky factors by 1/s)
+        self.means_, self.covariances_ = means * scale, times(cov, scale, 2)
+        self.precisions_cholesky_ = u / scale
+        self.precisions_ = times(prec, 1.0 / scale, 2)
+        pairs = [(self.covariances_, cov), (self.precisions_cholesky_, u), (self.precisions_, prec)]
+        if not all(np.all(np.isfinite(a) & ((a != 0) | (b == 0))) for a, b in pairs):
+            warn_data_scale(
+                self, ["covariances_", "precisions_", "precisions_cholesky_"], magnitude
+            )
 
     def _warn_singular(self, cov):
-        lam = _em.min_eigenvalue_unregularised(cov, self.reg_covar, self.covariance_type)
+        lam = _em.min_eigenvalue_unregularised(cov, self._reg, self.covariance_type)
         scale = max(float(np.max(np.abs(cov))), 1.0)
         bad = np.flatnonzero(lam <= 1e-10 * scale)
         if bad.size:
@@ -336,12 +381,18 @@ class GaussianMixture(DensityMixin, StatBase):
     # --------------------------------------------------------------------------- prediction
 
     def _params_for_estep(self):
-        return self.weights_, self.means_, self.precisions_cholesky_, self.covariance_type
+        weights, means, _, prec_chol = self._rescaled  # in the units of the fit
+        return weights, means, prec_chol, self.covariance_type
 
     def _validated(self, X):
         check_is_fitted(self, "means_")
         X = validate_data(self, X, reset=False, dtype=[np.float64, np.float32])
         return np.asarray(X, dtype=np.float64)
+
+    def _e_step(self, X):
+        """``(responsibilities, log-densities)`` of validated ``X`` (on the fit's scale)."""
+        _, resp, log_density = _em.e_step(self._in_fit_units(X, 1), *self._params_for_estep())
+        return resp, log_density - X.shape[1] * log_scale(self._scale)
 
     def score_samples(self, X):
         """Log-density of each row under the fitted mixture.
@@ -356,7 +407,7 @@ class GaussianMixture(DensityMixin, StatBase):
         log_density : ndarray of shape (n_samples,)
             :math:`\\log p(x_i) = \\log \\sum_k \\pi_k N(x_i \\mid \\mu_k, \\Sigma_k)`.
         """
-        return _em.e_step(self._validated(X), *self._params_for_estep())[2]
+        return self._e_step(self._validated(X))[1]
 
     def score(self, X, y=None):
         """Average log-likelihood of ``X`` under the fitted mixture.
@@ -387,7 +438,7 @@ class GaussianMixture(DensityMixin, StatBase):
         resp : ndarray of shape (n_samples, n_components)
             :math:`p(k \\mid x_i)`; each row sums to 1.
         """
-        return _em.e_step(self._validated(X), *self._params_for_estep())[1]
+        return self._e_step(self._validated(X))[0]
 
     def predict(self, X):
         """Most probable component of each row.
@@ -465,16 +516,17 @@ class GaussianMixture(DensityMixin, StatBase):
             raise ValueError(f"n_samples must be a positive integer, got {n_samples!r}.")
         rng = check_random_state(self.random_state)
         counts = rng.multinomial(n_samples, self.weights_)
-        d = self.means_.shape[1]
+        _, means, cov, _ = self._rescaled  # drawn on the fit's scale, then scaled back
+        d = means.shape[1]
         ct = self.covariance_type
         parts = []
         for k, c in enumerate(counts):
             if ct == "full":
-                parts.append(rng.multivariate_normal(self.means_[k], self.covariances_[k], c))
+                parts.append(rng.multivariate_normal(means[k], cov[k], c))
             elif ct == "tied":
-                parts.append(rng.multivariate_normal(self.means_[k], self.covariances_, c))
+                parts.append(rng.multivariate_normal(means[k], cov, c))
             else:
-                sd = np.sqrt(self.covariances_[k]) * np.ones(d)
-                parts.append(self.means_[k] + rng.standard_normal((c, d)) * sd)
+                sd = np.sqrt(cov[k]) * np.ones(d)
+                parts.append(means[k] + rng.standard_normal((c, d)) * sd)
         labels = np.repeat(np.arange(self.n_components), counts)
-        return np.vstack(parts), labels
+        return times(np.vstack(parts), self._scale), labels

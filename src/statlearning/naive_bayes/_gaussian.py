@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import warnings
 from numbers import Real
 
@@ -11,9 +12,10 @@ from .._core.class_labels import encode_class_labels, label_repr, resolve_priors
 from .._core.compiled import kernel_array, numba_threads
 from .._core.gaussian_loglik import gaussian_log_likelihood
 from .._core.grouped_moments import grouped_centred_squares, grouped_sums
+from .._core.scaling import scale_for, times
 from .._validation import ArrayLike, Interval, NJobs, Options, check_sample_weight, validate_data
 from ..base import ClassifierMixin, StatBase, fit_context
-from ..exceptions import NumericalWarning, warn_unrescaled_scale
+from ..exceptions import NumericalWarning, warn_data_scale
 from ._base import NaiveBayesMixin, check_class_weights, feature_names
 
 
@@ -62,6 +64,41 @@ def gaussian_moments(X, codes, n_classes, w, ddof, var_smoothing, owner, names, 
             "degenerate. Set var_smoothing > 0 or drop the feature."
         )
     return theta, var, epsilon, wsum
+
+
+def fit_gaussian_part(estimator, X, codes, n_classes, w, names):
+    """Set ``theta_``, ``var_`` and ``epsilon_`` from the continuous columns ``X``.
+
+    Data near the ends of float64 are fitted on ``X / s`` for one power of two ``s`` (exact;
+    the smoothing ``ε`` is relative to the largest variance, so the fit is equivariant) and
+    mapped back: means by ``s``, variances by ``s²``. Variances that float64 cannot hold at
+    that scale become ``inf`` or 0 with a warning; prediction uses the rescaled moments, so
+    the classes and posteriors are exact either way.
+    """
+    s = scale_for(X)
+    Xs = X if s is None else kernel_array(X / s)
+    theta, var, epsilon, _ = gaussian_moments(
+        Xs, codes, n_classes, w, estimator.ddof, estimator.var_smoothing,
+        type(estimator).__name__, names, estimator.classes_,
+    )  # fmt: skip
+    estimator._rescaled_moments = None if s is None else (s, theta, var)
+    estimator.theta_ = times(theta, s)
+    estimator.var_, estimator.epsilon_ = times(var, s, 2), times(epsilon, s, 2)
+    if s is not None and not np.all((estimator.var_ > 0) & np.isfinite(estimator.var_)):
+        warn_data_scale(estimator, ["var_", "epsilon_"], float(np.nanmax(np.abs(X))))
+
+
+def gaussian_part_log_likelihood(estimator, X):
+    """``Σ_j log N(x_ij | θ_kj, σ²_kj)`` over the continuous columns ``X`` (NaN skipped), from
+    the rescaled moments when the fit rescaled: ``log N(x | θ, σ²) = log N(x/s | θ/s, σ²/s²)
+    − log s``."""
+    rescaled = getattr(estimator, "_rescaled_moments", None)
+    if rescaled is None:
+        return gaussian_log_likelihood(X, kernel_array(estimator.theta_), estimator.var_)
+    s, theta, var = rescaled
+    out = gaussian_log_likelihood(X / s, theta, var)
+    observed = np.sum(~np.isnan(X), axis=1) if np.isnan(X).any() else X.shape[1]
+    return out - (np.asarray(observed, dtype=np.float64) * math.log(s)).reshape(-1, 1)
 
 
 class GaussianNB(ClassifierMixin, NaiveBayesMixin, StatBase):
@@ -127,6 +164,12 @@ class GaussianNB(ClassifierMixin, NaiveBayesMixin, StatBase):
     means and ``sqrt(var_)``). scikit-learn's ``GaussianNB`` is ``ddof=0`` (the default).
     ``sample_weight`` are frequency weights: the divisor is ``Σw − ddof``.
 
+    Data whose largest ``|x|`` is beyond ``2^±200`` (about ``1e±60``) are fitted divided by a
+    power of two (exact; ``ε`` is relative, so the fit is equivariant): ``theta_`` and
+    ``var_`` are mapped back, and prediction uses the rescaled moments, so posteriors and
+    classes are exact even where ``var_`` leaves float64's range (a ``NumericalWarning`` says
+    so).
+
     Examples
     --------
     >>> import numpy as np
@@ -168,7 +211,6 @@ class GaussianNB(ClassifierMixin, NaiveBayesMixin, StatBase):
         """
         name = type(self).__name__
         X, y = validate_data(self, X, y, dtype=np.float64)
-        warn_unrescaled_scale(self, X, "X")
         X = kernel_array(X)
         self.classes_, codes = encode_class_labels(y, name)
         w = None
@@ -177,10 +219,7 @@ class GaussianNB(ClassifierMixin, NaiveBayesMixin, StatBase):
         K = self.classes_.size
         class_weight = np.bincount(codes, weights=w, minlength=K).astype(np.float64)
         check_class_weights(class_weight, self.classes_, name)
-        self.theta_, self.var_, self.epsilon_, _ = gaussian_moments(
-            X, codes, K, w, self.ddof, self.var_smoothing, name, feature_names(self),
-            self.classes_,
-        )
+        fit_gaussian_part(self, X, codes, K, w, feature_names(self))
         self.class_count_ = class_weight
         self.class_prior_ = resolve_priors(self.priors, class_weight, name)
         return self
@@ -195,4 +234,4 @@ class GaussianNB(ClassifierMixin, NaiveBayesMixin, StatBase):
 
     def _log_likelihood(self, X):
         with numba_threads(self.n_jobs):
-            return gaussian_log_likelihood(X, kernel_array(self.theta_), self.var_)
+            return gaussian_part_log_likelihood(self, X)

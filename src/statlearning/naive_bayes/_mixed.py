@@ -8,7 +8,6 @@ import numpy as np
 
 from .._core.class_labels import encode_class_labels, label_repr, resolve_priors
 from .._core.compiled import kernel_array, numba_threads
-from .._core.gaussian_loglik import gaussian_log_likelihood
 from .._core.naive_bayes import (
     categorical_log_likelihood,
     categorical_tables,
@@ -16,9 +15,8 @@ from .._core.naive_bayes import (
 )
 from .._validation import ArrayLike, Interval, NJobs, Options, check_sample_weight, validate_data
 from ..base import ClassifierMixin, StatBase, fit_context
-from ..exceptions import warn_unrescaled_scale
 from ._base import NaiveBayesMixin, check_class_weights, feature_names, report_unseen
-from ._gaussian import gaussian_moments
+from ._gaussian import fit_gaussian_part, gaussian_part_log_likelihood
 
 
 class MixedNB(ClassifierMixin, NaiveBayesMixin, StatBase):
@@ -143,8 +141,9 @@ class MixedNB(ClassifierMixin, NaiveBayesMixin, StatBase):
             for col in arr:
                 if col not in names:
                     where = (
-                        f"the columns are {names}" if names else
-                        "X has no column names (pass a DataFrame, or use indices)"
+                        f"the columns are {names}"
+                        if names
+                        else "X has no column names (pass a DataFrame, or use indices)"
                     )
                     raise ValueError(
                         f"{name}: categorical_features names column {label_repr(col)}, not "
@@ -186,7 +185,6 @@ class MixedNB(ClassifierMixin, NaiveBayesMixin, StatBase):
         """
         name = type(self).__name__
         X, y = validate_data(self, X, y, dtype=np.float64, ensure_all_finite="allow-nan")
-        warn_unrescaled_scale(self, X, "X")
         X = kernel_array(X)
         mask = self._categorical_mask(X.shape[1])
         self.classes_, codes = encode_class_labels(y, name)
@@ -199,13 +197,11 @@ class MixedNB(ClassifierMixin, NaiveBayesMixin, StatBase):
         names = np.array(feature_names(self), dtype=object)
         cont = ~mask
         if cont.any():
-            self.theta_, self.var_, self.epsilon_, _ = gaussian_moments(
-                X[:, cont], codes, K, w, self.ddof, self.var_smoothing, name,
-                list(names[cont]), self.classes_,
-            )
+            fit_gaussian_part(self, X[:, cont], codes, K, w, list(names[cont]))
         else:
             self.theta_ = self.var_ = np.zeros((K, 0))
             self.epsilon_ = 0.0
+            self._rescaled_moments = None
         levels, counts, observed = categorical_tables(X[:, mask], codes, K, w)
         if self.alpha == 0 and np.any(observed <= 0):
             k, j = np.argwhere(observed <= 0)[0]
@@ -231,17 +227,14 @@ class MixedNB(ClassifierMixin, NaiveBayesMixin, StatBase):
             return np.log(self.class_prior_)
 
     def _validate_X(self, X):
-        return validate_data(
-            self, X, reset=False, dtype=np.float64, ensure_all_finite="allow-nan"
-        )
+        return validate_data(self, X, reset=False, dtype=np.float64, ensure_all_finite="allow-nan")
 
     def _log_likelihood(self, X):
         mask = self.categorical_features_
         out = np.zeros((X.shape[0], self.classes_.size))
         if (~mask).any():
             with numba_threads(self.n_jobs):
-                theta = kernel_array(self.theta_)
-                out += gaussian_log_likelihood(X[:, ~mask], theta, self.var_)
+                out += gaussian_part_log_likelihood(self, X[:, ~mask])
         if mask.any():
             cat, unseen = categorical_log_likelihood(
                 X[:, mask], self.categories_, self.feature_log_prob_

@@ -21,9 +21,10 @@ from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted
 
 from .._core.class_labels import encode_class_labels, resolve_priors
+from .._core.scaling import column_scales, max_abs
 from .._validation import ArrayLike, InstanceOf, validate_data
 from ..base import ClassifierMixin, PosteriorClassifierMixin, StatBase, fit_context
-from ..exceptions import NumericalWarning
+from ..exceptions import NumericalWarning, warn_data_scale
 
 __all__ = ["BayesClassifier", "BayesErrorRate"]
 
@@ -112,6 +113,11 @@ class BayesClassifier(ClassifierMixin, PosteriorClassifierMixin, StatBase):
     In R the rule is written by hand (``which.max(prior * dens)``); ``MASS::qda`` is the
     estimated Gaussian version (with the unbiased covariance).
 
+    With ``class_densities=None``, columns whose largest ``|x|`` is beyond ``2^±200`` (about
+    ``1e±60``) are fitted divided by a power of two each (exact; the ridge is relative to each
+    feature's variance) and the densities evaluated on that scale, so the posteriors are exact;
+    ``covariances_`` that leave float64's range get a ``NumericalWarning``.
+
     Examples
     --------
     >>> from scipy.stats import norm
@@ -172,6 +178,11 @@ class BayesClassifier(ClassifierMixin, PosteriorClassifierMixin, StatBase):
 
     def _fit_gaussians(self, X, codes):
         K, p = self.classes_.size, X.shape[1]
+        # columns near float64's ends are fitted divided by a power of two each (exact; the
+        # ridge is relative to each feature's variance, so the fit is equivariant)
+        unit = column_scales(X)
+        if unit is not None:
+            X = X / unit
         # Each feature's ridge is relative to its own variance, so that features on very
         # different scales (breast-cancer areas ~1e5 beside ratios ~1e-3) are all regularised.
         variance = np.var(X, axis=0)
@@ -191,6 +202,16 @@ class BayesClassifier(ClassifierMixin, PosteriorClassifierMixin, StatBase):
                 singular.append(repr(self.classes_[k]))
             S[np.diag_indices(p)] += eps
             self.means_[k], self.covariances_[k] = mu, S
+        densities = [
+            _Gaussian(self.means_[k], self.covariances_[k], type(self).__name__, unit)
+            for k in range(K)
+        ]
+        if unit is not None:  # means by d_j, covariances by d_i·d_j
+            self.means_ = self.means_ * unit
+            with np.errstate(over="ignore", under="ignore"):
+                self.covariances_ = self.covariances_ * unit * unit[:, None]
+            if not np.all(np.isfinite(self.covariances_) & (self.covariances_ != 0)):
+                warn_data_scale(self, ["covariances_"], float(max_abs(X * unit)))
         if singular:
             warnings.warn(
                 f"{type(self).__name__}: the fitted covariance of class(es) "
@@ -198,9 +219,7 @@ class BayesClassifier(ClassifierMixin, PosteriorClassifierMixin, StatBase):
                 "variance was added to its diagonal.",
                 NumericalWarning,
             )
-        self.class_densities_ = [
-            _Gaussian(self.means_[k], self.covariances_[k], type(self).__name__) for k in range(K)
-        ]
+        self.class_densities_ = densities
 
     def _log_densities(self, X) -> np.ndarray:
         """``log f_k(x_i)`` as an ``(n, K)`` array."""
@@ -378,10 +397,12 @@ class _Gaussian:
     very different scales. Here ``Σ = D C D`` (``D`` the standard deviations, ``C`` the
     correlations) and ``C = LLᵀ``; then ``log|Σ| = 2Σ log dⱼ + 2Σ log Lⱼⱼ`` and
     ``(x − μ)ᵀΣ⁻¹(x − μ) = ‖L⁻¹D⁻¹(x − μ)‖²``.
+    With ``unit`` (powers of two, one per feature) ``mean`` and ``cov`` are those of
+    ``x / unit``, whose density is ``|diag(unit)|`` times that of ``x``.
     """
 
-    def __init__(self, mean, cov, owner):
-        self.mean, self.cov = mean, cov
+    def __init__(self, mean, cov, owner, unit=None):
+        self.mean, self.cov, self.unit = mean, cov, unit
         self._scale = np.sqrt(np.diag(cov))
         try:
             self._chol = linalg.cholesky(
@@ -402,9 +423,13 @@ class _Gaussian:
 
     def logpdf(self, X):
         """Log-density at the rows of ``X``."""
-        Z = (np.atleast_2d(X) - self.mean) / self._scale
+        X = np.atleast_2d(X)
+        log_norm = self._log_norm
+        if self.unit is not None:
+            X, log_norm = X / self.unit, log_norm - np.sum(np.log(self.unit))
+        Z = (X - self.mean) / self._scale
         W = linalg.solve_triangular(self._chol, Z.T, lower=True, check_finite=False)
-        return self._log_norm - 0.5 * np.sum(W * W, axis=0)
+        return log_norm - 0.5 * np.sum(W * W, axis=0)
 
     def pdf(self, X):
         """Density at the rows of ``X``."""
@@ -413,7 +438,8 @@ class _Gaussian:
     def rvs(self, size=1, random_state=None):
         """Draws, as ``scipy.stats.multivariate_normal(mean, cov).rvs``."""
         rng = check_random_state(random_state)
-        return rng.multivariate_normal(self.mean, self.cov, size)
+        draws = rng.multivariate_normal(self.mean, self.cov, size)
+        return draws if self.unit is None else draws * self.unit
 
 
 def _check_bounds(bounds, p, name):

@@ -13,9 +13,11 @@ from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted
 
 from .._core.compiled import kernel_array
+from .._core.scaling import log_scale, max_abs, scale_for, times
 from .._core.selection import minimise_on_grid
 from .._validation import CV, Interval, Options, check_sample_weight, validate_data
 from ..base import StatBase, fit_context
+from ..exceptions import warn_data_scale, warn_unrescaled_scale
 from ..model_selection import cv_estimate
 from ._kde_kernels import KERNEL_CODES, kde_log_sums, kernel_values
 
@@ -170,6 +172,12 @@ default="gaussian"
     with no training point within r is summed exactly, and with ``atol = 0`` every query is
     summed exactly (brute force).
 
+    Data whose largest ``|x|`` is beyond ``2^±200`` (about ``1e±60``) are summed on ``X``
+    divided by a power of two ``s`` (exact), with the bandwidth in those units, and the log
+    densities less ``D·log s``: the rules of thumb and ``"cv"`` then give the exactly scaled
+    estimate. A fixed bandwidth far from the data's own scale (where ``1/h²`` on that scale
+    would leave float64) keeps the sums on ``X`` as given, with a warning naming the scale.
+
     Examples
     --------
     >>> import numpy as np
@@ -235,20 +243,43 @@ default="gaussian"
                 raise ValueError("KernelDensity: sample_weight sums to 0.")
         else:
             w = None
-        if isinstance(self.bandwidth, str):
+        # data near float64's ends: the estimate is computed on X / scale (a power of two,
+        # exact) with the bandwidth in those units; densities are divided by scale^D
+        scale = scale_for(X)
+        rule = isinstance(self.bandwidth, str)
+        if scale is not None and not rule:
+            h = self.bandwidth / scale
+            if not 0 < h < np.inf or scale_for(h) is not None:
+                scale = None  # a fixed bandwidth far from the data's scale: 1/h² overflows
+                warn_unrescaled_scale(self, X, "X")
+        self._scale = scale
+        self._X_scaled = None if scale is None else kernel_array(X / scale)
+        Xs = X if scale is None else self._X_scaled
+        if rule:
+            self._h = self._cross_validate(Xs, w) if self.bandwidth == "cv" else None
+            if self._h is None:
+                self._h = rule_of_thumb(Xs, self.bandwidth, w)
+            self.bandwidth_ = times(self._h, scale)
             if self.bandwidth == "cv":
-                self.bandwidth_ = self._cross_validate(X, w)
-            else:
-                self.bandwidth_ = rule_of_thumb(X, self.bandwidth, w)
+                self.cv_bandwidths_ = times(self.cv_bandwidths_, scale)
+            if not 0 < self.bandwidth_ < np.inf:
+                warn_data_scale(self, ["bandwidth_"], float(max_abs(X)))
         else:
             self.bandwidth_ = float(self.bandwidth)
+            self._h = self.bandwidth_ if scale is None else self.bandwidth_ / scale
         self.X_fit_ = kernel_array(X)
         self._w = None if w is None else w / w.sum()  # None: equal weights
-        self.algorithm_ = self._choose_algorithm(X)
+        self.algorithm_ = self._choose_algorithm(Xs)
         self._tree = (
-            cKDTree(self.X_fit_, leafsize=self.leaf_size) if self.algorithm_ == "kd_tree" else None
+            cKDTree(self._data, leafsize=self.leaf_size) if self.algorithm_ == "kd_tree" else None
         )
         return self
+
+    @property
+    def _data(self):
+        """The training points in the units of the computation (``X_fit_ / scale``)."""
+        rescaled = getattr(self, "_X_scaled", None)
+        return self.X_fit_ if rescaled is None else rescaled
 
     def _choose_algorithm(self, X):
         if self.algorithm != "auto":
@@ -261,7 +292,7 @@ default="gaussian"
 
     def _radius(self):
         """Cut-off radius of the tree path: h for compact kernels, else c·k(r/h) = atol."""
-        h = self.bandwidth_
+        h = self._h
         if self.kernel in _COMPACT:
             return h
         u = max(self._log_norm() - math.log(self.atol), 0.0)
@@ -292,7 +323,7 @@ default="gaussian"
 
     def _log_norm(self):
         D = self.X_fit_.shape[1]
-        return log_normaliser(self.kernel, D) - D * math.log(self.bandwidth_)
+        return log_normaliser(self.kernel, D) - D * (math.log(self._h) + log_scale(self._scale))
 
     def score_samples(self, X):
         """Log density at each point.
@@ -309,12 +340,14 @@ default="gaussian"
         """
         check_is_fitted(self, "X_fit_")
         Q = kernel_array(validate_data(self, X, dtype=np.float64, reset=False))
+        if self._scale is not None:
+            Q = kernel_array(Q / self._scale)
         code = KERNEL_CODES[self.kernel]
-        h = self.bandwidth_
+        h = self._h
         exact_only = self.kernel not in _COMPACT and self.atol == 0  # no radius cuts nothing
         if self.algorithm_ == "brute" or Q.shape[0] == 0 or exact_only:
             out = np.empty(Q.shape[0])
-            kde_log_sums(Q, self.X_fit_, *self._weights(), 1.0 / h, code, out)
+            kde_log_sums(Q, self._data, *self._weights(), 1.0 / h, code, out)
         else:
             out = self._tree_log_sums(Q, code, h)
         return out + self._log_norm()
@@ -352,7 +385,7 @@ default="gaussian"
             rows = np.flatnonzero(sums <= 1e-250)
             if rows.size:
                 sub = np.empty(rows.size)
-                kde_log_sums(kernel_array(Q[rows]), self.X_fit_, w, logw, 1.0 / h, code, sub)
+                kde_log_sums(kernel_array(Q[rows]), self._data, w, logw, 1.0 / h, code, sub)
                 out[rows] = sub
         return out
 
@@ -393,9 +426,9 @@ default="gaussian"
         rng = check_random_state(random_state)
         n, D = self.X_fit_.shape
         idx = rng.choice(n, size=n_samples, p=self._w)  # uniform when unweighted
-        h = self.bandwidth_
+        h, points, scale = self._h, self._data, self._scale  # drawn on the fit's scale
         if self.kernel == "gaussian":
-            return self.X_fit_[idx] + h * rng.standard_normal((n_samples, D))
+            return times(points[idx] + h * rng.standard_normal((n_samples, D)), scale)
         direction = rng.standard_normal((n_samples, D))
         direction /= np.linalg.norm(direction, axis=1)[:, None]
         if self.kernel == "exponential":  # radius density ∝ r^{D−1} e^{−r}
@@ -411,4 +444,4 @@ default="gaussian"
                 keep = rng.uniform(size=todo.size) < k
                 radius[todo[keep]] = r[keep]
                 todo = todo[~keep]
-        return self.X_fit_[idx] + h * radius[:, None] * direction
+        return times(points[idx] + h * radius[:, None] * direction, scale)

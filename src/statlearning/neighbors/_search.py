@@ -112,10 +112,11 @@ class NeighborSearch:
         self.algorithm = algorithm
         self.X = metric.prepare(X)
         # cosine distances do not depend on the scale (the rows are normalised)
-        self.scale = None if metric.code == COSINE else scale_for(self.X)
+        self.x_max = float(max_abs(self.X))  # one pass: the scale follows from it
+        self.scale = None if metric.code == COSINE else scale_for(self.x_max)
         if self.scale is not None:
             self.X = kernel_array(self.X / self.scale)
-        self.x_max = float(max_abs(self.X))
+            self.x_max /= self.scale  # exact: a power of two
         self.tree = cKDTree(self.X) if algorithm == "kd_tree" else None
 
     def __getstate__(self):

@@ -18,6 +18,7 @@ from sklearn.utils.validation import check_is_fitted
 
 from .._core._kernel_columns import KERNEL_CODES, prepare_columns
 from .._core.kernel_gram import is_psd
+from .._core.scaling import scale_for
 from .._solvers.smo import polish, smo
 from .._validation import (
     Boolean,
@@ -89,8 +90,9 @@ class BaseSVM(StatBase):
 
         With ``gamma="scale"`` the ``rbf``, ``poly`` and ``sigmoid`` kernels are invariant to
         the scale of ``X`` (γ follows ``1/Var(X)``); data near the ends of float64 (largest
-        ``|x|`` beyond ``2^±400``: ``1e±300``) are brought to unit scale by a power of two —
-        exact — so that ``‖x‖²`` neither overflows nor underflows. Other data are untouched.
+        ``|x|`` beyond ``2^±200``, about ``1e±60``) are brought to unit scale by a power of two
+        (:func:`statlearning._core.scaling.scale_for`) — exact — so that ``‖x‖²`` neither
+        overflows nor underflows. Other data are untouched.
         """
         if not (
             isinstance(self.kernel, str)
@@ -99,10 +101,8 @@ class BaseSVM(StatBase):
             and self.gamma == "scale"
         ):
             return 0
-        top = float(np.max(np.abs(X), initial=0.0))
-        if top == 0.0 or 2.0**-400 <= top <= 2.0**400:
-            return 0
-        return -int(np.frexp(top)[1])
+        s = scale_for(X)
+        return 0 if s is None else 1 - int(np.frexp(s)[1])  # s = 2**e: frexp gives e + 1
 
     def _scaled(self, X):
         """``X`` times the fitted power of two (see :meth:`_input_exponent`)."""
