@@ -289,7 +289,9 @@ class BaseMLP(StatBase):
             max_iter=self.max_iter,
             tol=self.tol,
             max_fun=self.max_fun,
-            ftol=_LBFGS_FTOL,
+            # scikit-learn's factr at the default tol; a tighter tol tightens it alike, so
+            # that a user who asks for the optimum gets it
+            ftol=_LBFGS_FTOL * min(1.0, self.tol / 1e-4),
         )
         theta[...] = res.x
         self.n_iter_ = min(int(res.n_iter), self.max_iter)
