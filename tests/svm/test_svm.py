@@ -387,3 +387,21 @@ def test_strings_to_a_numeric_kernel_are_a_clear_error():
     fitted = SVC(kernel=Spectrum(3)).fit(seqs, y)
     with pytest.raises(ValueError, match="one column"):
         fitted.predict(np.array(seqs[:4]).reshape(2, 2))
+
+
+def test_precomputed_kernel_object_is_pairwise_in_cross_validation():
+    from sklearn.model_selection import cross_val_score
+    from sklearn.utils import get_tags
+
+    from statlearning.kernels import RBF, Precomputed
+
+    rng = np.random.default_rng(3)
+    X = rng.normal(size=(60, 3))
+    y = (X[:, 0] > 0).astype(int)
+    K = RBF(gamma=0.5)(X)
+    for kernel in ("precomputed", Precomputed()):
+        assert get_tags(SVC(kernel=kernel)).input_tags.pairwise
+        # the Gram is sliced by rows and columns, so the folds equal those on X
+        on_gram = cross_val_score(SVC(kernel=kernel), K, y, cv=3)
+        on_x = cross_val_score(SVC(kernel="rbf", gamma=0.5), X, y, cv=3)
+        np.testing.assert_array_equal(on_gram, on_x)

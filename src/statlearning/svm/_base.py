@@ -30,7 +30,7 @@ from .._validation import (
 )
 from ..base import StatBase
 from ..exceptions import NumericalWarning, external_stacklevel, warn_not_converged
-from ..kernels import Kernel
+from ..kernels import Kernel, Precomputed
 from ._kernel import KERNEL_NAMES, cross_gram, resolve_svm_kernel
 
 __all__ = ["BaseSVM"]
@@ -63,7 +63,10 @@ class BaseSVM(StatBase):
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
-        tags.input_tags.pairwise = self.kernel == "precomputed"
+        # a Gram matrix as X, by name or object: scikit-learn's CV then slices rows and columns
+        tags.input_tags.pairwise = self.kernel == "precomputed" or isinstance(
+            self.kernel, Precomputed
+        )
         return tags
 
     # ------------------------------------------------------------------ data and kernel
