@@ -506,3 +506,23 @@ def test_predictions_are_deterministic_and_subset_invariant():
         full = clf.kneighbors(Q)[1]
         assert_array_equal(clf.kneighbors(Q[::-1])[1][::-1], full)
         assert_array_equal(clf.kneighbors(Q[7:9])[1], full[7:9])
+
+
+def test_brute_search_hands_non_finite_screening_to_the_exact_scan():
+    # NaN screening values (an overflowing ‖q‖² + ‖x‖² − 2qᵀx) leave fewer candidates than
+    # neighbours: the row must be flagged for the exact scan, never read past its candidates
+    from statlearning.neighbors._brute import brute_knn
+    from statlearning.neighbors._metrics import SQEUCLIDEAN
+
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(40, 3))
+    Q = rng.normal(size=(2, 3))
+    yn = np.einsum("ij,ij->i", X, X)
+    qn = np.array([np.nan, np.einsum("i,i->", Q[1], Q[1])])
+    slack = np.zeros(2)
+    vals, idx, n_tied, overflow = brute_knn(
+        Q, X, yn, qn, slack, 0.0, 3, SQEUCLIDEAN, 2.0, 2, 16, 33
+    )
+    assert overflow.tolist() == [True, False]
+    d = ((X - Q[1]) ** 2).sum(axis=1)
+    np.testing.assert_array_equal(idx[1], np.argsort(d, kind="stable")[:3])

@@ -191,6 +191,11 @@ def _search_block(
             if BV[i, a] <= lim:
                 BJ[i, cc] = BJ[i, a]
                 cc += 1
+        if cc < k:
+            # fewer candidates than neighbours: only possible when the screening values are
+            # not finite (NaN from an overflowing ‖q‖² + ‖x‖² − 2qᵀx); the exact scan decides
+            overflow[i] = True
+            continue
         d = np.empty(cc)
         for a in range(cc):
             d[a] = pair_value(Q[i], X[BJ[i, a]], code, power)
