@@ -520,7 +520,7 @@ def test_brute_search_hands_non_finite_screening_to_the_exact_scan():
     yn = np.einsum("ij,ij->i", X, X)
     qn = np.array([np.nan, np.einsum("i,i->", Q[1], Q[1])])
     slack = np.zeros(2)
-    vals, idx, n_tied, overflow = brute_knn(
+    _vals, idx, _n_tied, overflow = brute_knn(
         Q, X, yn, qn, slack, 0.0, 3, SQEUCLIDEAN, 2.0, 2, 16, 33
     )
     assert overflow.tolist() == [True, False]
