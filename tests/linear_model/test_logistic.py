@@ -405,3 +405,11 @@ def test_first_order_solvers_precondition_columns_of_tiny_spread(solver):
     small = LogisticRegression(penalty="l2", C=1e20, solver=solver, max_iter=2000).fit(X * 1e-10, y)
     np.testing.assert_allclose(small.coef_ * 1e-10, ref.coef_, rtol=1e-6)
     np.testing.assert_allclose(small.intercept_, ref.intercept_, rtol=1e-6, atol=1e-9)
+
+
+def test_rank_tol_zero_still_aliases_an_exactly_zero_column():
+    # found by fuzzing: rank_tol=0 left an all-zero column in the QR (a zero pivot, LinAlgError)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        model = LogisticRegression(rank_tol=0.0).fit(np.array([[0.0], [-0.0]]), [0, 1])
+    assert np.isnan(model.coef_[0, 0]) and model.intercept_ == 0.0

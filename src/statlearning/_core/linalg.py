@@ -106,7 +106,8 @@ def _qr_unpivoted(M: np.ndarray, ref: np.ndarray, tol: float) -> Factorisation |
     qr, _tau, _work, info = lapack.dgeqrf(M, overwrite_a=True)
     if info != 0:  # pragma: no cover - LAPACK argument error
         raise np.linalg.LinAlgError(f"dgeqrf failed with info={info}")
-    if np.any(np.abs(np.diagonal(qr)[:k]) < tol * ref):
+    diag = np.abs(np.diagonal(qr)[:k])
+    if np.any((diag < tol * ref) | (diag == 0.0)):  # an exact zero aliases even at tol = 0
         return None
     R = np.triu(qr[:k, :k])
     coef = _solve_upper(R, qr[:k, k])
@@ -140,7 +141,7 @@ def _dqrdc2(M: np.ndarray, k: int, ref_norms: np.ndarray, tol: float) -> Factori
     order = np.arange(k)
     active = k  # columns [active:k) have been moved to the end as aliased
     for l in range(min(n, k)):
-        while l < active and cur[l] < ref[l] * tol:
+        while l < active and (cur[l] < ref[l] * tol or cur[l] == 0.0):
             # move column l to the end (keep the relative order of everything else)
             perm = np.r_[np.arange(l), np.arange(l + 1, k), l, k]
             M[:, :] = M[:, perm]
