@@ -354,8 +354,11 @@ def cholesky_factor(G: np.ndarray, b: np.ndarray, tol: float = R_TOL) -> Factori
     else:
         kept = _sequential_kept(G, ref, tol)
         U, info = lapack.dpotrf(G[np.ix_(kept, kept)], lower=0, clean=1)
-        if info != 0:  # pragma: no cover - kept columns are positive definite by construction
-            raise np.linalg.LinAlgError("Cholesky factorisation failed on the kept columns")
+        if info != 0:  # only with tol = 0: nearly dependent columns are then all kept
+            raise ValueError(
+                "the design is numerically singular and rank_tol=0 aliases only exactly "
+                "dependent columns; give rank_tol > 0 (R's default is 1e-7)"
+            )
     U = np.triu(U)
     z = linalg.solve_triangular(U, b[kept], trans="T", lower=False, check_finite=False)
     coef = np.full(k, np.nan)

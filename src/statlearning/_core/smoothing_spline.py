@@ -334,9 +334,14 @@ def minimise_criterion(system: SplineSystem, criterion: str, low=-1.5, high=1.5)
 
     def crit(spar):
         lam = lambda_from_spar(ratio, spar)
-        if criterion == "gcv":
-            return gcv_value(system, *df_and_rss(system, lam))
-        return criterion_value(system, solve_band(system, lam), criterion)
+        try:
+            if criterion == "gcv":
+                return gcv_value(system, *df_and_rss(system, lam))
+            return criterion_value(system, solve_band(system, lam), criterion)
+        except np.linalg.LinAlgError:
+            # a λ so large that rounding breaks positive definiteness (x of tiny spread)
+            # is no candidate; the search goes on among the others
+            return np.inf
 
     grid = np.linspace(low, high, 19)
     while True:
