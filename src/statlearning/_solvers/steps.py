@@ -43,6 +43,7 @@ compiled loops (:mod:`._step_kernels`), one pass over each array and no temporar
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from collections.abc import Sequence
 
 import numpy as np
@@ -70,7 +71,7 @@ def _flat(a: np.ndarray, name: str) -> np.ndarray:
     return a.reshape(-1)
 
 
-class StepRule:
+class StepRule(ABC):
     """Base of the step rules: in-place :meth:`update` of a list of arrays.
 
     Parameters
@@ -111,8 +112,9 @@ class StepRule:
                 raise ValueError(f"params[{j}] and grads[{j}] differ in shape")
             self._step(p, g, *(self.state[k][j] for k in self._state_names))
 
-    def _step(self, p, g, *state):  # pragma: no cover - abstract
-        raise NotImplementedError
+    @abstractmethod
+    def _step(self, p, g, *state):
+        """One rule's update of the flat array ``p`` with gradient ``g`` and its state."""
 
 
 class SGD(StepRule):

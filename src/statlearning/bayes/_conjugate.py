@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from numbers import Real
 
 import numpy as np
@@ -35,23 +36,28 @@ def _sample(y, owner: str, *, numeric: bool = True) -> np.ndarray:
     return values
 
 
-class _Conjugate(StatBase):
+class _Conjugate(StatBase, ABC):
     """Shared ``fit``/``partial_fit``: the prior updated by the sufficient statistics."""
 
-    def _stats(self, y, refit):  # pragma: no cover - abstract
-        raise NotImplementedError
+    @abstractmethod
+    def _stats(self, y, refit):
+        """Validated ``y`` and its sufficient statistics (``refit``: learn categories)."""
 
-    def _prior(self, suff):  # pragma: no cover - abstract
-        raise NotImplementedError
+    @abstractmethod
+    def _prior(self, suff):
+        """The prior's parameters (sized by the statistics where the model needs it)."""
 
-    def _update(self, params, suff):  # pragma: no cover - abstract
-        raise NotImplementedError
+    @abstractmethod
+    def _update(self, params, suff):
+        """The posterior's parameters from the prior's and the statistics."""
 
-    def _log_evidence(self, params, y):  # pragma: no cover - abstract
-        raise NotImplementedError
+    @abstractmethod
+    def _log_evidence(self, params, y):
+        """Log marginal likelihood of ``y`` under the distribution with ``params``."""
 
-    def _set_posterior(self, params) -> None:  # pragma: no cover - abstract
-        raise NotImplementedError
+    @abstractmethod
+    def _set_posterior(self, params) -> None:
+        """Store ``posterior_`` and ``predictive_``."""
 
     @fit_context
     def fit(self, y):

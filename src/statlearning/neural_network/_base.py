@@ -14,6 +14,7 @@ libraries have.
 from __future__ import annotations
 
 import warnings
+from abc import ABC, abstractmethod
 from numbers import Integral, Real
 
 import numpy as np
@@ -74,7 +75,7 @@ class _Dtype:
         return "None, numpy.float32 or numpy.float64"
 
 
-class BaseMLP(StatBase):
+class BaseMLP(StatBase, ABC):
     """Shared parameters and training of the multilayer perceptrons (not public)."""
 
     _parameter_constraints = {
@@ -108,12 +109,13 @@ class BaseMLP(StatBase):
     _classifier = False
 
     # -- hooks of the subclasses --------------------------------------------------------------
-    def _targets(self, y, first_pass, classes=None):  # pragma: no cover - abstract
+    @abstractmethod
+    def _targets(self, y, first_pass, classes=None):
         """``(Y, out_activation)``: the target matrix (n, n_outputs) of the network."""
-        raise NotImplementedError
 
-    def _score(self, X, y, sample_weight):  # pragma: no cover - abstract
-        raise NotImplementedError
+    @abstractmethod
+    def _score(self, X, y, sample_weight):
+        """The validation score of early stopping (R² or accuracy)."""
 
     # -- helpers --------------------------------------------------------------------------
     def _hidden_sizes(self) -> list[int]:

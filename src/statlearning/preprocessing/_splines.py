@@ -14,10 +14,9 @@ from ._base import BasisTransformer, one_sample, warn_power_scale
 
 class _KnotBasis(BasisTransformer):
     """Shared knot placement: explicit ``knots`` or ``df`` → interior knots at quantiles of
-    the column inside the boundary knots (R's ``bs``/``ns`` rule)."""
-
-    def _n_interior(self) -> int:  # pragma: no cover - overridden
-        raise NotImplementedError
+    the column inside the boundary knots (R's ``bs``/``ns`` rule). A subclass that places
+    knots with :meth:`_knots_for` defines ``_n_interior()``, the interior knots its ``df``
+    asks for."""
 
     def _knots_for(self, x, j):
         name = type(self).__name__
