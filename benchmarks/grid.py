@@ -32,15 +32,16 @@ then the predict ratio), followed by the absolute times, and appended to ``RESUL
 
 from __future__ import annotations
 
-import gc
 import statistics
 import time
-import tracemalloc
 import warnings
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
+
+from timing import peak_fit_bytes
+from timing import timed as _timed
 
 #: Default grid.
 SIZES = (1_000, 10_000, 100_000, 1_000_000)
@@ -288,17 +289,6 @@ def _unsupervised_score(kind, estimator, X):
 # ---------------------------------------------------------------------------------- timing
 
 
-def _timed(call) -> float:
-    gc.collect()
-    gc.disable()
-    try:
-        t = time.perf_counter()
-        call()
-        return time.perf_counter() - t
-    finally:
-        gc.enable()
-
-
 def _fit_seconds(make, X, y):
     est = make()
     seconds = _timed(lambda: est.fit(X) if y is None else est.fit(X, y))
@@ -309,17 +299,6 @@ def _fit_seconds(make, X, y):
             more.append(_timed(lambda e=e: e.fit(X) if y is None else e.fit(X, y)))
         seconds = statistics.median([seconds, *more])
     return est, seconds
-
-
-def _peak_bytes(make, X, y) -> int:
-    gc.collect()
-    tracemalloc.start()
-    try:
-        est = make()
-        est.fit(X) if y is None else est.fit(X, y)
-        return tracemalloc.get_traced_memory()[1]
-    finally:
-        tracemalloc.stop()
 
 
 @dataclass
@@ -363,7 +342,7 @@ def _run_side(make, X, y, Xt, yt, task, kind, measure_memory):
             transform = getattr(est, "transform", None) or getattr(est, "predict", None)
             pred_s = _timed(lambda: transform(X)) if transform is not None else None
             score = _unsupervised_score(kind, est, X)
-        mem = _peak_bytes(make, X, y) if measure_memory and fit_s < 10.0 else None
+        mem = peak_fit_bytes(make, X, y) if measure_memory and fit_s < 10.0 else None
     return fit_s, pred_s, mem, score
 
 

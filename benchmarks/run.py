@@ -34,7 +34,6 @@ import statistics
 import subprocess
 import sys
 import time
-import tracemalloc
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -42,6 +41,8 @@ from pathlib import Path
 import numpy as np
 
 import workloads as wl
+from timing import peak_fit_bytes as _peak_fit_bytes
+from timing import timed as _timed
 
 HERE = Path(__file__).resolve().parent
 RESULTS = HERE / "RESULTS.md"
@@ -83,32 +84,6 @@ class Result:
 
 
 # ------------------------------------------------------------------------------------ timing
-
-
-def _timed(call) -> float:
-    """Seconds taken by ``call()``, with the cyclic GC off as :mod:`timeit` does."""
-    gc.collect()
-    gc.disable()
-    try:
-        start = time.perf_counter()
-        call()
-        return time.perf_counter() - start
-    finally:
-        gc.enable()
-
-
-def _peak_fit_bytes(factory, X, y) -> int:
-    """Peak of traced allocations during one fit of a fresh adapter."""
-    adapter = factory()
-    gc.collect()
-    tracemalloc.start()
-    try:
-        adapter.fit(X, y)
-        return tracemalloc.get_traced_memory()[1]
-    finally:
-        tracemalloc.stop()
-        del adapter
-        gc.collect()
 
 
 def _rss_kib() -> tuple[int, int]:

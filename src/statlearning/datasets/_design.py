@@ -132,7 +132,7 @@ class TableDesign(TransformerMixin, BaseEstimator):
         """
         import pandas as pd
 
-        from ._csv import _column_values
+        from ._csv import _column_values, _rows_text
 
         if not isinstance(X, pd.DataFrame):
             raise TypeError(
@@ -160,9 +160,7 @@ class TableDesign(TransformerMixin, BaseEstimator):
                         unseen.setdefault(v, []).append(i + 2)  # the header is row 1
                 if unseen:
                     listing = "; ".join(
-                        f"{lv!r} (row{'s' if len(r) > 1 else ''} "
-                        f"{', '.join(map(str, r[:5]))}{' …' if len(r) > 5 else ''})"
-                        for lv, r in list(unseen.items())[:5]
+                        f"{lv!r} ({_rows_text(r)})" for lv, r in list(unseen.items())[:5]
                     )
                     raise ValueError(
                         f"column {name!r} has level(s) unseen when the model was fitted: "
