@@ -340,6 +340,40 @@ EXAMPLES: tuple[Example, ...] = (
     ),
     _r(
         "001-1",
+        "Ex. 4.13.2",
+        "XᵀX + λI is invertible for λ > 0, also when d > n",
+        "tests/linear_model/test_ridge.py::test_normal_equations_hold",
+        "tests/linear_model/test_ridge.py::test_zero_alpha_singular_design_falls_back_to_min_norm_svd",
+    ),
+    _r(
+        "001-1",
+        "Ex. 4.13.3",
+        "d > n: least squares still has the minimum-norm minimiser",
+        "tests/linear_model/test_least_squares.py::test_p_greater_than_n_with_svd_gives_minimum_norm_solution",
+    ),
+    _r(
+        "001-1",
+        "Ex. 4.13.7",
+        "weighted least squares: integer weights equal repeated rows",
+        "tests/linear_model/test_least_squares.py::test_integer_weights_equal_repeated_rows_and_zero_weights_drop_rows",
+        "tests/linear_model/test_ridge.py::test_integer_weights_equal_repeated_rows",
+    ),
+    _r(
+        "001-1",
+        "Ex. 4.13.10",
+        "lasso on orthonormal columns: w = sign(r)(|r| − λ)+",
+        "tests/linear_model/test_lasso_seed_examples.py::test_orthonormal_lasso_is_soft_thresholded_least_squares",
+        erratum="seed 001 part 1 Appendix A, line 2035: needs unit-norm columns",
+    ),
+    _r(
+        "001-1",
+        "Ex. 4.13.11",
+        "k1 + k2, αk1, k1·k2 are kernels",
+        KER + "test_algebra_matches_elementwise_operations",
+        KER + "test_positive_definite_kernels_pass_the_mercer_check",
+    ),
+    _r(
+        "001-1",
         "Ex. 4.13.4",
         "centred x and y: the optimal bias is 0",
         S001 + "test_ex_4_13_4_centred_data_have_zero_intercept",
@@ -349,6 +383,26 @@ EXAMPLES: tuple[Example, ...] = (
         "Ex. 5.6.3",
         "Σ log(1 + exp(−y wᵀx)), y ∈ {−1, 1}, equals the NLL (5.7)",
         S001 + "test_ex_5_6_3_plus_minus_one_loss_is_the_negative_log_likelihood",
+    ),
+    _r(
+        "001-1",
+        "Ex. 5.6.1",
+        "gradient of the NLL + λ‖w‖²",
+        "tests/linear_model/test_logistic.py::test_l2_stationarity",
+        "tests/_core/test_logistic_core.py::test_binary_gradient_matches_finite_differences",
+    ),
+    _r(
+        "001-1",
+        "Ex. 5.6.4",
+        "kernelised logistic regression; the linear kernel is plain (L2) logistic regression",
+        "tests/kernel_methods/test_kernel_methods.py::test_linear_kernel_is_scikit_learns_l2_logistic",
+        "tests/kernel_methods/test_kernel_methods.py::test_kernel_logistic_equals_explicit_feature_map_fit",
+    ),
+    _r(
+        "001-1",
+        "Ex. 5.6.6",
+        "Poisson regression log-likelihood and gradient",
+        "tests/linear_model/test_glm.py::test_poisson_loglik_is_the_notes_log_likelihood",
     ),
     # ----- seed 001 part 2: Artelt ------------------------------------------------------------
     _r(

@@ -7,6 +7,7 @@ import ast
 import importlib.util
 import re
 import sys
+import warnings
 from functools import cache
 from pathlib import Path
 
@@ -76,7 +77,9 @@ def test_every_named_test_exists():
             elif name not in _test_names(file):
                 missing.append(f"seed {ex.seed} {ex.id}: no test {name} in {path}")
     if pending:
-        print("Pending (their file is not in this checkout yet):\n  " + "\n  ".join(pending))
+        message = "Pending (their file is not in this checkout yet):\n  " + "\n  ".join(pending)
+        print(message)
+        warnings.warn(message, UserWarning)
     assert not missing, "\n".join(missing)
 
 

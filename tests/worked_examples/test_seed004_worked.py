@@ -14,18 +14,15 @@ from statlearning.model_selection import CVEstimate
 
 
 @pytest.fixture(scope="module")
-def data_2011():
-    bunch = load_gapminder(year=2011)
-    cols = [bunch.feature_names.index(c) for c in ("infant_mortality", "fertility")]
-    return bunch.data[:, cols], bunch.target
+def fit():
+    """Data-2011 (IM, fertility), LE and the least-squares fit LE ~ IM + fert."""
+    gap = load_gapminder(year=2011)
+    X = gap.data[:, [gap.feature_names.index(c) for c in ("infant_mortality", "fertility")]]
+    return X, LinearRegression().fit(X, gap.target)
 
 
-@pytest.fixture(scope="module")
-def model(data_2011):
-    return LinearRegression().fit(*data_2011)
-
-
-def test_e4_critical_value_of_f(model):
+def test_e4_critical_value_of_f(fit):
+    model = fit[1]
     # F(2, 163; 0.05) = 3.05147; the notes print 3.051819, which agrees to 3.05
     crit = stats.f.isf(0.05, model.df_model_, model.df_resid_)
     assert crit == pytest.approx(3.05147, abs=5e-6)
@@ -33,13 +30,14 @@ def test_e4_critical_value_of_f(model):
     assert model.f_statistic_ > crit  # the overall F-test rejects
 
 
-def test_e5_correlation_of_the_predictors(data_2011):
+def test_e5_correlation_of_the_predictors(fit):
     # the notes leave ρ(X1, X2) blank (seed 004 §6, L686); it is 0.8485
-    X, _ = data_2011
+    X = fit[0]
     assert round(np.corrcoef(X, rowvar=False)[0, 1], 4) == 0.8485
 
 
-def test_e6_critical_value_of_t(model):
+def test_e6_critical_value_of_t(fit):
+    model = fit[1]
     # erratum (seed 004 §6, L698/L712): df = n − p − 1 = 163, not 164; t = 1.9746, not 1.97
     assert model.df_resid_ == 163
     crit = stats.t.isf(0.025, model.df_resid_)
@@ -51,7 +49,8 @@ def test_e6_critical_value_of_t(model):
     np.testing.assert_allclose(frame.conf_high - coef, crit * model.bse_, rtol=1e-10)
 
 
-def test_e7_two_standard_error_intervals(model):
+def test_e7_two_standard_error_intervals(fit):
+    model = fit[1]
     # the notes' intervals are β̂ ± 2·se (erratum seed 004 §6, L729: β̂2 = −0.444, printed 0.443;
     # the printed interval is the one around −0.444)
     coef = np.r_[model.intercept_, model.coef_]
