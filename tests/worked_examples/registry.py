@@ -169,7 +169,8 @@ EXAMPLES: tuple[Example, ...] = (
     _r(
         "000",
         "§2.12",
-        "string sequences: k-spectrum Gram matrices (k = 2, 3)",
+        "string sequences: k-spectrum Gram matrices (k = 2, 3); the catalogue's edit "
+        "distances are no library method",
         KER + "test_spectrum_kernel_on_the_catalogue_sequences",
         "tests/kernel_methods/test_kernel_methods.py::test_string_kernel_through_a_precomputed_gram",
     ),
