@@ -66,11 +66,27 @@ def as_frame(X, owner: str, estimator=None):
     return pd.DataFrame(arr, columns=[f"x{j}" for j in range(arr.shape[1])])
 
 
+def r_types(frame):
+    """Boolean columns as R's logical factors (levels ``FALSE``, ``TRUE``: ``flagTRUE``)."""
+    import pandas as pd
+
+    flags = [c for c in frame.columns if pd.api.types.is_bool_dtype(frame[c])]
+    if not flags:
+        return frame
+    frame = frame.copy()
+    for c in flags:
+        frame[c] = pd.Categorical(
+            np.where(frame[c].to_numpy(dtype=bool), "TRUE", "FALSE"), categories=["FALSE", "TRUE"]
+        )
+    return frame
+
+
 def materialize(rhs, frame, *, spec=None, na_action="drop"):
     """The model matrix of the right-hand side ``rhs`` (a node) on ``frame``, and its spec."""
     require_formulaic()
     from formulaic import model_matrix
 
+    frame = r_types(frame)
     context = build_context()
     try:
         if spec is None:
@@ -197,22 +213,25 @@ class FormulaTransformer(TransformerMixin, StatBase):
         -------
         self : FormulaTransformer
         """
+        import pandas as pd
+
         frame = self._frame(X, reset=True)
         lhs, rhs = split_formula(self.formula)
-        rhs = expand_dot(rhs, list(frame.columns), variables(lhs))
+        rhs = expand_dot(rhs, [str(c) for c in frame.columns], variables(lhs))
+        check_columns(type(self).__name__, rhs, frame)
         self._check_missing(frame, rhs)
         _, spec = materialize(rhs, frame, na_action="ignore")
-        self._store(spec, frame)
+        self._store(spec, frame, named=isinstance(X, pd.DataFrame))
         return self
 
-    def _store(self, spec, frame) -> None:
+    def _store(self, spec, frame, *, named=True) -> None:
         names = r_column_names(spec)
         self.model_spec_ = spec
         self.has_intercept_ = "(Intercept)" in names
         self.feature_names_out_ = np.array([n for n in names if n != "(Intercept)"], dtype=object)
-        self._rhs_text = ""
         self.n_features_in_ = frame.shape[1]
-        self.feature_names_in_ = np.asarray([str(c) for c in frame.columns], dtype=object)
+        if named:
+            self.feature_names_in_ = np.asarray([str(c) for c in frame.columns], dtype=object)
 
     def _frame(self, X, *, reset: bool):
         import pandas as pd
@@ -235,9 +254,8 @@ class FormulaTransformer(TransformerMixin, StatBase):
         if bad:
             rows = int(frame[used].isna().any(axis=1).sum())
             raise ValueError(
-                f"{type(self).__name__}: missing values in column(s) {', '.join(map(repr, bad))} "
-                f"({rows} row(s)); drop or impute them first (lm() and glm() drop them as R's "
-                "na.omit)"
+                f"{type(self).__name__}: {_contains_nan(bad)} ({rows} row(s)); drop or impute "
+                "them first (lm() and glm() drop them as R's na.omit)"
             )
 
     def transform(self, X):
@@ -283,6 +301,19 @@ class FormulaTransformer(TransformerMixin, StatBase):
         return tags
 
 
+def check_columns(owner: str, rhs, frame) -> None:
+    """Every variable of the formula is a column of the data (or a formula function)."""
+    context = build_context()
+    absent = sorted(v for v in variables(rhs) if v not in frame.columns and v not in context)
+    if absent:
+        p = frame.shape[1]
+        raise ValueError(
+            f"{owner}: the formula reads column{'s' if len(absent) > 1 else ''} "
+            f"{', '.join(map(repr, absent))}, not in the data (X has {p} feature(s): "
+            f"{', '.join(str(c) for c in list(frame.columns)[:10])}{', …' if p > 10 else ''})"
+        )
+
+
 def check_new_data(owner: str, spec, frame) -> None:
     """Missing columns, missing values and unseen factor levels, each named."""
     needed = sorted(str(v) for v in spec.required_variables)
@@ -294,9 +325,7 @@ def check_new_data(owner: str, spec, frame) -> None:
         )
     bad = [v for v in needed if frame[v].isna().any()]
     if bad:
-        raise ValueError(
-            f"{owner}: missing values in column(s) {', '.join(map(repr, bad))} of the new data"
-        )
+        raise ValueError(f"{owner}: in the new data, {_contains_nan(bad)}")
     for expr, (_, state) in spec.encoder_state.items():
         levels = state.get("categories") if isinstance(state, dict) else None
         column = _factor_column(expr)
@@ -312,6 +341,12 @@ def check_new_data(owner: str, spec, frame) -> None:
             )
 
 
+def _contains_nan(columns) -> str:
+    if len(columns) == 1:
+        return f"column {columns[0]!r} contains NaN"
+    return f"columns {', '.join(map(repr, columns))} contain NaN"
+
+
 def _factor_column(expr: str):
     try:
         node = rd.parse(expr)
@@ -325,6 +360,7 @@ def _factor_column(expr: str):
 def design_values(transformer, frame) -> np.ndarray:
     """The fitted transformer's design of ``frame`` as a float array (no intercept column)."""
     spec = transformer.model_spec_
+    frame = r_types(frame)
     check_new_data(type(transformer).__name__, spec, frame)
     mm, _ = materialize(None, frame, spec=spec, na_action="ignore")
     values = np.asarray(mm, dtype=np.float64)

@@ -20,6 +20,7 @@ from . import _deparse as rd
 from ._design import (
     FormulaTransformer,
     as_frame,
+    check_columns,
     design_values,
     expand_dot,
     materialize,
@@ -243,6 +244,7 @@ def fit_formula(
     lhs, rhs = split_formula(formula)
     y = _response(lhs, frame, function)
     rhs_full = expand_dot(rhs, [str(c) for c in frame.columns], variables(lhs))
+    check_columns(function, rhs_full, frame)
     mm, spec = materialize(rhs_full, frame, na_action="drop")
     w = _column_or_array(frame, weights, f"{function}: weights")
     off = _column_or_array(frame, offset, f"{function}: offset")

@@ -67,3 +67,18 @@ save_summary(glm(cbind(s, f) ~ x * grp, family = binomial(link = "probit"), data
 save_summary(glm(s ~ x + grp, family = poisson, data = data), "glm_poisson")
 
 writeLines(c(R.version.string, paste("splines", packageVersion("splines"))), "VERSIONS")
+
+# predictions at new points (beyond the data's range too: bs, ns and poly extrapolate)
+data <- read.csv("gapminder2011.csv", stringsAsFactors = TRUE)
+newdata <- data.frame(infant_mortality = c(1.5, 10, 60, 150),
+                      fertility = c(1.1, 2.5, 5.5, 8.5),
+                      gdp = c(2e8, 5e9, 3e11, 2e13),
+                      continent = factor(c("Europe", "Africa", "Asia", "Oceania"),
+                                         levels = levels(data$continent)))
+fit1 <- lm(life_expectancy ~ bs(infant_mortality, df = 4) + ns(fertility, df = 3) + log(gdp),
+           data = data)
+fit2 <- lm(life_expectancy ~ fertility * continent + poly(infant_mortality, 2), data = data)
+pred <- data.frame(newdata,
+                   lm_splines_missing = sprintf("%.17g", predict(fit1, newdata)),
+                   lm_interaction_poly = sprintf("%.17g", predict(fit2, newdata)))
+write.csv(pred, "predictions.csv", row.names = FALSE)
