@@ -215,7 +215,7 @@ def load_data(
     notes = [_as_options(str(w.message).splitlines()[0]) for w in caught]
     if bunch.data.shape[1] == 0:
         raise ValueError("no feature columns left to use")
-    if sep is None and bunch.sep != ",":
+    if sep is None and bunch.sep not in (",", None):
         notes.append(f"delimiter {_SEP_NAMES.get(bunch.sep, repr(bunch.sep))} detected (--sep)")
     return Data(
         bunch.data,
@@ -309,7 +309,7 @@ def load_formula_data(
         except ValueError as exc:
             raise ValueError(_as_options(str(exc))) from None
         source = str(path)
-        if sep is None and used_sep != ",":
+        if sep is None and used_sep not in (",", None):
             notes.append(f"delimiter {_SEP_NAMES.get(used_sep, repr(used_sep))} detected (--sep)")
     if target not in frame.columns:
         raise ValueError(

@@ -22,7 +22,7 @@ PROG = "statlearning"
 DEFAULT_BUDGET = 300.0
 
 #: Errors reported as one ``statlearning: error: ...`` line with exit code 2.
-USER_ERRORS = (ValueError, TypeError, FileNotFoundError, KeyError, OSError)
+USER_ERRORS = (ValueError, TypeError, FileNotFoundError, KeyError, OSError, ImportError)
 
 
 class _Parser(argparse.ArgumentParser):
