@@ -9,19 +9,11 @@ import pytest
 
 pytest.importorskip("formulaic")
 
+from test_cli import _error_line
+
 from statlearning.cli import main
 
 REF = Path(__file__).resolve().parents[1] / "reference" / "formula"
-
-
-def _error_line(capsys, argv):
-    code = main(argv)
-    out, err = capsys.readouterr()
-    assert code == 2, (argv, out, err)
-    assert "Traceback" not in err + out
-    lines = err.strip().splitlines()
-    assert len(lines) == 1, err
-    return lines[0]
 
 
 def test_fit_formula_prints_r_summary(capsys):

@@ -155,6 +155,13 @@ def test_formula_transformer_in_a_pipeline_equals_lm():
     np.testing.assert_allclose(pipe.predict(new), fit.predict(new), rtol=1e-10)
     frame = FormulaTransformer("~ x1:g").set_output(transform="pandas").fit_transform(d)
     assert list(frame.columns) == ["x1:gA", "x1:gB", "x1:gC"]
+    terms = FormulaTransformer("~ x1 * g + bs(x2, df=3)").fit(d).term_columns_
+    assert terms == {
+        "x1": ["x1"],
+        "g": ["gB", "gC"],
+        "bs(x2, df = 3)": ["bs(x2, df = 3)1", "bs(x2, df = 3)2", "bs(x2, df = 3)3"],
+        "x1:g": ["x1:gB", "x1:gC"],
+    }
 
 
 def test_interval_and_summary_delegate():

@@ -174,12 +174,9 @@ def load_data(
     Data
     """
     drop = _split_names(drop)
-    if path is not None and dataset is not None:
-        raise ValueError("give either a data file or --dataset, not both")
+    _dataset_name(path, dataset)
     if path is None:
-        name = dataset or DEFAULT_DATASET
-        if name not in DATASETS:
-            raise ValueError(f"unknown dataset {name!r}; choose from {', '.join(DATASETS)}")
+        name = _dataset_name(path, dataset)
         X, y, names, target_name, source, levels = _builtin(name)
         baselines = {column: lv[0] for column, lv in levels.items()}
         if target is not None and target != target_name:
@@ -228,6 +225,18 @@ def load_data(
         notes,
         bunch.design,
     )
+
+
+def _dataset_name(path, dataset):
+    """The bundled data set a command reads (``None`` for a file); checks ``--dataset``."""
+    if path is not None and dataset is not None:
+        raise ValueError("give either a data file or --dataset, not both")
+    if path is not None:
+        return None
+    name = dataset or DEFAULT_DATASET
+    if name not in DATASETS:
+        raise ValueError(f"unknown dataset {name!r}; choose from {', '.join(DATASETS)}")
+    return name
 
 
 def _builtin_table(name):
@@ -287,13 +296,9 @@ def load_formula_data(
             "leave --target out (the formula names the response)"
         )
     target = lhs.value
-    if path is not None and dataset is not None:
-        raise ValueError("give either a data file or --dataset, not both")
     notes = []
+    name = _dataset_name(path, dataset)
     if path is None:
-        name = dataset or DEFAULT_DATASET
-        if name not in DATASETS:
-            raise ValueError(f"unknown dataset {name!r}; choose from {', '.join(DATASETS)}")
         frame, source = _builtin_table(name)
     else:
         from ..datasets._csv import read_table

@@ -101,6 +101,11 @@ def materialize(rhs, frame, *, spec=None, na_action="drop"):
         raise
 
 
+def _term_label(term) -> str:
+    """R's label of a term (``x1:g``, ``bs(x2, df = 4)``)."""
+    return ":".join(rd.deparse(f.expr) for f in term.factors)
+
+
 def _split_column(name: str) -> list[str]:
     parts, depth, start = [], 0, 0
     for i, ch in enumerate(name):
@@ -164,6 +169,9 @@ class FormulaTransformer(TransformerMixin, StatBase):
         intercept column itself is not part of the output (estimators add their own).
     feature_names_out_ : ndarray of str
         R's names of the output columns (``gB``, ``x1:x2``, ``bs(x2, df = 4)1``).
+    term_columns_ : dict of str to list of str
+        The output columns of each term, by R's term label (``"g"``, ``"bs(x2, df = 4)"``,
+        ``"x1:g"``), in the order of the formula's terms (R's ``assign``).
     n_features_in_ : int
     feature_names_in_ : ndarray of str
         The columns of the data frame seen in ``fit`` (``x0, x1, …`` for arrays).
@@ -229,6 +237,12 @@ class FormulaTransformer(TransformerMixin, StatBase):
         self.model_spec_ = spec
         self.has_intercept_ = "(Intercept)" in names
         self.feature_names_out_ = np.array([n for n in names if n != "(Intercept)"], dtype=object)
+        r_of = dict(zip(spec.column_names, names, strict=True))
+        self.term_columns_ = {
+            _term_label(s.term): [r_of[c] for c in s.columns]
+            for s in spec.structure
+            if str(s.term) != "1"
+        }
         self.n_features_in_ = frame.shape[1]
         if named:
             self.feature_names_in_ = np.asarray([str(c) for c in frame.columns], dtype=object)

@@ -215,7 +215,7 @@ def fit_formula(
     offset=None,
     prepare=None,
 ):
-    """Fit ``make_estimator(response, has_intercept)`` through ``formula`` on ``data``.
+    """Fit ``make_estimator(response, design)`` through ``formula`` on ``data``.
 
     Parameters
     ----------
@@ -224,7 +224,9 @@ def fit_formula(
     formula : str
     data : pandas.DataFrame
     make_estimator : callable
-        ``(y, has_intercept) -> estimator`` (unfitted).
+        ``(y, design) -> estimator`` (unfitted), given the response and the fitted
+        :class:`FormulaTransformer` (``design.has_intercept_``; ``design.term_columns_``
+        groups the columns by term, e.g. the basis of each smooth).
     call_args : list of (str, str)
         Arguments of R's call after ``formula``, in R's order, as R prints them; ``data``
         is written where the pair ``("data", None)`` stands (else after ``formula``).
@@ -264,7 +266,7 @@ def fit_formula(
     w = None if w is None else w[rows].to_numpy()
     if prepare is not None:
         y, w = prepare(y, w)
-    estimator = make_estimator(y, transformer.has_intercept_)
+    estimator = make_estimator(y, transformer)
     fit_kwargs = {} if w is None else {"sample_weight": w}
     if off is not None:
         fit_kwargs["offset"] = off[rows].to_numpy()
@@ -330,7 +332,7 @@ def lm(formula, data, weights=None):
         "lm",
         formula,
         data,
-        lambda y, intercept: LinearRegression(fit_intercept=intercept),
+        lambda y, design: LinearRegression(fit_intercept=design.has_intercept_),
         call_args=call_args,
         weights=weights,
     )
@@ -413,7 +415,8 @@ def glm(formula, data, family="gaussian", link=None, weights=None, offset=None):
     if offset is not None:
         call_args.append(("offset", _argument_text(offset, "offset")))
 
-    def make(y, intercept):
+    def make(y, design):
+        intercept = design.has_intercept_
         link_name = None if lnk is None else lnk.name
         if fam.name == "binomial" and not two_columns and not _is_numeric(y):
             if link_name in (None, "logit") and offset is None:
