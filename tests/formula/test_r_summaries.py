@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 import pytest
 
@@ -23,6 +24,12 @@ def _gapminder():
 
 def _binomial():
     return pd.read_csv(REF / "binomial.csv")
+
+
+def _outcome():
+    data = _binomial()
+    data["outcome"] = np.where(data["s"] > data["f"], "yes", "no")
+    return data
 
 
 def _weighted():
@@ -55,6 +62,7 @@ CASES = {
         "cbind(s, f) ~ x * grp", _binomial(), family="binomial", link="probit"
     ),
     "glm_poisson": lambda: glm("s ~ x + grp", _binomial(), family="poisson"),
+    "glm_factor_response": lambda: glm("outcome ~ x + grp", _outcome(), family="binomial"),
 }
 
 

@@ -65,6 +65,8 @@ save_summary(glm(cbind(s, f) ~ x + grp, family = binomial, data = data), "glm_cb
 save_summary(glm(cbind(s, f) ~ x * grp, family = binomial(link = "probit"), data = data),
              "glm_cbind_probit")
 save_summary(glm(s ~ x + grp, family = poisson, data = data), "glm_poisson")
+data$outcome <- factor(ifelse(data$s > data$f, "yes", "no"))
+save_summary(glm(outcome ~ x + grp, family = binomial, data = data), "glm_factor_response")
 
 writeLines(c(R.version.string, paste("splines", packageVersion("splines"))), "VERSIONS")
 
