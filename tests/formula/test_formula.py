@@ -221,6 +221,12 @@ def test_offset_and_weights_columns_in_the_call():
     )
     direct = GLMRegressor(family="poisson").fit(d[["x1"]], d["count"], offset=d["t"])
     np.testing.assert_allclose(fit.coef_, direct.coef_, rtol=1e-10)
+    new = d.head(4)
+    np.testing.assert_allclose(
+        fit.predict(new), direct.predict(new[["x1"]], offset=new["t"]), rtol=1e-12
+    )
+    with pytest.raises(ValueError, match=r"'t' .the offset. missing"):
+        fit.predict(new.drop(columns="t"))
 
 
 def test_missing_rows_are_dropped_jointly():

@@ -52,6 +52,10 @@ class FormulaFit:
         R's call, printed by :meth:`summary`.
     n_deleted : int
         Rows removed for missing values.
+    offset : str or None
+        The column holding the offset of a GLM, read from new data by :meth:`predict` and
+        :meth:`predict_interval` unless ``offset=`` is given (R's ``predict`` on a model
+        with ``offset = t``).
 
     See Also
     --------
@@ -70,12 +74,13 @@ class FormulaFit:
     array([10.91])
     """
 
-    def __init__(self, estimator, transformer, formula, call, n_deleted=0):
+    def __init__(self, estimator, transformer, formula, call, n_deleted=0, offset=None):
         self.estimator = estimator
         self.transformer = transformer
         self.formula = formula
         self.call = call
         self.n_deleted = int(n_deleted)
+        self.offset = offset
 
     def __getattr__(self, name):
         if name.startswith("__") or name in ("estimator", "transformer"):
@@ -117,7 +122,7 @@ class FormulaFit:
         -------
         ndarray of shape (n_samples,)
         """
-        return self.estimator.predict(self.design(data), **kwargs)
+        return self.estimator.predict(self.design(data), **self._offset(data, kwargs))
 
     def predict_proba(self, data):
         """Class probabilities (a factor response fitted by logistic regression).
@@ -147,7 +152,18 @@ class FormulaFit:
         -------
         fit, lower, upper : ndarray of shape (n_samples,)
         """
+        kwargs = self._offset(data, kwargs)
         return self.estimator.predict_interval(self.design(data), kind=kind, level=level, **kwargs)
+
+    def _offset(self, data, kwargs) -> dict:
+        if self.offset is None or "offset" in kwargs:
+            return kwargs
+        if self.offset not in data.columns:
+            raise ValueError(
+                f"{type(self).__name__}: column {self.offset!r} (the offset) missing from "
+                "the new data"
+            )
+        return {**kwargs, "offset": data[self.offset].to_numpy(dtype=np.float64)}
 
     def summary(self, level=0.95):
         """R's ``summary(fit)``: the estimator's summary with R's call and term names.
@@ -277,7 +293,10 @@ def fit_formula(
         pairs.insert(0, ("data", None))
     args += [(k, "data" if v is None else v) for k, v in pairs]
     call = rd.deparse_call(function, args)
-    return FormulaFit(estimator, transformer, formula, call, n_deleted=int((~rows).sum()))
+    return FormulaFit(
+        estimator, transformer, formula, call, n_deleted=int((~rows).sum()),
+        offset=offset if isinstance(offset, str) else None,
+    )  # fmt: skip
 
 
 def _argument_text(value, name: str) -> str:
