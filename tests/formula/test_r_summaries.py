@@ -57,6 +57,13 @@ CASES = {
     "lm_weighted": lambda: lm(
         "life_expectancy ~ infant_mortality + continent", _weighted(), weights="w"
     ),
+    "glm_gaussian": lambda: glm("life_expectancy ~ fertility + continent", _gapminder()),
+    "glm_gamma_log": lambda: glm(
+        "life_expectancy ~ log(infant_mortality) + continent",
+        _gapminder(),
+        family="Gamma",
+        link="log",
+    ),
     "glm_cbind": lambda: glm("cbind(s, f) ~ x + grp", _binomial(), family="binomial"),
     "glm_cbind_probit": lambda: glm(
         "cbind(s, f) ~ x * grp", _binomial(), family="binomial", link="probit"

@@ -57,6 +57,9 @@ save_summary(lm(life_expectancy ~ C(continent) + I(fertility^2) + fertility:infa
                 data = data), "lm_c_identity")
 save_summary(lm(life_expectancy ~ 0 + continent + infant_mortality, data = data),
              "lm_no_intercept")
+save_summary(glm(life_expectancy ~ fertility + continent, data = data), "glm_gaussian")
+save_summary(glm(life_expectancy ~ log(infant_mortality) + continent,
+                 family = Gamma(link = "log"), data = data), "glm_gamma_log")
 data$w <- data$fertility / 2
 save_summary(lm(life_expectancy ~ infant_mortality + continent, data = data, weights = w),
              "lm_weighted")
