@@ -49,6 +49,7 @@ from statlearning.feature_selection import (
     WrapperSelector,
     mutual_info_scores,
 )
+from statlearning.formula import FormulaTransformer
 from statlearning.kernel_methods import KernelLogisticRegression, KernelRidge, PrototypeFeatures
 from statlearning.kernels import RBF, KernelCenterer, Polynomial
 from statlearning.linear_model import (
@@ -387,6 +388,8 @@ ESTIMATORS = [
                   random_state=0),
     NuSVR(),
     NuSVR(nu=0.3, kernel="linear", C=10.0),
+    FormulaTransformer(),
+    FormulaTransformer("~ x0 * x1 + I(x0^2)"),
 ]
 
 # Methods that need the training sample to predict keep it (DESIGN.md's documented exception):

@@ -46,6 +46,9 @@ ALLOWED_PRIVATE = {
     ("discriminant_analysis", "kernel_methods"),
     # the command line reads and encodes files with the datasets' CSV reader and table encoding
     ("cli", "datasets"),
+    # --formula: the command line reads the formula and builds its design as R's model frame
+    # (bases fitted on every row, then incomplete rows left out) with the formula module's parts
+    ("cli", "formula"),
 }
 
 #: Top-level modules and subpackages every estimator subpackage may use, private parts included.

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import functools
 import math
 import os
 import sys
@@ -21,7 +22,7 @@ PROG = "statlearning"
 DEFAULT_BUDGET = 300.0
 
 #: Errors reported as one ``statlearning: error: ...`` line with exit code 2.
-USER_ERRORS = (ValueError, TypeError, FileNotFoundError, KeyError, OSError)
+USER_ERRORS = (ValueError, TypeError, FileNotFoundError, KeyError, OSError, ImportError)
 
 
 class _Parser(argparse.ArgumentParser):
@@ -75,6 +76,12 @@ def _add_data_arguments(parser):
     )
     parser.add_argument(
         "--decimal", default=".", metavar="CHAR", help="decimal mark of numbers in DATA (.)"
+    )
+    parser.add_argument(
+        "--formula",
+        metavar="'y ~ ...'",
+        help="an R model formula, e.g. 'y ~ x1 + C(g) + bs(x2, df = 4)': its left side is the "
+        "target, its design the features of every model (needs formulaic)",
     )
 
 
@@ -174,9 +181,12 @@ def build_parser():
 
 
 def _load(args):
-    from ._data import check_target, detect_task, load_data
+    from ._data import check_target, detect_task, load_data, load_formula_data
 
-    data = load_data(
+    load = load_data
+    if args.formula:
+        load = functools.partial(load_formula_data, formula=args.formula)
+    data = load(
         args.data,
         dataset=args.dataset,
         target=args.target,
@@ -311,6 +321,11 @@ def _cmd_fit(args):
     from .._registry import get_model
     from ._compare import build_estimator
 
+    if args.formula and args.save:
+        raise ValueError(
+            "--save does not take --formula yet (the formula's encoding is not among the types "
+            "a model file loads safely); save without --formula"
+        )
     data, task, reason = _load(args)
     spec = get_model(args.model)
     _check_applicable(spec, task, reason, data.y)
@@ -318,8 +333,13 @@ def _cmd_fit(args):
     X, y = data.frame()
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        estimator.fit(X, y)
-        final = estimator[-1] if spec.needs_scaling else estimator
+        if data.formula and spec.name == "linear_regression":
+            from ..formula import lm
+
+            estimator = final = lm(data.formula, data.table)  # R's summary, call included
+        else:
+            estimator.fit(X, y)
+            final = estimator[-1] if spec.needs_scaling else estimator
         summary = final.summary() if callable(getattr(final, "summary", None)) else None
         score = None if summary is not None else estimator.score(X, y)
 
@@ -337,7 +357,7 @@ def _cmd_fit(args):
         _say(f"note: {note}")
     _say()
     if summary is not None:
-        for line in str(summary).rstrip("\n").splitlines():
+        for line in str(summary).strip("\n").splitlines():
             _say(line)
     else:
         _say(str(estimator).replace("\n", " "))
