@@ -193,3 +193,24 @@ def test_out_of_fold_predictions_cover_every_row():
     assert math.isnan(decision[0]) or decision.shape == (4,)
     r.predictions = {0: (["a", "b"], None, None)}
     assert _out_of_fold(r, splits, 4) is None
+
+
+def test_gam_family_gets_partial_dependence(tmp_path, capsys, monkeypatch):
+    from statlearning import _registry
+    from statlearning._registry import load_families, register_model
+    from statlearning.linear_model import LinearRegression
+
+    load_families()
+    monkeypatch.setattr(_registry, "_MODELS", dict(_registry._MODELS))
+    register_model(
+        "test_additive", LinearRegression, task="regression", description="an additive model",
+        family="gam",
+    )  # fmt: skip
+    path = tmp_path / "gam.html"
+    argv = ["report", *REGRESSION, "--models", "test_additive", "-o", str(path)]
+    assert main(argv) == 0
+    page = path.read_text(encoding="utf-8")
+    assert "Best model (also the best interpretable): test_additive" in page
+    assert 'id="model-best-partial-dependence"' in page
+    assert 'id="model-best-coefficients"' not in page  # a GAM shows its terms, not a table
+    assert len(_check_page(page)) == 3  # scores, diagnostics, partial dependence

@@ -253,9 +253,10 @@ def _importance_parts(estimator, X, y, task, seed):
 
     ax = _axes(6.5, 1.2 + 0.28 * min(X.shape[1], 20))
     plot_permutation_importance(estimator, X, y, random_state=seed, ax=ax)
+    oob = "over trees" in ax.get_xlabel()  # the figure chose Breiman's out-of-bag importance
     caption = (
         "Out-of-bag permutation importance (Breiman; R's randomForest importance type 1)."
-        if _bagged(estimator)
+        if oob
         else "Permutation importance on the training rows (5 shuffles per feature)."
     )
     return [
@@ -266,18 +267,6 @@ def _importance_parts(estimator, X, y, task, seed):
             "figure": _png(ax.figure, "permutation importances"),
         }
     ]
-
-
-def _bagged(estimator):
-    from ..ensemble import (
-        BaggingClassifier,
-        BaggingRegressor,
-        RandomForestClassifier,
-        RandomForestRegressor,
-    )
-
-    kinds = (BaggingClassifier, BaggingRegressor, RandomForestClassifier, RandomForestRegressor)
-    return isinstance(estimator, kinds)
 
 
 def _partial_dependence_parts(estimator, X):

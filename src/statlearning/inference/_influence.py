@@ -19,7 +19,7 @@ _UNIT_LEVERAGE = 1.0 - 1e-10
 class Influence:
     """What :func:`influence_measures` returns.
 
-    Attributes
+    Parameters
     ----------
     hat : ndarray of shape (n_samples,)
         Leverages :math:`h_{ii}`, the diagonal of the hat matrix.

@@ -119,7 +119,9 @@ def plot_regression_diagnostics(estimator, X, y, *, id_n=3, fig=None):
     For a least-squares fit (``LinearRegression``) every number is R's ``plot(lm(...))``
     (``which = c(1, 2, 3, 5)``). For any other model the residuals are its own and the
     leverages those of the linear design: the fourth panel then screens for rows far from
-    the others in ``X``, not for that model's influence.
+    the others in ``X``, not for that model's influence. For a GLM the residuals are on the
+    response scale and the design unweighted, whereas R's ``plot(glm)`` uses deviance and
+    Pearson residuals and the hat matrix of the final IRLS weights.
 
     Examples
     --------
