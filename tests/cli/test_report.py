@@ -214,3 +214,24 @@ def test_gam_family_gets_partial_dependence(tmp_path, capsys, monkeypatch):
     assert 'id="model-best-partial-dependence"' in page
     assert 'id="model-best-coefficients"' not in page  # a GAM shows its terms, not a table
     assert len(_check_page(page)) == 3  # scores, diagnostics, partial dependence
+
+
+def test_penalised_model_shows_its_penalty_curve(tmp_path, capsys):
+    path = tmp_path / "lasso.html"
+    assert main(["report", *REGRESSION, "--models", "lasso_cv", "-o", str(path)]) == 0
+    page = path.read_text(encoding="utf-8")
+    assert 'id="model-best-coefficients"' in page and 'id="model-best-cv-curve"' in page
+    assert "Coefficients (features standardised)" in page
+    assert len(_check_page(page)) == 4  # scores, diagnostics, CV curve, coefficients
+
+
+def test_multiclass_report(tmp_path, capsys):
+    path = tmp_path / "iris.html"
+    argv = ["report", "--dataset", "iris", "--cv", "4", "--quiet", "--models", "lda"]
+    assert main([*argv, "-o", str(path)]) == 0
+    page = path.read_text(encoding="utf-8")
+    for part in ("confusion-matrix", "roc", "calibration", "coefficients"):
+        assert f'id="model-best-{part}"' in page
+    assert "Coefficients of linear discriminants" in page and "<th>LD2</th>" in page
+    assert "One class against the rest" in page
+    assert len(_check_page(page)) == 4  # scores, confusion matrix, ROC, calibration

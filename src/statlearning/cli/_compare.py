@@ -150,10 +150,11 @@ def _baseline(X, y, splits, task, classes):
     return result
 
 
-def _one_fold(spec, X, y, train, test, task, classes):
+def _one_fold(spec, X, y, train, test, task, classes, keep=False):
     """Fit on ``train``, score on ``test``: ``(primary, secondary, seconds, predictions)``,
-    the predictions ``(pred, proba, decision)`` of the test rows (``decision``: a binary
-    classifier's ``decision_function`` when it has no ``predict_proba``)."""
+    the predictions ``(pred, proba, decision)`` of the test rows (``decision``, computed only
+    when ``keep``: a binary classifier's ``decision_function`` when it has no
+    ``predict_proba``)."""
     estimator = build_estimator(spec)
     start = time.perf_counter()
     estimator.fit(X[train], y[train])
@@ -179,7 +180,7 @@ def _one_fold(spec, X, y, train, test, task, classes):
         for j, label in enumerate(classes):
             if label in column:
                 aligned[:, j] = proba[:, column[label]]
-    elif len(classes) == 2 and hasattr(estimator, "decision_function"):
+    elif keep and len(classes) == 2 and hasattr(estimator, "decision_function"):
         # a score for the ROC curve: larger means the second class
         score = np.asarray(estimator.decision_function(X[test]), dtype=float).ravel()
         fitted = list(getattr(estimator, "classes_", classes))
@@ -203,7 +204,7 @@ def fold_task(spec, X, y, train, test, task, classes, k, keep=False):
         warnings.simplefilter("always")
         try:
             primary, secondary, elapsed, predictions = _one_fold(
-                spec, X, y, train, test, task, classes
+                spec, X, y, train, test, task, classes, keep
             )
             error = None
         except Exception as exc:  # a failing model is reported, not fatal

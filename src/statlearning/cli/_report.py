@@ -180,21 +180,25 @@ def _coefficient_parts(estimator, spec, X):
                 "caption": "R's summary() of the refit.",
             }
         )
-    elif hasattr(final, "coef_"):
-        coef = np.atleast_2d(np.asarray(final.coef_, dtype=float))
+    elif hasattr(final, "coef_") or hasattr(final, "scalings_"):
+        lda = not hasattr(final, "coef_")  # MASS's "coefficients of linear discriminants"
+        coef = np.atleast_2d(np.asarray(final.scalings_ if lda else final.coef_, dtype=float))
+        if lda:
+            coef = coef.T
         names = list(
             getattr(estimator, "feature_names_in_", [f"x{j}" for j in range(coef.shape[1])])
         )
         if len(names) != coef.shape[1]:  # a selector in front: the kept columns
             names = [f"x{j}" for j in range(coef.shape[1])]
         classes = getattr(final, "classes_", None)
-        heads = (
-            [str(c) for c in classes]
-            if classes is not None and len(classes) == coef.shape[0]
-            else [f"coef {k}" for k in range(coef.shape[0])]
-        )
-        if coef.shape[0] == 1:
+        if lda:
+            heads = [f"LD{k + 1}" for k in range(coef.shape[0])]
+        elif coef.shape[0] == 1:
             heads = ["estimate"]
+        elif classes is not None and len(classes) == coef.shape[0]:
+            heads = [str(c) for c in classes]
+        else:
+            heads = [f"coef {k}" for k in range(coef.shape[0])]
         body = "".join(
             f"<tr><td class='name'>{html.escape(n)}</td>"
             + "".join(f"<td>{_fmt(v)}</td>" for v in coef[:, j])
@@ -202,20 +206,30 @@ def _coefficient_parts(estimator, spec, X):
             for j, n in enumerate(names)
         )
         head = "".join(f"<th>{html.escape(h)}</th>" for h in heads)
+        title = "Coefficients of linear discriminants" if lda else "Coefficients"
         parts.append(
             {
                 "kind": "coefficients",
-                "title": "Coefficients" + scaled,
+                "title": title + scaled,
                 "html": f"<table><thead><tr><th class='name'>term</th>{head}</tr></thead>"
                 f"<tbody>{body}</tbody></table>",
             }
         )
     else:
         return parts
+    if all(hasattr(final, a) for a in ("alphas_", "cv_mean_", "cv_se_", "alpha_1se_")):
+        from ..plot import lasso_cv_curve
+
+        ax = _axes(6.0, 4.0)
+        lasso_cv_curve(final, ax=ax)
+        caption = "The refit's own cross-validation of the penalty (R's plot(cv.glmnet))."
+        figure = _png(ax.figure, "CV error against the penalty")
+        parts.append({"kind": "cv-curve", "title": "Penalty by cross-validation",
+                      "caption": caption, "figure": figure})  # fmt: skip
     try:
         ax = _axes(6.5, 1.2 + 0.28 * min(len(getattr(X, "columns", range(X.shape[1]))), 40))
         plot_coefficients(estimator, ax=ax)
-        parts[-1]["figure"] = _png(
+        parts[0]["figure"] = _png(
             ax.figure,
             "coefficients with intervals",
             "Estimates with their confidence intervals where known.",
