@@ -235,3 +235,39 @@ def test_multiclass_report(tmp_path, capsys):
     assert "Coefficients of linear discriminants" in page and "<th>LD2</th>" in page
     assert "One class against the rest" in page
     assert len(_check_page(page)) == 4  # scores, confusion matrix, ROC, calibration
+
+
+class _FailsOnAllRows:
+    """Fits on the training folds (fewer rows) but not on all 442 rows of diabetes."""
+
+    def __init__(self):
+        from statlearning.linear_model import LinearRegression
+
+        self.model = LinearRegression()
+
+    def fit(self, X, y):
+        if len(y) == 442:
+            raise RuntimeError("refit refused")
+        self.model.fit(X, y)
+        return self
+
+    def predict(self, X):
+        return self.model.predict(X)
+
+
+def test_a_failing_refit_is_a_note(tmp_path, capsys, monkeypatch):
+    from statlearning import _registry
+    from statlearning._registry import load_families, register_model
+
+    load_families()
+    monkeypatch.setattr(_registry, "_MODELS", dict(_registry._MODELS))
+    register_model(
+        "test_refit_fails", _FailsOnAllRows, task="regression", description="x",
+        family="linear_model",
+    )  # fmt: skip
+    path = tmp_path / "f.html"
+    assert main(["report", *REGRESSION, "--models", "test_refit_fails", "-o", str(path)]) == 0
+    page = path.read_text(encoding="utf-8")
+    assert "The refit on all rows failed (RuntimeError: refit refused)." in page
+    assert "Refitted on all" not in page
+    assert len(_check_page(page)) == 1  # the scores by fold only

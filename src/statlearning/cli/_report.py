@@ -28,7 +28,7 @@ import numpy as np
 from .. import __version__
 from ._compare import METRICS, build_estimator
 from ._leaderboard import LINEAR_FAMILIES, rank_results
-from ._output import WarningLog
+from ._output import WarningLog, one_line
 
 __all__ = ["REPORT_EXTRA", "check_report_dependencies", "write_report"]
 
@@ -384,60 +384,78 @@ def _classifier_parts(result, splits, y, classes):
     return parts, []
 
 
-def _model_section(row, spec, heading, anchor, data, task, splits, seed):
-    from ..plot import plot_mars, plot_regression_diagnostics
+def _diagnostics_parts(estimator, spec, X, y):
+    from ..plot import plot_regression_diagnostics
 
+    fig = _figure(9.0, 7.2)
+    plot_regression_diagnostics(estimator, X, y, fig=fig)
+    screen = "." if spec.family in LINEAR_FAMILIES else (
+        " (for this non-linear model a screen for unusual rows of X)."
+    )  # fmt: skip
+    caption = (
+        "R's plot(lm): the refit's residuals on the training rows; leverages of the linear "
+        "design [1, X]" + screen
+    )
+    figure = _png(fig, "regression diagnostics")
+    return [{"kind": "diagnostics", "title": "Regression diagnostics", "caption": caption,
+             "figure": figure}]  # fmt: skip
+
+
+def _mars_parts(estimator, X, y):
+    from ..plot import plot_mars
+
+    fig = _figure(10.0, 6.0)
+    plot_mars(estimator, X, y, fig=fig)
+    figure = _png(fig, "MARS model against each predictor")
+    return [{"kind": "partial-dependence", "title": "MARS terms (plotmo)", "figure": figure}]
+
+
+def _safely(notes, what, draw, *args):
+    """``draw(*args)``, or no parts and a note when it fails (one figure never sinks the
+    report)."""
+    try:
+        return draw(*args)
+    except Exception as exc:
+        notes.append(f"The {what} could not be drawn ({type(exc).__name__}: {one_line(exc)}).")
+        return []
+
+
+def _model_section(row, spec, heading, anchor, data, task, splits, seed):
     X, y = data.frame()
     y_arr = np.asarray(data.y)
     estimator = build_estimator(spec)
+    parts, notes = [], []
+    seconds = math.nan
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         start = time.perf_counter()
-        estimator.fit(X, y)
-        seconds = time.perf_counter() - start
-        parts, notes = [], []
-        if task == "regression":
-            fig = _figure(9.0, 7.2)
-            plot_regression_diagnostics(estimator, X, y_arr, fig=fig)
-            caption = (
-                "R's plot(lm): the refit's residuals on the training rows; leverages of "
-                "the linear design [1, X]"
-                + (
-                    "."
-                    if spec.family in LINEAR_FAMILIES
-                    else " (for this non-linear model a screen for unusual rows of X)."
-                )
-            )
-            parts.append(
-                {
-                    "kind": "diagnostics",
-                    "title": "Regression diagnostics",
-                    "caption": caption,
-                    "figure": _png(fig, "regression diagnostics"),
-                }
-            )
-        else:
-            more, why = _classifier_parts(row.result, splits, y_arr, np.unique(y_arr))
-            parts += more
-            notes += why
-        if spec.family in LINEAR_FAMILIES:
-            parts += _coefficient_parts(estimator, spec, X)
-        elif spec.family == "tree":
-            parts += _tree_parts(estimator, spec)
-        elif spec.family == "ensemble":
-            parts += _importance_parts(estimator, X, y_arr, task, seed)
-        elif spec.family == "mars" and task == "regression":
-            fig = _figure(10.0, 6.0)
-            plot_mars(estimator, X, y_arr, fig=fig)
-            parts.append(
-                {
-                    "kind": "partial-dependence",
-                    "title": "MARS terms (plotmo)",
-                    "figure": _png(fig, "MARS model against each predictor"),
-                }
-            )
-        elif spec.family == "gam":
-            parts += _partial_dependence_parts(estimator, X)
+        try:
+            estimator.fit(X, y)
+            seconds = time.perf_counter() - start
+        except Exception as exc:
+            notes.append(f"The refit on all rows failed ({type(exc).__name__}: {one_line(exc)}).")
+        if task == "classification":  # from the cross-validation: no refit needed
+            more = _safely(notes, "classifier figures", _classifier_parts, row.result, splits,
+                           y_arr, np.unique(y_arr))  # fmt: skip
+            if more:
+                parts += more[0]
+                notes += more[1]
+        if math.isfinite(seconds):
+            if task == "regression":
+                parts += _safely(notes, "regression diagnostics", _diagnostics_parts, estimator,
+                                 spec, X, y_arr)  # fmt: skip
+            if spec.family in LINEAR_FAMILIES:
+                parts += _safely(notes, "coefficients", _coefficient_parts, estimator, spec, X)
+            elif spec.family == "tree":
+                parts += _safely(notes, "tree", _tree_parts, estimator, spec)
+            elif spec.family == "ensemble":
+                parts += _safely(notes, "importances", _importance_parts, estimator, X, y_arr,
+                                 task, seed)  # fmt: skip
+            elif spec.family == "mars" and task == "regression":
+                parts += _safely(notes, "MARS terms", _mars_parts, estimator, X, y_arr)
+            elif spec.family == "gam":
+                parts += _safely(notes, "partial dependence", _partial_dependence_parts,
+                                 estimator, X)  # fmt: skip
     log = WarningLog()
     for i, w in enumerate(caught):
         log.add(spec.name, w.category.__name__, w.message, i)
@@ -447,7 +465,7 @@ def _model_section(row, spec, heading, anchor, data, task, splits, seed):
         "heading": heading,
         "anchor": anchor,
         "description": spec.description,
-        "fit_seconds": f"{seconds:.3g}",
+        "fit_seconds": _fmt(seconds, ".3g"),
         "notes": notes,
         "warnings": log.lines(),
         "parts": parts,
