@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from statlearning import _registry
+from statlearning._registry import load_families, register_model
 from statlearning.cli import main
 from statlearning.cli._compare import CVResult
 from statlearning.cli._leaderboard import complexity, interpretable, rank_results
@@ -19,6 +21,18 @@ REGRESSION = ["--dataset", "diabetes", "--cv", "4", "--quiet", "--jobs", "1"]
 REG_MODELS = "decision_tree_regressor,random_forest_regressor,knn_regressor"
 CLASSIFICATION = ["--dataset", "biopsy", "--cv", "4", "--quiet", "--jobs", "1"]
 CLS_MODELS = "logistic_regression,random_forest_classifier,svc"
+
+
+@pytest.fixture
+def register(monkeypatch):
+    """``register(name, factory, task, family)`` into a private copy of the registry."""
+    load_families()
+    monkeypatch.setattr(_registry, "_MODELS", dict(_registry._MODELS))
+
+    def add(name, factory, task, family):
+        register_model(name, factory, task=task, description="a test model", family=family)
+
+    return add
 
 
 def _json(capsys, argv):
@@ -44,20 +58,13 @@ def test_json_leaderboard_regression(capsys):
     assert len(one_se) == 1
 
 
-def test_json_leaderboard_classification_with_a_failure(capsys, monkeypatch):
-    from statlearning import _registry
-    from statlearning._registry import load_families, register_model
-
-    load_families()
-    monkeypatch.setattr(_registry, "_MODELS", dict(_registry._MODELS))
+def test_json_leaderboard_classification_with_a_failure(capsys, register):
 
     class Broken:
         def fit(self, X, y):
             raise RuntimeError("cannot fit")
 
-    register_model(
-        "test_broken_classifier", Broken, task="classification", description="x", family="test"
-    )
+    register("test_broken_classifier", Broken, "classification", "test")
     models = "lda,gaussian_nb,test_broken_classifier"
     rows, _ = _json(capsys, ["compare", *CLASSIFICATION, "--models", models, "--format", "json"])
     by_name = {r["model"]: r for r in rows}
@@ -195,17 +202,10 @@ def test_out_of_fold_predictions_cover_every_row():
     assert _out_of_fold(r, splits, 4) is None
 
 
-def test_gam_family_gets_partial_dependence(tmp_path, capsys, monkeypatch):
-    from statlearning import _registry
-    from statlearning._registry import load_families, register_model
+def test_gam_family_gets_partial_dependence(tmp_path, capsys, register):
     from statlearning.linear_model import LinearRegression
 
-    load_families()
-    monkeypatch.setattr(_registry, "_MODELS", dict(_registry._MODELS))
-    register_model(
-        "test_additive", LinearRegression, task="regression", description="an additive model",
-        family="gam",
-    )  # fmt: skip
+    register("test_additive", LinearRegression, "regression", "gam")
     path = tmp_path / "gam.html"
     argv = ["report", *REGRESSION, "--models", "test_additive", "-o", str(path)]
     assert main(argv) == 0
@@ -255,16 +255,8 @@ class _FailsOnAllRows:
         return self.model.predict(X)
 
 
-def test_a_failing_refit_is_a_note(tmp_path, capsys, monkeypatch):
-    from statlearning import _registry
-    from statlearning._registry import load_families, register_model
-
-    load_families()
-    monkeypatch.setattr(_registry, "_MODELS", dict(_registry._MODELS))
-    register_model(
-        "test_refit_fails", _FailsOnAllRows, task="regression", description="x",
-        family="linear_model",
-    )  # fmt: skip
+def test_a_failing_refit_is_a_note(tmp_path, capsys, register):
+    register("test_refit_fails", _FailsOnAllRows, "regression", "linear_model")
     path = tmp_path / "f.html"
     assert main(["report", *REGRESSION, "--models", "test_refit_fails", "-o", str(path)]) == 0
     page = path.read_text(encoding="utf-8")
