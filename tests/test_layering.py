@@ -77,6 +77,7 @@ ALLOWED_SKLEARN_MODULES = {
     "sklearn.exceptions",
     "sklearn.pipeline",
     "sklearn.preprocessing",
+    "sklearn.inspection",  # permutation importance and partial dependence (functions only)
 }
 
 #: scikit-learn modules holding estimators: never imported from ``src``.
