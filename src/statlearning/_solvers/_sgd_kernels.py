@@ -1,0 +1,344 @@
+"""Compiled epochs of stochastic gradient descent for linear models (array in, array out).
+
+One call of :func:`sgd_epoch` visits the rows ``order`` of ``X`` once, in that order, in steps of
+``batch`` rows. With ``p_i = xᵢᵀw + b``, a loss derivative ``L'(yᵢ, pᵢ)`` (clipped to ±1e12) and
+the rate ``η`` of the step, a step over the rows ``B`` is
+
+1. ``w ← max(0, 1 − η α (1 − ρ)) w`` (the L2 part of the penalty as weight decay; penalties
+   ``"l2"`` and ``"elasticnet"``),
+2. ``w ← w + (1/|B|) Σ_{i∈B} uᵢ xᵢ`` and ``b ← b + (1/|B|) Σ uᵢ`` with ``uᵢ = −η sᵢ L'(yᵢ, pᵢ)``
+   (``sᵢ`` the sample weight times the class weight; every ``pᵢ`` of the batch uses the ``w``
+   of before the step),
+3. the averaged iterate (``average``), then
+4. the L1 part of the penalty (``"l1"``, ``"elasticnet"``) by the cumulative-penalty truncation
+   of Tsuruoka, Tsujii and Ananiadou (2009): ``u`` sums ``η α ρ`` over the steps and ``qⱼ`` the
+   penalty already applied to ``wⱼ``, and each weight moves towards zero by ``u ± qⱼ`` without
+   crossing it.
+
+With ``batch = 1`` this is scikit-learn's plain SGD, operation for operation: ``w`` is held as
+``wscale · w_data`` (the decay of step 1 multiplies ``wscale`` only, and ``w_data`` is rescaled
+when ``wscale`` falls below 1e-9), and the averaged iterate uses Bottou's (2012) lazy form
+``w̄ = (aw + a · w_data) / b_avg``, so that each step costs one pass over the row. The losses are
+scikit-learn's (``y`` is ±1 for the classification losses); ``"tanh"`` is the notes' bounded cost
+``−y tanh(p)``.
+
+The rate is ``η₀`` (``"constant"``, ``"adaptive"``: the caller divides it between epochs),
+``η₀ / tᵖᵒʷᵉʳ`` (``"invscaling"``) or ``1 / (α (t₀ + t − 1))`` (``"optimal"``), with ``t``
+counting the steps from 1 (:func:`statlearning._solvers._step_kernels.scheduled_rate`).
+"""
+
+from __future__ import annotations
+
+import math
+
+from numba import njit
+
+from .._core.compiled import B1, F8, I8, lazy_kernel, readonly, writeable
+from ._step_kernels import scheduled_rate
+
+__all__ = ["CLASSIFICATION_LOSSES", "LOSS_CODES", "PENALTY_CODES", "loss_values", "sgd_epoch"]
+
+LOSS_CODES = {
+    "squared_error": 0, "huber": 1, "epsilon_insensitive": 2, "squared_epsilon_insensitive": 3,
+    "log_loss": 4, "hinge": 5, "perceptron": 6, "squared_hinge": 7, "modified_huber": 8,
+    "tanh": 9,
+}  # fmt: skip
+#: Losses of a ±1 label (the others are regression losses, usable on ±1 labels too).
+CLASSIFICATION_LOSSES = frozenset(k for k, v in LOSS_CODES.items() if v >= 4)
+PENALTY_CODES = {None: 0, "l1": 1, "l2": 2, "elasticnet": 3}
+
+_MAX_DLOSS = 1e12
+_RESET_WSCALE = 1e-9
+
+
+@njit(cache=True)
+def _log1pexp(z):  # pragma: no cover - compiled
+    """``log(1 + eᶻ)`` in the branches of scikit-learn's binomial loss (same rounding)."""
+    if z <= -37.0:
+        return math.exp(z)
+    if z <= -2.0:
+        return math.log1p(math.exp(z))
+    if z <= 18.0:
+        return math.log(1.0 + math.exp(z))
+    if z <= 33.3:
+        return z + math.exp(-z)
+    return z
+
+
+@njit(cache=True)
+def _loss(code, y, p, eps):  # pragma: no cover - compiled
+    if code == 0:
+        return 0.5 * (p - y) * (p - y)
+    if code == 1:
+        a = abs(y - p)
+        return 0.5 * a * a if a <= eps else eps * (a - 0.5 * eps)
+    if code == 2:
+        return max(abs(y - p) - eps, 0.0)
+    if code == 3:
+        r = abs(y - p) - eps
+        return r * r if r > 0.0 else 0.0
+    if code == 4:
+        # log(1 + e^{−yp}) as log(1 + eᵖ) − y₀₁ p with y₀₁ = (y + 1)/2
+        return _log1pexp(p) - 0.5 * (y + 1.0) * p
+    z = p * y
+    if code == 5:
+        return 1.0 - z if z <= 1.0 else 0.0
+    if code == 6:
+        return -z if z <= 0.0 else 0.0
+    if code == 7:
+        r = 1.0 - z
+        return r * r if r > 0.0 else 0.0
+    if code == 8:
+        if z >= 1.0:
+            return 0.0
+        return (1.0 - z) * (1.0 - z) if z >= -1.0 else -4.0 * z
+    return -y * math.tanh(p)
+
+
+@njit(cache=True)
+def _dloss(code, y, p, eps):  # pragma: no cover - compiled
+    """Derivative of the loss with respect to the prediction ``p``."""
+    if code == 0:
+        return p - y
+    if code == 1:
+        r = p - y
+        if abs(r) <= eps:
+            return r
+        return eps if r >= 0.0 else -eps
+    if code == 2:
+        if y - p > eps:
+            return -1.0
+        return 1.0 if p - y > eps else 0.0
+    if code == 3:
+        r = y - p
+        if r > eps:
+            return -2.0 * (r - eps)
+        return 2.0 * (-r - eps) if r < -eps else 0.0
+    if code == 4:
+        # −y σ(−y p) = σ(p) − y₀₁, evaluated without overflow as scikit-learn's loss does
+        y01 = 0.5 * (y + 1.0)
+        if p > -37.0:
+            e = math.exp(-p)
+            return ((1.0 - y01) - y01 * e) / (1.0 + e)
+        return math.exp(p) - y01
+    z = p * y
+    if code == 5:
+        return -y if z <= 1.0 else 0.0
+    if code == 6:
+        return -y if z <= 0.0 else 0.0
+    if code == 7:
+        r = 1.0 - z
+        return -2.0 * y * r if r > 0.0 else 0.0
+    if code == 8:
+        if z >= 1.0:
+            return 0.0
+        return -2.0 * (1.0 - z) * y if z >= -1.0 else -4.0 * y
+    th = math.tanh(p)
+    return -y * (1.0 - th * th)
+
+
+@njit(cache=True)
+def loss_derivative(code, y, p, eps):  # pragma: no cover - compiled
+    """``_dloss`` callable from Python (tests, the "optimal" rate's start)."""
+    return _dloss(code, y, p, eps)
+
+
+@lazy_kernel((I8, readonly(), readonly(), F8, writeable()), cache=True)
+def loss_values(code, y, p, eps, out):  # pragma: no cover - compiled
+    for i in range(y.size):
+        out[i] = _loss(code, y[i], p[i], eps)
+
+
+# indices of the scalar state vector
+WSCALE, INTERCEPT, AVG_A, AVG_B, AVG_INTERCEPT, U, T, SQ_NORM, L1_NORM, ETA = range(10)
+N_STATE = 10
+
+
+@njit(cache=True)
+def _add(w, v, c, state):  # pragma: no cover - compiled
+    """``w_true += c v`` (``w_data += v c / wscale``), refreshing the tracked norms."""
+    wscale = state[WSCALE]
+    f = c / wscale
+    sq = 0.0
+    l1 = 0.0
+    for j in range(w.size):
+        w[j] += v[j] * f
+        sq += w[j] * w[j]
+        l1 += abs(w[j])
+    state[SQ_NORM] = sq * (wscale * wscale)
+    state[L1_NORM] = l1 * wscale
+
+
+@njit(cache=True)
+def _add_average(aw, v, c, k, state):  # pragma: no cover - compiled
+    """The averaged iterate after a step ``c v`` of ``w_true`` (``k``-th averaged step)."""
+    mu = 1.0 / k
+    a = state[AVG_A]
+    f = a * (-c / state[WSCALE])
+    if f != 0.0:
+        for j in range(aw.size):
+            aw[j] += f * v[j]
+    if k > 1.0:
+        state[AVG_B] /= 1.0 - mu
+    state[AVG_A] = a + mu * state[AVG_B] * state[WSCALE]
+
+
+@njit(cache=True)
+def _reset_wscale(w, aw, state, averaging):  # pragma: no cover - compiled
+    if averaging:
+        a = state[AVG_A]
+        inv_b = 1.0 / state[AVG_B]
+        for j in range(w.size):
+            aw[j] = (aw[j] + a * w[j]) * inv_b
+        state[AVG_A] = 0.0
+        state[AVG_B] = 1.0
+    s = state[WSCALE]
+    for j in range(w.size):
+        w[j] *= s
+    state[WSCALE] = 1.0
+
+
+@njit(cache=True)
+def _scale(w, aw, c, state, averaging):  # pragma: no cover - compiled
+    state[WSCALE] *= c
+    state[SQ_NORM] *= c * c
+    state[L1_NORM] *= abs(c)
+    if state[WSCALE] < _RESET_WSCALE:
+        _reset_wscale(w, aw, state, averaging)
+
+
+@njit(cache=True)
+def _l1_truncate(w, q, u, wscale):  # pragma: no cover - compiled
+    for j in range(w.size):
+        z = w[j]
+        if wscale * z > 0.0:
+            w[j] = max(0.0, z - (u + q[j]) / wscale)
+        elif wscale * z < 0.0:
+            w[j] = min(0.0, z + (u - q[j]) / wscale)
+        q[j] += wscale * (w[j] - z)
+
+
+@lazy_kernel(
+    (
+        readonly(2), readonly(), readonly(), readonly(1, "C", I8), writeable(), writeable(),
+        writeable(), writeable(), writeable(), I8, F8, I8, F8, F8, I8, F8, F8, F8, B1, F8, I8,
+        B1,
+    ),
+    cache=True, nogil=True,
+)  # fmt: skip
+def sgd_epoch(
+    X,
+    y,
+    sw,
+    order,
+    w,
+    aw,
+    q,
+    gbuf,
+    state,
+    loss,
+    eps,
+    penalty,
+    alpha,
+    l1_ratio,
+    schedule,
+    eta0,
+    power_t,
+    optimal_init,
+    fit_intercept,
+    average,
+    batch,
+    track,
+):  # pragma: no cover - compiled
+    """One epoch over the rows ``order``; returns the summed loss and objective (``track``).
+
+    ``w`` (``w_data``), ``aw``, ``q`` and the scalars in ``state`` are updated in place;
+    ``gbuf`` is scratch of ``w``'s size (used when ``batch > 1``). ``average`` is scikit-learn's
+    (averaging starts at step ``average``; 0: none).
+    """
+    n = order.size
+    averaging = average > 0
+    # l1_ratio is 0 for "l2" and 1 for "l1" (the caller sets it)
+    l2_part = 1.0 - l1_ratio if penalty >= 2 else 0.0
+    l1_part = l1_ratio if penalty == 1 or penalty == 3 else 0.0
+    sumloss = 0.0
+    objective = 0.0
+    start = 0
+    while start < n:
+        stop = min(start + batch, n)
+        m = stop - start
+        t = state[T]
+        eta = scheduled_rate(schedule, state[ETA], alpha, t, power_t, optimal_init)
+        if m == 1:
+            i = order[start]
+            xi = X[i]
+            pred = 0.0
+            for j in range(w.size):
+                pred += w[j] * xi[j]
+            pred = pred * state[WSCALE] + state[INTERCEPT]
+            if track:
+                cur = _loss(loss, y[i], pred, eps)
+                sumloss += cur
+                objective += cur
+                if penalty > 0:
+                    objective += alpha * (l2_part * 0.5 * state[SQ_NORM] + l1_part * state[L1_NORM])
+            d = min(max(_dloss(loss, y[i], pred, eps), -_MAX_DLOSS), _MAX_DLOSS)
+            upd = -eta * d * sw[i]
+            v = xi
+            c = upd
+            b_upd = upd
+            moved = upd != 0.0
+        else:
+            for j in range(gbuf.size):
+                gbuf[j] = 0.0
+            b_upd = 0.0
+            moved = False
+            ws = state[WSCALE]
+            for k in range(start, stop):
+                i = order[k]
+                xi = X[i]
+                pred = 0.0
+                for j in range(w.size):
+                    pred += w[j] * xi[j]
+                pred = pred * ws + state[INTERCEPT]
+                if track:
+                    cur = _loss(loss, y[i], pred, eps)
+                    sumloss += cur
+                    objective += cur
+                    if penalty > 0:
+                        objective += alpha * (
+                            l2_part * 0.5 * state[SQ_NORM] + l1_part * state[L1_NORM]
+                        )
+                d = min(max(_dloss(loss, y[i], pred, eps), -_MAX_DLOSS), _MAX_DLOSS)
+                ui = -eta * d * sw[i]
+                if ui != 0.0:
+                    for j in range(w.size):
+                        gbuf[j] += ui * xi[j]
+                    b_upd += ui
+                    moved = True
+            v = gbuf
+            c = 1.0 / m
+            b_upd = b_upd / m
+        if penalty >= 2:
+            _scale(w, aw, max(0.0, 1.0 - l2_part * eta * alpha), state, averaging)
+        if moved:
+            _add(w, v, c, state)
+        if fit_intercept and moved:
+            state[INTERCEPT] += b_upd
+        if averaging and average <= t:
+            k_avg = t - average + 1.0
+            _add_average(aw, v, c, k_avg, state)
+            state[AVG_INTERCEPT] += (state[INTERCEPT] - state[AVG_INTERCEPT]) / k_avg
+        if l1_part > 0.0:
+            state[U] += l1_part * eta * alpha
+            _l1_truncate(w, q, state[U], state[WSCALE])
+        state[T] = t + 1.0
+        start = stop
+    return sumloss, objective
+
+
+@lazy_kernel((writeable(), writeable(), writeable(), B1), cache=True)
+def finish(w, aw, state, averaging):  # pragma: no cover - compiled
+    """Fold ``wscale`` (and the lazy average) into the arrays: ``w`` and ``aw`` become the
+    weights and the averaged weights themselves."""
+    _reset_wscale(w, aw, state, averaging)
