@@ -155,56 +155,43 @@ N_STATE = 10
 
 
 @njit(cache=True)
-def _add(w, v, c, state):  # pragma: no cover - compiled
-    """``w_true += c v`` (``w_data += v c / wscale``), refreshing the tracked norms."""
-    wscale = state[WSCALE]
-    f = c / wscale
+def _add(w, v, f, sq, l1, track):  # pragma: no cover - compiled
+    """``w_data += f v``; with ``track``, the new ``(Σ w_data², Σ |w_data|)``."""
+    if not track:
+        for j in range(w.size):
+            w[j] += v[j] * f
+        return sq, l1
     sq = 0.0
     l1 = 0.0
     for j in range(w.size):
         w[j] += v[j] * f
         sq += w[j] * w[j]
         l1 += abs(w[j])
-    state[SQ_NORM] = sq * (wscale * wscale)
-    state[L1_NORM] = l1 * wscale
+    return sq, l1
 
 
 @njit(cache=True)
-def _add_average(aw, v, c, k, state):  # pragma: no cover - compiled
-    """The averaged iterate after a step ``c v`` of ``w_true`` (``k``-th averaged step)."""
-    mu = 1.0 / k
-    a = state[AVG_A]
-    f = a * (-c / state[WSCALE])
+def _add_average(aw, v, c, k, a, b, wscale):  # pragma: no cover - compiled
+    """Bottou's lazy average after a step ``c v`` of the weights (the ``k``-th averaged step):
+    the averaged weights are ``(aw + a · w_data) / b``; returns the new ``(a, b)``."""
+    f = a * (-c / wscale)
     if f != 0.0:
         for j in range(aw.size):
             aw[j] += f * v[j]
     if k > 1.0:
-        state[AVG_B] /= 1.0 - mu
-    state[AVG_A] = a + mu * state[AVG_B] * state[WSCALE]
+        b /= 1.0 - 1.0 / k
+    return a + (1.0 / k) * b * wscale, b
 
 
 @njit(cache=True)
-def _reset_wscale(w, aw, state, averaging):  # pragma: no cover - compiled
+def _fold(w, aw, wscale, a, b, averaging):  # pragma: no cover - compiled
+    """Fold ``wscale`` into ``w_data`` (and the lazy average into ``aw``)."""
     if averaging:
-        a = state[AVG_A]
-        inv_b = 1.0 / state[AVG_B]
+        inv_b = 1.0 / b
         for j in range(w.size):
             aw[j] = (aw[j] + a * w[j]) * inv_b
-        state[AVG_A] = 0.0
-        state[AVG_B] = 1.0
-    s = state[WSCALE]
     for j in range(w.size):
-        w[j] *= s
-    state[WSCALE] = 1.0
-
-
-@njit(cache=True)
-def _scale(w, aw, c, state, averaging):  # pragma: no cover - compiled
-    state[WSCALE] *= c
-    state[SQ_NORM] *= c * c
-    state[L1_NORM] *= abs(c)
-    if state[WSCALE] < _RESET_WSCALE:
-        _reset_wscale(w, aw, state, averaging)
+        w[j] *= wscale
 
 
 @njit(cache=True)
@@ -250,38 +237,50 @@ def sgd_epoch(
     batch,
     track,
 ):  # pragma: no cover - compiled
-    """One epoch over the rows ``order``; returns the summed loss and objective (``track``).
+    """One epoch over the rows ``order``; returns the summed loss and objective (computed only
+    when ``track``: the objective's norms are then refreshed at each step, as scikit-learn does).
 
     ``w`` (``w_data``), ``aw``, ``q`` and the scalars in ``state`` are updated in place;
     ``gbuf`` is scratch of ``w``'s size (used when ``batch > 1``). ``average`` is scikit-learn's
     (averaging starts at step ``average``; 0: none).
     """
     n = order.size
+    p = w.size
     averaging = average > 0
     # l1_ratio is 0 for "l2" and 1 for "l1" (the caller sets it)
     l2_part = 1.0 - l1_ratio if penalty >= 2 else 0.0
     l1_part = l1_ratio if penalty == 1 or penalty == 3 else 0.0
+    # the scalars live in registers during the epoch
+    wscale = state[WSCALE]
+    b = state[INTERCEPT]
+    avg_a = state[AVG_A]
+    avg_b = state[AVG_B]
+    avg_b0 = state[AVG_INTERCEPT]
+    u = state[U]
+    t = state[T]
+    sq = state[SQ_NORM]
+    l1 = state[L1_NORM]
+    eta_kept = state[ETA]
     sumloss = 0.0
     objective = 0.0
     start = 0
     while start < n:
         stop = min(start + batch, n)
         m = stop - start
-        t = state[T]
-        eta = scheduled_rate(schedule, state[ETA], alpha, t, power_t, optimal_init)
+        eta = scheduled_rate(schedule, eta_kept, alpha, t, power_t, optimal_init)
         if m == 1:
             i = order[start]
             xi = X[i]
             pred = 0.0
-            for j in range(w.size):
+            for j in range(p):
                 pred += w[j] * xi[j]
-            pred = pred * state[WSCALE] + state[INTERCEPT]
+            pred = pred * wscale + b
             if track:
                 cur = _loss(loss, y[i], pred, eps)
                 sumloss += cur
                 objective += cur
                 if penalty > 0:
-                    objective += alpha * (l2_part * 0.5 * state[SQ_NORM] + l1_part * state[L1_NORM])
+                    objective += alpha * (l2_part * 0.5 * sq + l1_part * l1)
             d = min(max(_dloss(loss, y[i], pred, eps), -_MAX_DLOSS), _MAX_DLOSS)
             upd = -eta * d * sw[i]
             v = xi
@@ -289,30 +288,27 @@ def sgd_epoch(
             b_upd = upd
             moved = upd != 0.0
         else:
-            for j in range(gbuf.size):
+            for j in range(p):
                 gbuf[j] = 0.0
             b_upd = 0.0
             moved = False
-            ws = state[WSCALE]
             for k in range(start, stop):
                 i = order[k]
                 xi = X[i]
                 pred = 0.0
-                for j in range(w.size):
+                for j in range(p):
                     pred += w[j] * xi[j]
-                pred = pred * ws + state[INTERCEPT]
+                pred = pred * wscale + b
                 if track:
                     cur = _loss(loss, y[i], pred, eps)
                     sumloss += cur
                     objective += cur
                     if penalty > 0:
-                        objective += alpha * (
-                            l2_part * 0.5 * state[SQ_NORM] + l1_part * state[L1_NORM]
-                        )
+                        objective += alpha * (l2_part * 0.5 * sq + l1_part * l1)
                 d = min(max(_dloss(loss, y[i], pred, eps), -_MAX_DLOSS), _MAX_DLOSS)
                 ui = -eta * d * sw[i]
                 if ui != 0.0:
-                    for j in range(w.size):
+                    for j in range(p):
                         gbuf[j] += ui * xi[j]
                     b_upd += ui
                     moved = True
@@ -320,20 +316,40 @@ def sgd_epoch(
             c = 1.0 / m
             b_upd = b_upd / m
         if penalty >= 2:
-            _scale(w, aw, max(0.0, 1.0 - l2_part * eta * alpha), state, averaging)
+            decay = max(0.0, 1.0 - l2_part * eta * alpha)
+            wscale *= decay
+            sq *= decay * decay
+            l1 *= decay
+            if wscale < _RESET_WSCALE:
+                _fold(w, aw, wscale, avg_a, avg_b, averaging)
+                wscale = 1.0
+                avg_a = 0.0
+                avg_b = 1.0
         if moved:
-            _add(w, v, c, state)
-        if fit_intercept and moved:
-            state[INTERCEPT] += b_upd
+            sq_new, l1_new = _add(w, v, c / wscale, sq, l1, track)
+            if track:
+                sq = sq_new * (wscale * wscale)
+                l1 = l1_new * wscale
+            if fit_intercept:
+                b += b_upd
         if averaging and average <= t:
             k_avg = t - average + 1.0
-            _add_average(aw, v, c, k_avg, state)
-            state[AVG_INTERCEPT] += (state[INTERCEPT] - state[AVG_INTERCEPT]) / k_avg
+            avg_a, avg_b = _add_average(aw, v, c, k_avg, avg_a, avg_b, wscale)
+            avg_b0 += (b - avg_b0) / k_avg
         if l1_part > 0.0:
-            state[U] += l1_part * eta * alpha
-            _l1_truncate(w, q, state[U], state[WSCALE])
-        state[T] = t + 1.0
+            u += l1_part * eta * alpha
+            _l1_truncate(w, q, u, wscale)
+        t += 1.0
         start = stop
+    state[WSCALE] = wscale
+    state[INTERCEPT] = b
+    state[AVG_A] = avg_a
+    state[AVG_B] = avg_b
+    state[AVG_INTERCEPT] = avg_b0
+    state[U] = u
+    state[T] = t
+    state[SQ_NORM] = sq
+    state[L1_NORM] = l1
     return sumloss, objective
 
 
@@ -341,4 +357,7 @@ def sgd_epoch(
 def finish(w, aw, state, averaging):  # pragma: no cover - compiled
     """Fold ``wscale`` (and the lazy average) into the arrays: ``w`` and ``aw`` become the
     weights and the averaged weights themselves."""
-    _reset_wscale(w, aw, state, averaging)
+    _fold(w, aw, state[WSCALE], state[AVG_A], state[AVG_B], averaging)
+    state[WSCALE] = 1.0
+    state[AVG_A] = 0.0
+    state[AVG_B] = 1.0

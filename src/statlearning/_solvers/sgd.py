@@ -129,8 +129,9 @@ def sgd_linear(
     order = np.ascontiguousarray(train_rows, dtype=np.int64)
     n_train = max(order.size, 1)
     rng = np.random.RandomState(seed) if shuffle else None
-    track = validation_score is None
-    best = np.inf if track else -np.inf
+    # the training objective is needed by the stopping rule only
+    track = validation_score is None and tol is not None
+    best = -np.inf if validation_score is not None else np.inf
     misses = 0
     epoch = 0
     for epoch in range(max_iter):
@@ -144,13 +145,15 @@ def sgd_linear(
         )  # fmt: skip
         if not (np.isfinite(state[_k.INTERCEPT]) and np.all(np.isfinite(w))):
             raise FloatingPointError(f"floating-point overflow at epoch {epoch + 1}")
-        if track:
+        if tol is None:
+            continue  # (scikit-learn's tol=-inf: every epoch counts as an improvement)
+        if validation_score is None:
             value = objective / n_train
-            missed = tol is not None and value > best - tol
+            missed = value > best - tol
             best = min(best, value)
         else:
             value = validation_score(w * state[_k.WSCALE], state[_k.INTERCEPT])
-            missed = tol is not None and value < best + tol
+            missed = value < best + tol
             best = max(best, value)
         misses = misses + 1 if missed else 0
         if misses >= n_iter_no_change:
