@@ -12,7 +12,7 @@ from sklearn.datasets import make_classification, make_regression
 from sklearn.model_selection import train_test_split
 from sklearn.preprocessing import StandardScaler
 
-from statlearning.exceptions import ConvergenceWarning
+from statlearning.exceptions import ConvergenceWarning, NumericalWarning
 from statlearning.linear_model import (
     LeastSquaresClassifier,
     LogisticRegression,
@@ -350,9 +350,30 @@ def test_errors_and_warnings(data):
     with pytest.raises(ValueError, match="early_stopping"):
         SGDRegressor(early_stopping=True).partial_fit(X, y)
     with pytest.raises(ValueError, match=r"overflow.*standardise"):
-        SGDRegressor(learning_rate="constant", eta0=10.0, tol=None).fit(X * 1e150, y)
+        SGDRegressor(learning_rate="constant", eta0=1e300, penalty=None, tol=None).fit(X, y)
+    with pytest.warns(NumericalWarning, match="scale of X"):
+        huge = SGDRegressor(random_state=0).fit(X * 1e200, y)
+    # fitted on the columns divided by powers of two (largest |x| in [0.5, 1)): a good fit
+    assert huge.score(X * 1e200, y) > 0.8
     with pytest.warns(ConvergenceWarning, match="max_iter=2 epochs"):
         SGDRegressor(max_iter=2, tol=1e-3).fit(X, y)
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         SGDRegressor(max_iter=2, tol=None).fit(X, y)  # tol=None: no convergence to claim
+
+
+def test_sample_weight_scales_the_step():
+    # a weight multiplies that sample's step (scikit-learn's definition), so a weight of 2 is
+    # not two copies of the row (see the expected failure in tests/test_common.py)
+    rng = np.random.default_rng(3)
+    X, y = rng.normal(size=(5, 2)), rng.normal(size=5)
+    weights = np.array([1.0, 2.0, 0.0, 0.5, 3.0])
+    eta = 0.05
+    reg = SGDRegressor(penalty=None, learning_rate="constant", eta0=eta, max_iter=1, tol=None,
+                       shuffle=False).fit(X, y, sample_weight=weights)  # fmt: skip
+    w, b = np.zeros(2), 0.0
+    for x_i, y_i, s_i in zip(X, y, weights, strict=True):
+        step = eta * s_i * (x_i @ w + b - y_i)
+        w, b = w - step * x_i, b - step
+    np.testing.assert_allclose(reg.coef_, w, rtol=1e-14)
+    np.testing.assert_allclose(reg.intercept_[0], b, rtol=1e-14)
