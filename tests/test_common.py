@@ -125,6 +125,7 @@ ESTIMATORS = [
     Perceptron(shuffle=False, fit_intercept=False),
     LeastSquaresClassifier(),
     LeastSquaresClassifier(fit_intercept=False),
+    LeastSquaresClassifier(zero_label="positive"),
     SGDRegressor(),
     SGDRegressor(loss="huber", epsilon=1.0, penalty="elasticnet", batch_size=8, average=True),
     SGDClassifier(),
