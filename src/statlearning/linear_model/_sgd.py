@@ -745,7 +745,11 @@ class SGDClassifier(ClassifierMixin, _BaseSGD):
         for r, (k, seed) in enumerate(zip(targets, seeds, strict=True)):
             s = np.where(codes == k, 1.0, -1.0)
             pos, neg = (cw[1], cw[0]) if K == 2 else (cw[k], 1.0)
-            weights = sw * np.where(s > 0, pos, neg)
+            if pos == 1.0 and neg == 1.0:
+                weights = sw
+            else:
+                weights = np.where(s > 0, pos, neg)
+                weights *= sw
             res = self._run(X, s, weights, held, coef[r], b[r], avg[r], avg_b[r], seed,
                             max_iter, _accuracy, x_scale)  # fmt: skip
             coef[r], b[r] = res.coef, res.intercept
