@@ -155,6 +155,19 @@ N_STATE = 10
 
 
 @njit(cache=True)
+def _row(xi, yi, si, w, wscale, b, loss, eps, eta, track):  # pragma: no cover - compiled
+    """``(loss, u)`` of one row: the loss at ``p = xᵢᵀw + b`` (when ``track``) and the step
+    ``u = −η sᵢ L'(yᵢ, p)`` (the derivative clipped to ±1e12)."""
+    pred = 0.0
+    for j in range(w.size):
+        pred += w[j] * xi[j]
+    pred = pred * wscale + b
+    cur = _loss(loss, yi, pred, eps) if track else 0.0
+    d = min(max(_dloss(loss, yi, pred, eps), -_MAX_DLOSS), _MAX_DLOSS)
+    return cur, -eta * d * si
+
+
+@njit(cache=True)
 def _add(w, v, f, sq, l1, track):  # pragma: no cover - compiled
     """``w_data += f v``; with ``track``, the new ``(Σ w_data², Σ |w_data|)``."""
     if not track:
@@ -268,21 +281,15 @@ def sgd_epoch(
         stop = min(start + batch, n)
         m = stop - start
         eta = scheduled_rate(schedule, eta_kept, alpha, t, power_t, optimal_init)
+        # the penalty of the objective, from the norms of the last update (scikit-learn's)
+        penalty_value = alpha * (l2_part * 0.5 * sq + l1_part * l1) if penalty > 0 else 0.0
         if m == 1:
             i = order[start]
             xi = X[i]
-            pred = 0.0
-            for j in range(p):
-                pred += w[j] * xi[j]
-            pred = pred * wscale + b
+            cur, upd = _row(xi, y[i], sw[i], w, wscale, b, loss, eps, eta, track)
             if track:
-                cur = _loss(loss, y[i], pred, eps)
                 sumloss += cur
-                objective += cur
-                if penalty > 0:
-                    objective += alpha * (l2_part * 0.5 * sq + l1_part * l1)
-            d = min(max(_dloss(loss, y[i], pred, eps), -_MAX_DLOSS), _MAX_DLOSS)
-            upd = -eta * d * sw[i]
+                objective += cur + penalty_value
             v = xi
             c = upd
             b_upd = upd
@@ -295,18 +302,10 @@ def sgd_epoch(
             for k in range(start, stop):
                 i = order[k]
                 xi = X[i]
-                pred = 0.0
-                for j in range(p):
-                    pred += w[j] * xi[j]
-                pred = pred * wscale + b
+                cur, ui = _row(xi, y[i], sw[i], w, wscale, b, loss, eps, eta, track)
                 if track:
-                    cur = _loss(loss, y[i], pred, eps)
                     sumloss += cur
-                    objective += cur
-                    if penalty > 0:
-                        objective += alpha * (l2_part * 0.5 * sq + l1_part * l1)
-                d = min(max(_dloss(loss, y[i], pred, eps), -_MAX_DLOSS), _MAX_DLOSS)
-                ui = -eta * d * sw[i]
+                    objective += cur + penalty_value
                 if ui != 0.0:
                     for j in range(p):
                         gbuf[j] += ui * xi[j]

@@ -16,7 +16,6 @@ from sklearn.metrics import accuracy_score, r2_score
 from sklearn.model_selection import ShuffleSplit, StratifiedShuffleSplit
 from sklearn.utils import check_random_state, compute_class_weight
 from sklearn.utils.metaestimators import available_if
-from sklearn.utils.validation import check_is_fitted
 
 from .._core.class_labels import encode_class_labels
 from .._core.scaling import linear_rescaling
@@ -31,8 +30,9 @@ from .._validation import (
     check_sample_weight,
     validate_data,
 )
-from ..base import ClassifierMixin, RegressorMixin, StatBase, fit_context
+from ..base import ClassifierMixin, LinearPredictorMixin, RegressorMixin, StatBase, fit_context
 from ..exceptions import NumericalWarning, external_stacklevel, warn_not_converged
+from ._perceptron import _LinearClassifierPredict
 
 __all__ = ["SGDClassifier", "SGDRegressor"]
 
@@ -233,7 +233,7 @@ def _accuracy(score, s, w):
     return accuracy_score(s, np.where(score > 0, 1.0, -1.0), sample_weight=w)
 
 
-class SGDRegressor(RegressorMixin, _BaseSGD):
+class SGDRegressor(RegressorMixin, LinearPredictorMixin, _BaseSGD):
     """Linear regression trained by stochastic gradient descent (scikit-learn's update).
 
     Parameters
@@ -451,21 +451,6 @@ default="squared_error"
                                   np.array([res.average_intercept]))  # fmt: skip
         self.coef_, self.intercept_ = coef_.copy(), b_.copy()
 
-    def predict(self, X):
-        """Predicted values ``X @ coef_ + intercept_``.
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-
-        Returns
-        -------
-        ndarray of shape (n_samples,)
-        """
-        check_is_fitted(self, "coef_")
-        X = validate_data(self, X, reset=False, dtype=np.float64)
-        return X @ self.coef_ + self.intercept_[0]
-
 
 def _has_proba(estimator) -> bool:
     if estimator.loss not in ("log_loss", "modified_huber"):
@@ -476,7 +461,7 @@ def _has_proba(estimator) -> bool:
     return True
 
 
-class SGDClassifier(ClassifierMixin, _BaseSGD):
+class SGDClassifier(ClassifierMixin, _LinearClassifierPredict, _BaseSGD):
     """Linear classifiers trained by stochastic gradient descent (one-vs-all for K > 2).
 
     The linear SVM, logistic regression, the perceptron, the least-squares and tanh-cost
@@ -767,42 +752,6 @@ class SGDClassifier(ClassifierMixin, _BaseSGD):
         # vanishes before the fit is good (scikit-learn's checks then expect less accuracy)
         tags.classifier_tags.poor_score = self.loss == "tanh"
         return tags
-
-    def decision_function(self, X):
-        """Scores ``X @ coef_.T + intercept_``.
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-
-        Returns
-        -------
-        ndarray of shape (n_samples,) or (n_samples, n_classes)
-            Two classes: positive in favour of ``classes_[1]``; more: one score per class.
-        """
-        check_is_fitted(self, "coef_")
-        X = validate_data(self, X, reset=False, dtype=np.float64)
-        scores = X @ self.coef_.T + self.intercept_
-        return scores[:, 0] if scores.shape[1] == 1 else scores
-
-    def predict(self, X):
-        """Predicted labels from the scores of :meth:`decision_function`.
-
-        Two classes: ``classes_[1]`` where the score is positive (strictly); more classes: the
-        class of the largest score.
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-
-        Returns
-        -------
-        ndarray of shape (n_samples,)
-        """
-        scores = self.decision_function(X)
-        if scores.ndim == 1:
-            return self.classes_[(scores > 0).astype(np.intp)]
-        return self.classes_[np.argmax(scores, axis=1)]
 
     @available_if(_has_proba)
     def predict_proba(self, X):
