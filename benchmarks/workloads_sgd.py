@@ -13,17 +13,9 @@ from __future__ import annotations
 import numpy as np
 
 from workloads import Workload
+from workloads_neural_network import accuracy, r2
 
 EPOCHS = 5
-
-
-def accuracy(y, labels) -> float:
-    return float(np.mean(np.asarray(y) == np.asarray(labels)))
-
-
-def r2(y, pred) -> float:
-    y = np.asarray(y, dtype=np.float64)
-    return float(1.0 - np.sum((y - pred) ** 2) / np.sum((y - y.mean()) ** 2))
 
 
 def noisy_linear(rng: np.random.Generator, n_samples: int, n_features: int):
