@@ -131,6 +131,8 @@ ESTIMATORS = [
     SGDClassifier(),
     SGDClassifier(loss="log_loss", penalty="l1", learning_rate="adaptive", average=3),
     SGDClassifier(loss="tanh", learning_rate="constant", eta0=0.1, batch_size=4),
+    SGDClassifier(loss="log_loss", step_rule="adam", batch_size=8),
+    SGDRegressor(step_rule="nesterov", penalty="elasticnet", batch_size=4, eta0=0.001),
     Ridge(),
     Ridge(solver="svd"),
     Ridge(solver="dual"),

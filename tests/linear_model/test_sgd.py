@@ -369,11 +369,107 @@ def test_sample_weight_scales_the_step():
     X, y = rng.normal(size=(5, 2)), rng.normal(size=5)
     weights = np.array([1.0, 2.0, 0.0, 0.5, 3.0])
     eta = 0.05
-    reg = SGDRegressor(penalty=None, learning_rate="constant", eta0=eta, max_iter=1, tol=None,
-                       shuffle=False).fit(X, y, sample_weight=weights)  # fmt: skip
+    reg = SGDRegressor(
+        penalty=None, learning_rate="constant", eta0=eta, max_iter=1, tol=None, shuffle=False
+    ).fit(X, y, sample_weight=weights)
     w, b = np.zeros(2), 0.0
     for x_i, y_i, s_i in zip(X, y, weights, strict=True):
         step = eta * s_i * (x_i @ w + b - y_i)
         w, b = w - step * x_i, b - step
     np.testing.assert_allclose(reg.coef_, w, rtol=1e-14)
     np.testing.assert_allclose(reg.intercept_[0], b, rtol=1e-14)
+
+
+# --- the shared step rules -----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "rule,eta0", [("momentum", 0.05), ("nesterov", 0.05), ("adagrad", 0.5), ("adam", 0.05)]
+)
+def test_step_rules_reach_the_ridge_optimum(data, rule, eta0):
+    X, y, _ = data
+    ridge = Ridge(alpha=N * ALPHA).fit(X, y)
+    sgd = SGDRegressor(
+        alpha=ALPHA,
+        step_rule=rule,
+        batch_size=N,
+        eta0=eta0,
+        learning_rate="constant",
+        max_iter=3000,
+        tol=None,
+    ).fit(X, y)
+    np.testing.assert_allclose(sgd.coef_, ridge.coef_, rtol=0, atol=1e-8)
+    np.testing.assert_allclose(sgd.intercept_[0], ridge.intercept_, rtol=0, atol=1e-8)
+
+
+@pytest.mark.parametrize("rule", ["rmsprop", "adadelta"])
+def test_step_rules_without_decay_get_near_the_optimum(data, rule):
+    # RMSProp's and Adadelta's steps do not shrink with the gradient: they hover near it
+    X, y, _ = data
+    ridge = Ridge(alpha=N * ALPHA).fit(X, y)
+    sgd = SGDRegressor(
+        alpha=ALPHA,
+        step_rule=rule,
+        batch_size=N,
+        eta0=0.01,
+        learning_rate="constant",
+        max_iter=3000,
+        tol=None,
+    ).fit(X, y)
+    np.testing.assert_allclose(sgd.coef_, ridge.coef_, rtol=0, atol=3e-2)
+
+
+def test_momentum_steps_are_the_shared_rule(data):
+    # two full-batch steps equal steps.Momentum applied to the mean gradient of the objective
+    from statlearning._solvers.steps import Momentum
+
+    X, y, _ = data
+    eta = 0.1
+    averaged = SGDRegressor(
+        alpha=ALPHA,
+        step_rule="momentum",
+        batch_size=N,
+        eta0=eta,
+        learning_rate="constant",
+        max_iter=2,
+        tol=None,
+        average=True,
+    ).fit(X, y)
+    sgd = SGDRegressor(
+        alpha=ALPHA,
+        step_rule="momentum",
+        batch_size=N,
+        eta0=eta,
+        learning_rate="constant",
+        max_iter=2,
+        tol=None,
+    ).fit(X, y)
+    theta = np.zeros(X.shape[1] + 1)
+    rule = Momentum(eta, 0.9)
+    iterates = []
+    for _ in range(2):
+        r = X @ theta[:-1] + theta[-1] - y
+        grad = np.append(X.T @ r / N + ALPHA * theta[:-1], r.mean())
+        rule.update([theta], [grad])
+        iterates.append(theta.copy())
+    np.testing.assert_allclose(sgd.coef_, theta[:-1], rtol=1e-12)
+    np.testing.assert_allclose(sgd.intercept_[0], theta[-1], rtol=1e-12)
+    mean = np.mean(iterates, axis=0)  # average=True: the mean of the iterates
+    np.testing.assert_allclose(averaged.coef_, mean[:-1], rtol=1e-12)
+    np.testing.assert_allclose(averaged.intercept_[0], mean[-1], rtol=1e-12)
+
+
+def test_adam_log_loss_reaches_logistic_optimum(data):
+    X, _, labels = data
+    logit = LogisticRegression(penalty="l2", C=1.0 / (N * ALPHA)).fit(X, labels)
+    sgd = SGDClassifier(
+        loss="log_loss",
+        alpha=ALPHA,
+        step_rule="adam",
+        batch_size=N,
+        eta0=0.05,
+        learning_rate="constant",
+        max_iter=3000,
+        tol=None,
+    ).fit(X, labels)
+    np.testing.assert_allclose(sgd.coef_, logit.coef_, rtol=0, atol=1e-6)

@@ -34,9 +34,18 @@ import math
 from numba import njit
 
 from .._core.compiled import B1, F8, I8, lazy_kernel, readonly, writeable
+from . import _step_kernels as _rules
 from ._step_kernels import scheduled_rate
 
-__all__ = ["CLASSIFICATION_LOSSES", "LOSS_CODES", "PENALTY_CODES", "loss_values", "sgd_epoch"]
+__all__ = [
+    "CLASSIFICATION_LOSSES",
+    "LOSS_CODES",
+    "PENALTY_CODES",
+    "RULE_CODES",
+    "loss_values",
+    "rule_epoch",
+    "sgd_epoch",
+]
 
 LOSS_CODES = {
     "squared_error": 0, "huber": 1, "epsilon_insensitive": 2, "squared_epsilon_insensitive": 3,
@@ -360,3 +369,126 @@ def finish(w, aw, state, averaging):  # pragma: no cover - compiled
     state[WSCALE] = 1.0
     state[AVG_A] = 0.0
     state[AVG_B] = 1.0
+
+
+#: Codes of the step rules :func:`rule_epoch` applies (the kernels of ``_step_kernels``).
+RULE_CODES = {"momentum": 1, "nesterov": 2, "adagrad": 3, "rmsprop": 4, "adadelta": 5, "adam": 6}
+
+
+@njit(cache=True)
+def _apply_rule(rule, theta, g, s1, s2, lr, hyper, k):  # pragma: no cover - compiled
+    """One update of ``theta`` by the rule's shared compiled kernel (``k``: updates so far,
+    from 1, for Adam's bias correction); ``hyper`` = (momentum, rho, beta_1, beta_2, eps)."""
+    if rule == 1 or rule == 2:
+        _rules.momentum_step(theta, g, s1, hyper[0], lr, rule == 2)
+    elif rule == 3:
+        _rules.adagrad_step(theta, g, s1, lr, hyper[4])
+    elif rule == 4:
+        _rules.rmsprop_step(theta, g, s1, lr, hyper[1], hyper[4])
+    elif rule == 5:
+        _rules.adadelta_step(theta, g, s1, s2, hyper[1], hyper[4])
+    else:
+        b1, b2 = hyper[2], hyper[3]
+        lr_k = lr * math.sqrt(1.0 - b2**k) / (1.0 - b1**k)
+        _rules.adam_step(theta, g, s1, s2, b1, b2, lr_k, hyper[4])
+
+
+@lazy_kernel(
+    (
+        readonly(2), readonly(), readonly(), readonly(1, "C", I8), writeable(), writeable(),
+        writeable(), writeable(), writeable(), writeable(), I8, readonly(), I8, F8, I8, F8, F8,
+        F8, F8, F8, B1, F8, I8, B1,
+    ),
+    cache=True, nogil=True,
+)  # fmt: skip
+def rule_epoch(
+    X,
+    y,
+    sw,
+    order,
+    theta,
+    avg,
+    g,
+    s1,
+    s2,
+    state,
+    rule,
+    hyper,
+    loss,
+    eps,
+    penalty,
+    alpha,
+    l1_ratio,
+    eta0,
+    power_t,
+    optimal_init,
+    fit_intercept,
+    schedule_code,
+    batch,
+    track,
+):  # pragma: no cover - compiled
+    """One epoch of mini-batch steps by a step rule of :mod:`.steps` other than plain SGD.
+
+    ``theta = (w, b)``; the gradient of a batch is the mean of ``sᵢ L'(yᵢ, pᵢ) (xᵢ, 1)`` plus
+    the penalty's (sub)gradient ``α((1 − ρ) w + ρ sign(w))`` (never on ``b``); ``s1``/``s2`` are
+    the rule's state, ``avg`` the averaged iterate. ``state`` holds ``T`` (steps, for the
+    schedules), ``U`` (the rule's own update count) and ``ETA``; ``INTERCEPT`` and
+    ``AVG_INTERCEPT`` are unused (the intercept is ``theta[-1]``). Returns the summed loss and
+    objective (``track``).
+    """
+    n = order.size
+    p = theta.size - 1
+    averaging = state[AVG_A] > 0.0  # the first averaged step (0: no averaging)
+    l2_part = 1.0 - l1_ratio if penalty >= 2 else 0.0
+    l1_part = l1_ratio if penalty == 1 or penalty == 3 else 0.0
+    t = state[T]
+    k = state[U]
+    sumloss = 0.0
+    objective = 0.0
+    start = 0
+    while start < n:
+        stop = min(start + batch, n)
+        m = stop - start
+        eta = scheduled_rate(schedule_code, state[ETA], alpha, t, power_t, optimal_init)
+        for j in range(p + 1):
+            g[j] = 0.0
+        pen = 0.0
+        if track and penalty > 0:
+            sq = 0.0
+            l1 = 0.0
+            for j in range(p):
+                sq += theta[j] * theta[j]
+                l1 += abs(theta[j])
+            pen = alpha * (l2_part * 0.5 * sq + l1_part * l1)
+        for r in range(start, stop):
+            i = order[r]
+            xi = X[i]
+            pred = theta[p]
+            for j in range(p):
+                pred += theta[j] * xi[j]
+            if track:
+                cur = _loss(loss, y[i], pred, eps)
+                sumloss += cur
+                objective += cur + pen
+            d = min(max(_dloss(loss, y[i], pred, eps), -_MAX_DLOSS), _MAX_DLOSS) * sw[i]
+            if d != 0.0:
+                for j in range(p):
+                    g[j] += d * xi[j]
+                g[p] += d
+        inv_m = 1.0 / m
+        for j in range(p):
+            wj = theta[j]
+            sign = 1.0 if wj > 0.0 else (-1.0 if wj < 0.0 else 0.0)
+            g[j] = g[j] * inv_m + alpha * (l2_part * wj + l1_part * sign)
+        g[p] = g[p] * inv_m if fit_intercept else 0.0
+        k += 1.0
+        _apply_rule(rule, theta, g, s1, s2, eta, hyper, k)
+        if averaging and state[AVG_A] <= t:
+            mu = 1.0 / (t - state[AVG_A] + 1.0)
+            for j in range(p + 1):
+                avg[j] += (theta[j] - avg[j]) * mu
+        t += 1.0
+        start = stop
+    state[T] = t
+    state[U] = k
+    return sumloss, objective

@@ -20,7 +20,7 @@ from sklearn.utils.metaestimators import available_if
 from .._core.class_labels import encode_class_labels
 from .._core.scaling import linear_rescaling
 from .._solvers.sgd import sgd_linear, start_offset
-from .._solvers.steps import LearningRateSchedule
+from .._solvers.steps import RULES, LearningRateSchedule
 from .._validation import (
     Boolean,
     InstanceOf,
@@ -67,6 +67,7 @@ _COMMON_CONSTRAINTS = {
     "warm_start": [Boolean()],
     "average": [Boolean(), Interval(Integral, 1, None, closed="left")],
     "batch_size": [Interval(Integral, 1, None, closed="left")],
+    "step_rule": [Options(set(RULES))],
 }
 
 
@@ -162,7 +163,7 @@ class _BaseSGD(StatBase):
                 n_iter_no_change=int(self.n_iter_no_change), shuffle=bool(self.shuffle),
                 seed=seed, average=int(self.average), batch_size=int(self.batch_size),
                 t=float(self.t_), average_coef=avg_coef * f, average_intercept=avg_intercept,
-                validation_score=val,
+                validation_score=val, step_rule=self.step_rule,
             )  # fmt: skip
         except FloatingPointError as exc:
             raise ValueError(
@@ -287,6 +288,16 @@ default="squared_error"
         Samples per step. ``1`` is the per-instance update of the notes and of scikit-learn; a
         larger batch steps along the mean gradient of its samples (``batch_size ≥ n_samples``
         is batch gradient descent); the rate schedules count steps.
+    step_rule : {"sgd", "momentum", "nesterov", "adagrad", "rmsprop", "adadelta", "adam"}, \
+default="sgd"
+        ``"sgd"``: the plain step :math:`\\theta \\leftarrow \\theta - \\eta g` with the L2
+        penalty as weight decay and the L1 penalty by truncation (scikit-learn's update).
+        Another name: that rule of the library's shared optimisers (as in the MLPs: heavy-ball
+        momentum 0.9, Nesterov, Adagrad, RMSProp with ρ = 0.9, Adadelta, Adam with β = (0.9,
+        0.999)) steps along each batch's mean gradient, the penalty's (sub)gradient included
+        (L1 then gives no exact zeros); its state starts at zero at each call of ``fit`` or
+        ``partial_fit``. Adam and Adadelta keep their own step sizes (``eta0`` is Adam's
+        rate; ``"adaptive"`` stops at the first plateau for them).
 
     Attributes
     ----------
@@ -363,6 +374,7 @@ default="squared_error"
         warm_start=False,
         average=False,
         batch_size=1,
+        step_rule="sgd",
     ):
         self.loss = loss
         self.penalty = penalty
@@ -383,6 +395,7 @@ default="squared_error"
         self.warm_start = warm_start
         self.average = average
         self.batch_size = batch_size
+        self.step_rule = step_rule
 
     @fit_context
     def fit(self, X, y, coef_init=None, intercept_init=None, sample_weight=None):
@@ -522,6 +535,16 @@ class SGDClassifier(ClassifierMixin, _LinearClassifierPredict, _BaseSGD):
     batch_size : int, default=1
         Samples per step: ``1`` is the per-instance update; larger batches step along the mean
         gradient of their samples (``batch_size ≥ n_samples``: batch gradient descent).
+    step_rule : {"sgd", "momentum", "nesterov", "adagrad", "rmsprop", "adadelta", "adam"}, \
+default="sgd"
+        ``"sgd"``: the plain step :math:`\\theta \\leftarrow \\theta - \\eta g` with the L2
+        penalty as weight decay and the L1 penalty by truncation (scikit-learn's update).
+        Another name: that rule of the library's shared optimisers (as in the MLPs: heavy-ball
+        momentum 0.9, Nesterov, Adagrad, RMSProp with ρ = 0.9, Adadelta, Adam with β = (0.9,
+        0.999)) steps along each batch's mean gradient, the penalty's (sub)gradient included
+        (L1 then gives no exact zeros); its state starts at zero at each call of ``fit`` or
+        ``partial_fit``. Adam and Adadelta keep their own step sizes (``eta0`` is Adam's
+        rate; ``"adaptive"`` stops at the first plateau for them).
 
     Attributes
     ----------
@@ -612,6 +635,7 @@ class SGDClassifier(ClassifierMixin, _LinearClassifierPredict, _BaseSGD):
         warm_start=False,
         average=False,
         batch_size=1,
+        step_rule="sgd",
     ):
         self.loss = loss
         self.penalty = penalty
@@ -633,6 +657,7 @@ class SGDClassifier(ClassifierMixin, _LinearClassifierPredict, _BaseSGD):
         self.warm_start = warm_start
         self.average = average
         self.batch_size = batch_size
+        self.step_rule = step_rule
 
     @fit_context
     def fit(self, X, y, coef_init=None, intercept_init=None, sample_weight=None):
