@@ -185,6 +185,33 @@ def test_lms_update_has_the_corrected_intercept_sign():
     np.testing.assert_allclose(clf.intercept_[0], -alpha, rtol=1e-14)
 
 
+def test_zwaan_single_instance_and_batch_updates():
+    # seed 000 (3.21): β_i ← β_i − (α/N)(f_β(x) − y) x_i per instance, and (3.22) the batch
+    # update β_i ← β_i − (α/N) Σ_j (f_β(x_j) − y_j) x_ji, the factor 2 absorbed in α; x_0 = 1
+    # is our intercept. (3.21) is a per-sample step of rate α/N, (3.22) a full-batch step of
+    # rate α along the mean gradient.
+    rng = np.random.default_rng(5)
+    X, y = rng.normal(size=(6, 2)), rng.normal(size=6)
+    a, n = 0.3, 6
+    per_instance = SGDRegressor(
+        penalty=None, learning_rate="constant", eta0=a / n, max_iter=1, tol=None, shuffle=False
+    ).fit(X, y)
+    beta = np.zeros(3)
+    Z = np.column_stack([np.ones(n), X])
+    for z, t in zip(Z, y, strict=True):
+        beta = beta - (a / n) * (z @ beta - t) * z
+    np.testing.assert_allclose(per_instance.coef_, beta[1:], rtol=1e-14)
+    np.testing.assert_allclose(per_instance.intercept_[0], beta[0], rtol=1e-14)
+    batch = SGDRegressor(
+        penalty=None, learning_rate="constant", eta0=a, batch_size=n, max_iter=3, tol=None
+    ).fit(X, y)
+    beta = np.zeros(3)
+    for _ in range(3):
+        beta = beta - (a / n) * Z.T @ (Z @ beta - y)
+    np.testing.assert_allclose(batch.coef_, beta[1:], rtol=1e-13)
+    np.testing.assert_allclose(batch.intercept_[0], beta[0], rtol=1e-13)
+
+
 def test_lms_batch_gradient_descent_reaches_least_squares_classifier(data):
     # batch GD (7.6)-(7.7) on ±1 labels converges to the least-squares fit, which is
     # LeastSquaresClassifier's 0/1 indicator fit mapped by s = 2·1[y] − 1
