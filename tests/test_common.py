@@ -166,6 +166,11 @@ ESTIMATORS = [
     CategoricalNB(handle_unknown="ignore", min_categories=4),
     MixedNB(),
     MixedNB(categorical_features=[0], ddof=1),
+    GaussianNB(decision_threshold=0.3),
+    BernoulliNB(decision_threshold=0.5),
+    MultinomialNB(decision_threshold=0.5),
+    CategoricalNB(decision_threshold=0.5),
+    MixedNB(categorical_features=[0], decision_threshold=0.5),
     LinearDiscriminantAnalysis(),
     LinearDiscriminantAnalysis(solver="eigen"),
     LinearDiscriminantAnalysis(solver="eigen", shrinkage="auto"),
@@ -427,7 +432,22 @@ EXPECTED_FAILED_CHECKS: dict = {
             "the fit on repeated rows (tests/cluster/test_kernel_kmeans.py)"
         )
     },
+    MultinomialNB: {
+        "check_decision_proba_consistency": (
+            "the check fits blobs with negative entries, which are no counts (the estimator's "
+            "positive_only tag, which this check ignores); decision_function is the log "
+            "posterior odds, so its ranks are those of predict_proba "
+            "(tests/naive_bayes/test_decision_threshold.py)"
+        )
+    },
 }
+
+_MOVED_THRESHOLD = (
+    "with a decision threshold t other than 1/2, predict is decision_function > logit(t), not "
+    "> 0: decision_function stays the log posterior odds, whatever the threshold (as "
+    "scikit-learn's FixedThresholdClassifier keeps its estimator's decision_function); the rule "
+    "is tested in tests/naive_bayes/test_decision_threshold.py"
+)
 
 _COUNTS_OBSERVATIONS = (
     "min_samples_split/min_samples_leaf count observations (rows of positive weight), as "
@@ -454,6 +474,10 @@ def expected_failed_checks(estimator):
         out["check_sample_weight_equivalence_on_dense_data"] = _COUNTS_OBSERVATIONS
     if isinstance(estimator, LocalRegression):
         out["check_sample_weight_equivalence_on_dense_data"] = _PRECISION_WEIGHTS
+    if params.get("decision_threshold") not in (None, 0.5) and hasattr(
+        estimator, "decision_function"
+    ):
+        out["check_classifiers_train"] = _MOVED_THRESHOLD
     return out
 
 
@@ -499,7 +523,8 @@ def test_no_training_data_stored(estimator):
     y = X @ [1.0, 2.0, 3.0] + rng.normal(size=n)
     tags = get_tags(estimator)
     if is_classifier(estimator):
-        y = np.digitize(y, np.quantile(y, [1 / 3, 2 / 3]))
+        cuts = [1 / 3, 2 / 3] if tags.classifier_tags.multi_class else [0.5]
+        y = np.digitize(y, np.quantile(y, cuts))
     elif tags.target_tags.positive_only:
         y = np.exp(y / 4)  # strictly positive targets (Poisson, Gamma, inverse Gaussian GLMs)
     if tags.input_tags.positive_only:

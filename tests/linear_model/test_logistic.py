@@ -351,7 +351,9 @@ def test_auto_l2_finishes_with_newton_when_lbfgs_stops(binary, three_class, mult
 
 def test_threshold_needs_two_classes(three_class):
     X, y = three_class
-    with pytest.raises(ValueError, match="decision_threshold applies to binary"):
+    with pytest.raises(
+        ValueError, match="Only binary classification is supported with a decision_threshold"
+    ):
         LogisticRegression(decision_threshold=0.3).fit(X, y)
 
 

@@ -10,7 +10,7 @@ import numpy as np
 from scipy import linalg, special
 from sklearn.utils.validation import check_is_fitted
 
-from .._core.class_labels import encode_class_labels
+from .._core.class_labels import check_binary_threshold, encode_class_labels, threshold_labels
 from .._core.families import get_family
 from .._core.linalg import R_TOL, cholesky_factor, weighted_gram
 from .._core.logistic import (
@@ -251,11 +251,7 @@ float or int
                 f"{name}: solver={self.solver!r} does not support penalty={self.penalty!r}; "
                 f"valid solvers for it: {', '.join(map(repr, valid))}."
             )
-        if n_classes > 2 and self.decision_threshold != 0.5:
-            raise ValueError(
-                f"{name}: decision_threshold applies to binary problems only; y has "
-                f"{n_classes} classes (leave decision_threshold=0.5)."
-            )
+        check_binary_threshold(self.decision_threshold, n_classes, name, default=0.5)
         return AUTO_SOLVER[self.penalty] if self.solver == "auto" else self.solver
 
     @fit_context
@@ -566,9 +562,7 @@ float or int
         """
         eta = self.decision_function(X)
         if eta.ndim == 1:
-            t = self.decision_threshold
-            cut = np.log(t) - np.log1p(-t)  # p̂ > t  ⇔  η > logit(t)
-            return self.classes_[(eta > cut).astype(np.intp)]
+            return threshold_labels(self.classes_, eta, self.decision_threshold)
         return self.classes_[np.argmax(eta, axis=1)]
 
     # ---------------------------------------------------------------------------- inference
