@@ -223,6 +223,8 @@ ESTIMATORS = [
     PCA(n_components="kaiser"),
     PCA(n_components="elbow"),
     PCA(n_components=0.9),
+    PCA(whiten=True),
+    PCA(n_components=2, whiten=True, scale=True, svd_solver="full"),
     KernelPCA(),
     KernelPCA(n_components=2, kernel="rbf", gamma=0.5),
     KernelPCA(kernel="precomputed"),
