@@ -112,6 +112,7 @@ ESTIMATORS = [
     LogisticRegression(),
     LogisticRegression(solver="lbfgs"),
     LogisticRegression(solver="gd"),
+    LogisticRegression(solver="gd", learning_rate="wolfe"),
     LogisticRegression(penalty="l2"),
     LogisticRegression(penalty="l2", solver="lbfgs"),
     LogisticRegression(penalty="l2", solver="gd"),

@@ -94,8 +94,10 @@ class LogisticRegression(ClassifierMixin, InferenceMixin, StatBase):
         (twice the objective; R's ``glm.control(epsilon = 1e-8)``). ``"lbfgs"``: the projected
         gradient tolerance of the mean objective ``F/Σw``. ``"gd"``: the gradient norm relative
         to its initial value.
-    learning_rate : "armijo" or float, default="armijo"
-        ``"gd"`` only: ``"armijo"`` backtracks from a unit step on ``F/Σw``; a float is the
+    learning_rate : "armijo", "wolfe" or float, default="armijo"
+        ``"gd"`` only: ``"armijo"`` backtracks from a unit step on ``F/Σw``; ``"wolfe"``
+        takes a step satisfying the strong Wolfe conditions (``c1 = 1e-4``, ``c2 = 0.9``;
+        Nocedal & Wright's Algorithms 3.5–3.6), tried first at a unit step; a float is the
         notes' fixed step η in ``θ ← θ − η ∇F`` on the summed objective (rule 3.41 of the notes;
         its stable range shrinks as the sample grows, as the notes warn).
     decision_threshold : float in (0, 1), default=0.5
@@ -197,7 +199,7 @@ float or int
         "fit_intercept": [Boolean()],
         "max_iter": [Interval(Integral, 1, None, closed="left")],
         "tol": [Interval(Real, 0, None, closed="neither")],
-        "learning_rate": [Options({"armijo"}), Interval(Real, 0, None, closed="neither")],
+        "learning_rate": [Options({"armijo", "wolfe"}), Interval(Real, 0, None, closed="neither")],
         "decision_threshold": [Interval(Real, 0, 1, closed="neither")],
         "rank_tol": [Interval(Real, 0, 1, closed="left")],
     }
