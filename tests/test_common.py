@@ -115,6 +115,7 @@ ESTIMATORS = [
     LogisticRegression(),
     LogisticRegression(solver="lbfgs"),
     LogisticRegression(solver="gd"),
+    LogisticRegression(solver="gd", learning_rate="wolfe"),
     LogisticRegression(penalty="l2"),
     LogisticRegression(penalty="l2", solver="lbfgs"),
     LogisticRegression(penalty="l2", solver="gd"),
@@ -177,6 +178,11 @@ ESTIMATORS = [
     CategoricalNB(handle_unknown="ignore", min_categories=4),
     MixedNB(),
     MixedNB(categorical_features=[0], ddof=1),
+    GaussianNB(decision_threshold=0.3),
+    BernoulliNB(decision_threshold=0.5),
+    MultinomialNB(decision_threshold=0.5),
+    CategoricalNB(decision_threshold=0.5),
+    MixedNB(categorical_features=[0], decision_threshold=0.5),
     LinearDiscriminantAnalysis(),
     LinearDiscriminantAnalysis(solver="eigen"),
     LinearDiscriminantAnalysis(solver="eigen", shrinkage="auto"),
@@ -229,6 +235,8 @@ ESTIMATORS = [
     PCA(n_components="kaiser"),
     PCA(n_components="elbow"),
     PCA(n_components=0.9),
+    PCA(whiten=True),
+    PCA(n_components=2, whiten=True, scale=True, svd_solver="full"),
     KernelPCA(),
     KernelPCA(n_components=2, kernel="rbf", gamma=0.5),
     KernelPCA(kernel="precomputed"),
@@ -313,6 +321,8 @@ ESTIMATORS = [
     DecisionTreeClassifier(),
     DecisionTreeClassifier(criterion="entropy"),
     DecisionTreeClassifier(criterion="misclassification", max_depth=3),
+    DecisionTreeClassifier(criterion="gain_ratio"),
+    DecisionTreeClassifier(criterion="chi2", max_leaf_nodes=5),
     DecisionTreeClassifier(max_leaf_nodes=5),
     DecisionTreeClassifier(min_samples_split=20, min_samples_leaf=7, cp=0.01),
     DecisionTreeClassifier(max_features="sqrt", random_state=0),
@@ -335,6 +345,7 @@ ESTIMATORS = [
     DecisionTreeClassifier(use_surrogates="always", max_depth=4),
     RandomForestClassifier(n_estimators=10, random_state=0),
     RandomForestClassifier(n_estimators=10, voting="hard", criterion="entropy", random_state=0),
+    RandomForestClassifier(n_estimators=5, criterion="gain_ratio", random_state=0),
     RandomForestClassifier(n_estimators=5, oob_score=True, permutation_importance=True,
                            max_features=None, random_state=0),
     RandomForestRegressor(n_estimators=10, random_state=0),
@@ -440,7 +451,22 @@ EXPECTED_FAILED_CHECKS: dict = {
             "the fit on repeated rows (tests/cluster/test_kernel_kmeans.py)"
         )
     },
+    MultinomialNB: {
+        "check_decision_proba_consistency": (
+            "the check fits blobs with negative entries, which are no counts (the estimator's "
+            "positive_only tag, which this check ignores); decision_function is the log "
+            "posterior odds, so its ranks are those of predict_proba "
+            "(tests/naive_bayes/test_decision_threshold.py)"
+        )
+    },
 }
+
+_MOVED_THRESHOLD = (
+    "with a decision threshold t other than 1/2, predict is decision_function > logit(t), not "
+    "> 0: decision_function stays the log posterior odds, whatever the threshold (as "
+    "scikit-learn's FixedThresholdClassifier keeps its estimator's decision_function); the rule "
+    "is tested in tests/naive_bayes/test_decision_threshold.py"
+)
 
 _COUNTS_OBSERVATIONS = (
     "min_samples_split/min_samples_leaf count observations (rows of positive weight), as "
@@ -477,6 +503,10 @@ def expected_failed_checks(estimator):
         out["check_sample_weight_equivalence_on_dense_data"] = _PRECISION_WEIGHTS
     if isinstance(estimator, SGDClassifier | SGDRegressor):
         out["check_sample_weight_equivalence_on_dense_data"] = _SGD_STEPS
+    if params.get("decision_threshold") not in (None, 0.5) and hasattr(
+        estimator, "decision_function"
+    ):
+        out["check_classifiers_train"] = _MOVED_THRESHOLD
     return out
 
 
@@ -522,7 +552,8 @@ def test_no_training_data_stored(estimator):
     y = X @ [1.0, 2.0, 3.0] + rng.normal(size=n)
     tags = get_tags(estimator)
     if is_classifier(estimator):
-        y = np.digitize(y, np.quantile(y, [1 / 3, 2 / 3]))
+        cuts = [1 / 3, 2 / 3] if tags.classifier_tags.multi_class else [0.5]
+        y = np.digitize(y, np.quantile(y, cuts))
     elif tags.target_tags.positive_only:
         y = np.exp(y / 4)  # strictly positive targets (Poisson, Gamma, inverse Gaussian GLMs)
     if tags.input_tags.positive_only:
