@@ -34,17 +34,20 @@ from ._smoothing_kernels import (
     banded_inverse,
     fit_summary,
 )
-from .selection import minimise_on_grid
+from .selection import golden_section_fmin, minimise_on_grid
 
 __all__ = [
     "SplineSystem",
     "collapse_ties",
+    "extrapolated_rows",
     "gram_band",
     "lambda_for_df",
+    "lambda_for_df_gam",
     "lambda_from_spar",
     "minimise_criterion",
     "nknots_smspl",
     "penalty_band",
+    "row_values",
     "smoothing_knots",
     "solve_band",
 ]
@@ -90,18 +93,28 @@ def collapse_ties(x, y, w, tol):
     return ux, wbar, ybar, yssw, inverse
 
 
-def smoothing_knots(xbar, all_knots: bool) -> np.ndarray:
-    """Full cubic knot vector on the rescaled unique x: every x (``all_knots``) or R's
-    ``xbar[seq.int(1, nx, length.out = .nknots.smspl(nx))]``, boundary knots fourfold."""
+def smoothing_knots(xbar, all_knots: bool, rule: str = "smooth.spline") -> np.ndarray:
+    """Full cubic knot vector on the rescaled unique x: every x (``all_knots``) or
+    ``.nknots.smspl(nx)`` of them, boundary knots fourfold.
+
+    ``rule="smooth.spline"`` picks R's ``xbar[seq.int(1, nx, length.out = m)]`` (positions in
+    floating point, truncated); ``rule="gam"`` the gam package's ``sknotl``, positions
+    ``1 + ⌊j (nx − 1)/(m − 1)⌋`` in integer arithmetic (the two differ where the floating-point
+    position falls just below an integer).
+    """
     nx = xbar.size
     if all_knots:
         inner = xbar
     else:
         m = nknots_smspl(nx)
-        by = (nx - 1.0) / (m - 1.0)
-        pos = 1.0 + np.arange(m) * by
-        pos[0], pos[-1] = 1.0, float(nx)
-        inner = xbar[np.trunc(pos).astype(np.int64) - 1]
+        if rule == "gam":
+            idx = (np.arange(m, dtype=np.int64) * (nx - 1)) // (m - 1)
+        else:
+            by = (nx - 1.0) / (m - 1.0)
+            pos = 1.0 + np.arange(m) * by
+            pos[0], pos[-1] = 1.0, float(nx)
+            idx = np.trunc(pos).astype(np.int64) - 1
+        inner = xbar[idx]
     return np.concatenate([np.repeat(xbar[0], 3), inner, np.repeat(xbar[-1], 3)])
 
 
@@ -164,6 +177,27 @@ def basis_rows(knots, x):
     return D.data.reshape(-1, 4), D.indices.reshape(-1, 4)[:, 0].astype(np.int64)
 
 
+def extrapolated_rows(knots, xs):
+    """Rows ``a(x)`` (four non-zero entries from column ``first``) with ``g(x) = a(x)ᵀc`` for
+    the cubic spline on ``knots`` (boundary knots 0 and 1, fourfold), continued linearly
+    beyond ``[0, 1]`` (R's ``predict.smooth.spline`` and the gam package's ``gam.sp``)."""
+    xs = np.asarray(xs, dtype=np.float64)
+    vals, first = basis_rows(knots, np.clip(xs, 0.0, 1.0))
+    for side, end in ((xs < 0, 0.0), (xs > 1, 1.0)):
+        if side.any():
+            i = 0 if end == 0.0 else knots.size - 8
+            local = BSpline(knots[i : i + 8], np.eye(4), 3)
+            v0, v1 = local(end), local(end, nu=1)
+            vals[side] = v0 + (xs[side, None] - end) * v1
+            first[side] = i
+    return vals, first
+
+
+def row_values(vals, first, coef) -> np.ndarray:
+    """``a(x)ᵀc`` for rows from :func:`basis_rows` or :func:`extrapolated_rows`."""
+    return np.einsum("ij,ij->i", vals, coef[first[:, None] + np.arange(4)])
+
+
 def gram_band(vals, first, w, nk):
     """Upper band of ``BᵀWB`` (shape ``(4, nk)``) from the rows' four non-zero values."""
     band = np.zeros((4, nk))
@@ -173,6 +207,13 @@ def gram_band(vals, first, w, nk):
                 first + b, weights=w * vals[:, a] * vals[:, b], minlength=nk
             )
     return band
+
+
+def _xwy(vals, first, wy, nk):
+    out = np.zeros(nk)
+    for a in range(4):
+        out += np.bincount(first + a, weights=wy * vals[:, a], minlength=nk)
+    return out
 
 
 @dataclass
@@ -192,21 +233,23 @@ class SplineSystem:
     @classmethod
     def build(cls, xbar, ybar, wbar, yssw, knots):
         vals, first = basis_rows(knots, xbar)
+        return cls.from_rows(knots, vals, first, penalty_band(knots), wbar, ybar, yssw)
+
+    @classmethod
+    def from_rows(cls, knots, vals, first, penalty, wbar, ybar, yssw=0.0):
+        """The system from basis rows and a penalty band already computed (a smoother
+        refitted with new weights: backfitting's working weights)."""
         nk = knots.size - 4
-        xwy = np.zeros(nk)
-        for a in range(4):
-            xwy += np.bincount(first + a, weights=wbar * ybar * vals[:, a], minlength=nk)
-        return cls(
-            knots,
-            vals,
-            first,
-            wbar,
-            ybar,
-            yssw,
-            gram_band(vals, first, wbar, nk),
-            xwy,
-            penalty_band(knots),
-        )
+        gram = gram_band(vals, first, wbar, nk)
+        return cls(knots, vals, first, wbar, ybar, yssw, gram, _xwy(vals, first, wbar * ybar, nk),
+                   penalty)  # fmt: skip
+
+    def with_response(self, ybar, yssw=0.0) -> SplineSystem:
+        """The same basis, weights and penalty with responses ``ybar`` (only ``BᵀWȳ`` is
+        recomputed)."""
+        xwy = _xwy(self.vals, self.first, self.w * ybar, self.xwy.size)
+        return SplineSystem(self.knots, self.vals, self.first, self.w, ybar, yssw, self.gram,
+                            xwy, self.penalty)  # fmt: skip
 
     @property
     def ratio(self) -> float:
@@ -321,6 +364,28 @@ def lambda_for_df(system: SplineSystem, df: float, tol: float = 1e-13) -> float:
             break
         hi += 1.0
     spar = optimize.brentq(gap, lo, hi, xtol=tol, rtol=4 * np.finfo(float).eps, maxiter=500)
+    return lambda_from_spar(ratio, spar)
+
+
+#: The gam package's ``splsm`` settings of ``sbart``'s search for ``s(x, df)``: ``spar`` in
+#: ``[−1.5, 2]``, ``tol = 1e-4``, ``eps = 2e-8``, at most 200 iterations.
+GAM_SPAR_SEARCH = {"a": -1.5, "b": 2.0, "tol": 1e-4, "eps": 2e-8, "max_iter": 200}
+
+
+def lambda_for_df_gam(system: SplineSystem, df: float) -> float:
+    """The ``λ`` the gam package's ``s(x, df)`` takes for ``tr S_λ = df``: ``sbart``'s
+    golden-section search of ``(df − tr S)²`` over ``spar`` with gam's settings
+    (:data:`GAM_SPAR_SEARCH`), so ``tr S_λ`` is ``df`` to about ``1e-5`` only; see
+    :func:`lambda_for_df` for the exact root."""
+    ratio = system.ratio
+
+    def crit(spar):  # R's criterion 3 + (df − tr S)², rounding of the 3 included
+        try:
+            return 3.0 + (df - df_and_rss(system, lambda_from_spar(ratio, spar))[0]) ** 2
+        except np.linalg.LinAlgError:
+            return np.inf
+
+    spar, _, _ = golden_section_fmin(crit, **GAM_SPAR_SEARCH)
     return lambda_from_spar(ratio, spar)
 
 

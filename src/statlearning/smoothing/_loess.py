@@ -7,80 +7,13 @@ import warnings
 from numbers import Integral, Real
 
 import numpy as np
-from scipy.spatial.distance import cdist
 from sklearn.utils.validation import check_is_fitted
 
+from .._core.loess import local_design, local_fit, robustness_weights
 from .._core.scaling import scale_for
 from .._validation import Boolean, Interval, Options, check_sample_weight, validate_data
 from ..base import RegressorMixin, StatBase, fit_context
 from ..exceptions import NumericalWarning
-
-#: Neighbour cells (query points × neighbours) per block of local fits.
-_BLOCK_CELLS = 1 << 19
-
-
-def _design(Z, degree):
-    """Local polynomial columns of centred coordinates ``Z`` (…, nf, d), in R's order:
-    1, the linear terms, then per variable its square and its products with later ones."""
-    cols = [np.ones(Z.shape[:-1])]
-    d = Z.shape[-1]
-    if degree >= 1:
-        cols += [Z[..., j] for j in range(d)]
-    if degree >= 2:
-        for j in range(d):
-            cols.append(Z[..., j] ** 2)
-            cols += [Z[..., j] * Z[..., jj] for jj in range(j + 1, d)]
-    return np.stack(cols, axis=-1)
-
-
-def local_fit(X, y, rw, Q, span, degree):
-    """R's ``ehg127`` at every row of ``Q``: tricube-weighted least squares on the
-    ``⌊n·span + 1e-5⌋`` nearest rows of ``X`` (radius widened by ``span`` when it exceeds 1),
-    solved by the SVD of the column-equilibrated design with R's pseudo-inverse tolerance
-    (``100·eps·σ₁``). Returns the fitted values at ``Q``."""
-    n = X.shape[0]
-    nf = min(n, math.floor(n * span + 1e-5))
-    out = np.empty(Q.shape[0])
-    step = max(1, _BLOCK_CELLS // max(nf, 1))
-    for start in range(0, Q.shape[0], step):
-        q = Q[start : start + step]
-        D2 = cdist(q, X, "sqeuclidean")
-        idx = (
-            np.argpartition(D2, nf - 1, axis=1)[:, :nf]
-            if nf < n
-            else np.tile(np.arange(n), (q.shape[0], 1))
-        )
-        dist = np.take_along_axis(D2, idx, axis=1)
-        rho = dist.max(axis=1, keepdims=True) * max(1.0, span)
-        with np.errstate(divide="ignore", invalid="ignore"):
-            u = np.sqrt(dist / rho)
-        u = np.where(rho > 0, u, 0.0)
-        w = np.sqrt(rw[idx] * np.clip(1.0 - u**3, 0.0, None) ** 3)
-        A = _design(X[idx] - q[:, None, :], degree) * w[..., None]
-        eta = w * y[idx]
-        norms = np.sqrt(np.sum(A**2, axis=1))
-        norms[norms == 0] = 1.0
-        A = A / norms[:, None, :]
-        U, s, Vt = np.linalg.svd(A, full_matrices=False)
-        tol = s[:, :1] * (100 * np.finfo(float).eps)
-        inv = np.where(s > tol, 1.0 / np.where(s > 0, s, 1.0), 0.0)
-        gamma = np.einsum("bnk,bn->bk", U, eta) * inv
-        coef0 = np.einsum("bk,bk->b", Vt[:, :, 0], gamma) / norms[:, 0]
-        out[start : start + step] = coef0
-    return out
-
-
-def robustness_weights(resid) -> np.ndarray:
-    """R's ``lowesw``: bisquare weights of the residuals over six times their median
-    absolute value (1 below 0.001 of it, 0 above 0.999)."""
-    r = np.abs(resid)
-    cmad = 6.0 * np.median(r)
-    if cmad < np.finfo(float).tiny:
-        return np.ones_like(r)
-    out = (1.0 - (r / cmad) ** 2) ** 2
-    out[r > 0.999 * cmad] = 0.0
-    out[r <= 0.001 * cmad] = 1.0
-    return out
 
 
 class LocalRegression(RegressorMixin, StatBase):
@@ -200,7 +133,7 @@ class LocalRegression(RegressorMixin, StatBase):
         X, y, w = X[keep], y[keep], w[keep]
         n = X.shape[0]
         nf = min(n, math.floor(n * self.span + 1e-5))
-        k = _design(np.zeros((1, d)), self.degree).shape[-1]
+        k = local_design(np.zeros((1, d)), self.degree).shape[-1]
         if nf <= 0:
             raise ValueError(
                 f"{name}: span={self.span} is too small: it selects no neighbours of the "

@@ -292,15 +292,7 @@ class SmoothingSpline(RegressorMixin, StatBase):
         """Rows ``a(x)`` (four non-zero entries from column ``first``) with ``ĝ(x) = a(x)ᵀc``,
         linear beyond the boundary."""
         xs, t = self._scaled(x)
-        vals, first = ss.basis_rows(t, np.clip(xs, 0.0, 1.0))
-        for side, end in ((xs < 0, 0.0), (xs > 1, 1.0)):
-            if side.any():
-                i = 0 if end == 0.0 else t.size - 8
-                local = BSpline(t[i : i + 8], np.eye(4), 3)
-                v0, v1 = local(end), local(end, nu=1)
-                vals[side] = v0 + (xs[side, None] - end) * v1
-                first[side] = i
-        return vals, first
+        return ss.extrapolated_rows(t, xs)
 
     def predict(self, X, deriv=0):
         """Fitted curve (or its derivative) at new x.
@@ -342,7 +334,7 @@ class SmoothingSpline(RegressorMixin, StatBase):
         infer.check_interval_request(type(self).__name__, kind, level)
         x = as_column(self, X, reset=False)[:, 0]
         vals, first = self._rows(x)
-        fit = np.einsum("ij,ij->i", vals, self.coef_[first[:, None] + np.arange(4)])
+        fit = ss.row_values(vals, first, self.coef_)
         var = self.sigma_**2 * ss.quadratic_forms(vals, first, self._cov_band)
         if kind == "prediction":
             var = var + self.sigma_**2
