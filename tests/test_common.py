@@ -437,13 +437,6 @@ _COUNTS_OBSERVATIONS = (
 )
 
 
-_PRECISION_WEIGHTS = (
-    "R's loess takes weights as precision weights while its neighbourhood is the span's "
-    "fraction of the rows: a repeated row fills two places of the neighbourhood, a weight of 2 "
-    "one (R's fits are reproduced to 1e-8 with weights, tests/smoothing)"
-)
-
-
 def expected_failed_checks(estimator):
     """The expected failures of one configured estimator."""
     out = dict(EXPECTED_FAILED_CHECKS.get(type(estimator), {}))
@@ -452,8 +445,6 @@ def expected_failed_checks(estimator):
         params.get("min_samples_leaf", 1) > 1 or params.get("min_samples_split", 2) > 2
     ):
         out["check_sample_weight_equivalence_on_dense_data"] = _COUNTS_OBSERVATIONS
-    if isinstance(estimator, LocalRegression):
-        out["check_sample_weight_equivalence_on_dense_data"] = _PRECISION_WEIGHTS
     return out
 
 

@@ -13,8 +13,17 @@ import math
 import numpy as np
 from scipy.spatial.distance import cdist
 
-__all__ = ["local_design", "local_fit", "robustness_weights"]
+__all__ = [
+    "local_design",
+    "local_fit",
+    "neighbourhood_size",
+    "repeated_median",
+    "robustness_weights",
+    "trimmed_sd",
+]
 
+#: Residuals within this multiple of the response's size are rounding (robustness weights).
+_ROUNDING = 1000 * np.finfo(float).eps
 #: Neighbour cells (query points × neighbours) per block of local fits.
 _BLOCK_CELLS = 1 << 19
 
@@ -33,31 +42,66 @@ def local_design(Z, degree):
     return np.stack(cols, axis=-1)
 
 
-def local_fit(X, y, rw, Q, span, degree, *, leverages=False):
+def neighbourhood_size(total, span) -> int:
+    """R's ``⌊n·span + 1e-5⌋``: the observations in a neighbourhood (``total`` the number of
+    rows, or of observations counted by frequency weights), at most ``total``."""
+    return int(min(math.floor(total), math.floor(total * span + 1e-5)))
+
+
+def _neighbours(D2, nf, n, counts, q_count):
+    """Indices of each query's neighbourhood (rows of ``D2``), a mask of the rows taking
+    part (padding excluded) and the squared radius: the ``nf`` nearest rows, or with
+    ``counts`` the nearest rows up to the first whose cumulative count reaches ``q_count``
+    (the ``q_count``-th nearest observation when a row of count ``c`` is ``c`` repeated rows)."""
+    b = D2.shape[0]
+    if counts is None:
+        if nf < n:
+            idx = np.argpartition(D2, nf - 1, axis=1)[:, :nf]
+        else:
+            idx = np.tile(np.arange(n), (b, 1))
+        dist = np.take_along_axis(D2, idx, axis=1)
+        return idx, np.ones(idx.shape, bool), dist, dist.max(axis=1, keepdims=True)
+    if q_count >= counts.sum() * (1.0 - 1e-12):
+        idx = np.tile(np.arange(n), (b, 1))
+        dist = D2
+        return idx, np.ones(idx.shape, bool), dist, dist.max(axis=1, keepdims=True)
+    order = np.argsort(D2, axis=1, kind="stable")
+    cum = np.cumsum(counts[order], axis=1)
+    last = np.sum(cum < q_count * (1.0 - 1e-12), axis=1)  # first position reaching q_count
+    width = int(last.max()) + 1
+    idx = order[:, :width]
+    inside = np.arange(width) <= last[:, None]
+    dist = np.take_along_axis(D2, idx, axis=1)
+    radius = np.take_along_axis(dist, last[:, None], axis=1)
+    return idx, inside, dist, radius
+
+
+def local_fit(X, y, rw, Q, span, degree, *, counts=None, leverages=False):
     """R's ``ehg127`` at every row of ``Q``: tricube-weighted least squares on the
     ``⌊n·span + 1e-5⌋`` nearest rows of ``X`` (radius widened by ``span`` when it exceeds 1),
     solved by the SVD of the column-equilibrated design with R's pseudo-inverse tolerance
-    (``100·eps·σ₁``). Returns the fitted values at ``Q``; with ``leverages`` (``Q`` the rows
-    of ``X`` themselves) also the diagonal of the smoother matrix, ``∂ŷ_i/∂y_i``."""
+    (``100·eps·σ₁``). Returns the fitted values at ``Q``.
+
+    ``rw`` are the weights of the local least squares. With ``counts`` (frequency weights) the
+    neighbourhood holds ``⌊span·Σ counts + 1e-5⌋`` observations, a row of count ``c`` standing
+    for ``c`` repeated rows; the fit is then R's on the repeated rows. With ``leverages``
+    (``Q`` the rows of ``X`` themselves) also the diagonal of the smoother matrix,
+    ``∂ŷ_i/∂y_i``."""
     n = X.shape[0]
-    nf = min(n, math.floor(n * span + 1e-5))
+    nf = neighbourhood_size(n, span)
+    q_count = None if counts is None else neighbourhood_size(float(counts.sum()), span)
     out = np.empty(Q.shape[0])
     lev = np.empty(Q.shape[0]) if leverages else None
-    step = max(1, _BLOCK_CELLS // max(nf, 1))
+    step = max(1, _BLOCK_CELLS // max(nf if counts is None else n, 1))
     for start in range(0, Q.shape[0], step):
         q = Q[start : start + step]
         D2 = cdist(q, X, "sqeuclidean")
-        idx = (
-            np.argpartition(D2, nf - 1, axis=1)[:, :nf]
-            if nf < n
-            else np.tile(np.arange(n), (q.shape[0], 1))
-        )
-        dist = np.take_along_axis(D2, idx, axis=1)
-        rho = dist.max(axis=1, keepdims=True) * max(1.0, span)
+        idx, inside, dist, radius = _neighbours(D2, nf, n, counts, q_count)
+        rho = radius * max(1.0, span)
         with np.errstate(divide="ignore", invalid="ignore"):
             u = np.sqrt(dist / rho)
         u = np.where(rho > 0, u, 0.0)
-        w = np.sqrt(rw[idx] * np.clip(1.0 - u**3, 0.0, None) ** 3)
+        w = np.sqrt(np.where(inside, rw[idx], 0.0) * np.clip(1.0 - u**3, 0.0, None) ** 3)
         A = local_design(X[idx] - q[:, None, :], degree) * w[..., None]
         eta = w * y[idx]
         norms = np.sqrt(np.sum(A**2, axis=1))
@@ -77,11 +121,59 @@ def local_fit(X, y, rw, Q, span, degree, *, leverages=False):
     return (out, lev) if leverages else out
 
 
-def robustness_weights(resid) -> np.ndarray:
+def repeated_median(values, counts=None) -> float:
+    """The median of ``values`` with each repeated ``counts`` times (R's ``median`` of the
+    repeated sample: the mean of the two middle observations for an even total); any
+    non-negative ``counts`` are accepted."""
+    if counts is None:
+        return float(np.median(values))
+    order = np.argsort(values, kind="stable")
+    v, cum = values[order], np.cumsum(counts[order])
+    total = cum[-1]
+    upper = math.floor(total / 2.0) + 1.0  # R's nh
+
+    def at(position):  # the observation at a (1-based) position of the repeated sample
+        return v[min(int(np.searchsorted(cum, position * (1.0 - 1e-12))), v.size - 1)]
+
+    if total - upper + 1.0 < upper:  # an even total
+        return 0.5 * float(at(upper) + at(upper - 1.0))
+    return float(at(upper))
+
+
+def trimmed_sd(X, counts=None, fraction=0.1) -> np.ndarray:
+    """Per column, the standard deviation (``ddof=1``) of the values left after removing
+    ``⌈fraction·n⌉`` from each end (R's loess normalisation), ``n`` counting a row of count ``c``
+    as ``c`` observations; 0 where fewer than two remain."""
+    n, d = X.shape
+    if counts is None:
+        trim = math.ceil(fraction * n)
+        core = np.sort(X, axis=0)[trim : n - trim]
+        return np.std(core, axis=0, ddof=1) if core.shape[0] > 1 else np.zeros(d)
+    total = float(counts.sum())
+    trim = math.ceil(fraction * total)
+    out = np.zeros(d)
+    for j in range(d):
+        order = np.argsort(X[:, j], kind="stable")
+        x, cum = X[order, j], np.cumsum(counts[order])
+        lo = np.concatenate([[0.0], cum[:-1]])
+        kept = np.clip(np.minimum(cum, total - trim) - np.maximum(lo, trim), 0.0, None)
+        m = kept.sum()
+        if m > 1:
+            mean = kept @ x / m
+            out[j] = math.sqrt(kept @ (x - mean) ** 2 / (m - 1))
+    return out
+
+
+def robustness_weights(resid, counts=None, reference=None) -> np.ndarray:
     """R's ``lowesw``: bisquare weights of the residuals over six times their median
-    absolute value (1 below 0.001 of it, 0 above 0.999)."""
+    absolute value (1 below 0.001 of it, 0 above 0.999); the median of the repeated sample
+    with ``counts``. Residuals within ``1000·eps·reference`` (the size of the response and
+    the fit, elementwise) are rounding and count as zero: a fit that interpolates more than
+    half the points gives every point weight 1 instead of weights drawn from rounding noise."""
     r = np.abs(resid)
-    cmad = 6.0 * np.median(r)
+    if reference is not None:
+        r = np.where(r <= _ROUNDING * np.abs(reference), 0.0, r)
+    cmad = 6.0 * repeated_median(r, counts)
     if cmad < np.finfo(float).tiny:
         return np.ones_like(r)
     out = (1.0 - (r / cmad) ** 2) ** 2

@@ -2,14 +2,19 @@
 
 from __future__ import annotations
 
-import math
 import warnings
 from numbers import Integral, Real
 
 import numpy as np
 from sklearn.utils.validation import check_is_fitted
 
-from .._core.loess import local_design, local_fit, robustness_weights
+from .._core.loess import (
+    local_design,
+    local_fit,
+    neighbourhood_size,
+    robustness_weights,
+    trimmed_sd,
+)
 from .._core.scaling import scale_for
 from .._validation import Boolean, Interval, Options, check_sample_weight, validate_data
 from ..base import RegressorMixin, StatBase, fit_context
@@ -39,6 +44,13 @@ class LocalRegression(RegressorMixin, StatBase):
         and needs neighbourhoods larger than that.
     iterations : int, default=4
         Fits of the ``"symmetric"`` family (R's ``loess.control(iterations)``).
+    weights : {"frequency", "precision"}, default="frequency"
+        What ``sample_weight`` means. ``"frequency"``: a row of weight ``c`` stands for ``c``
+        identical observations, in the neighbourhoods (which hold ``⌊α Σw⌋`` observations),
+        the local least squares, the robustness median and the normalisation, so the fit is
+        R's ``loess`` on the repeated rows. ``"precision"``: R's ``loess(weights = w)``,
+        where ``w`` only scales each row's squared residual and the neighbourhoods count rows
+        (``⌊αn⌋``). Without weights the two are the same. See Notes for the choice of default.
 
     Attributes
     ----------
@@ -68,7 +80,20 @@ class LocalRegression(RegressorMixin, StatBase):
     :math:`\\alpha > 1`, as R's code), :math:`P_\\beta` a polynomial of degree ``degree``,
     :math:`w_i` the sample weights and :math:`r_i` the robustness weights. Singular local
     fits use the pseudo-inverse as R does. Prediction keeps the
-    training data (each new point is a new local fit). Mapping: ``LocalRegression(span=s,
+    training data (each new point is a new local fit).
+
+    Weights. scikit-learn's ``sample_weight`` means case weights: an integer weight is the
+    same as repeating the row, and a zero weight the same as removing it, which is what
+    model selection, resampling and class or case re-weighting assume of every estimator
+    (``cross_validate``, bootstrap counts, ``Pipeline``). R's loess weights mean precision:
+    the neighbourhood size is a fraction of the rows whatever their weights, so doubling a
+    row's weight and duplicating it give different fits. The default is the first, the one
+    every other estimator here follows (``weights="frequency"``); R's fits with weights
+    are ``weights="precision"``, reproduced to ``1e-8``. With frequency weights a
+    neighbourhood is ``⌊α Σ_i w_i⌋`` observations: the nearest rows until their weights
+    reach that count, the radius the distance of the row that reaches it (weights need not
+    be integers; rescaling them all changes the neighbourhoods, as repeating every row
+    would). Mapping: ``LocalRegression(span=s,
     degree=d, family=f)`` is ``loess(y ~ x, span = s, degree = d, family = f,
     control = loess.control(surface = "direct"))``; the notes' ``lo(x, span)`` (Boily,
     §6.4, where ``spar`` is a misprint for ``span``).
@@ -91,6 +116,7 @@ class LocalRegression(RegressorMixin, StatBase):
         "surface": [Options({"direct"})],
         "normalize": [Boolean()],
         "iterations": [Interval(Integral, 1, None, closed="left")],
+        "weights": [Options({"frequency", "precision"})],
     }
 
     def __init__(
@@ -102,6 +128,7 @@ class LocalRegression(RegressorMixin, StatBase):
         surface="direct",
         normalize=True,
         iterations=4,
+        weights="frequency",
     ):
         self.span = span
         self.degree = degree
@@ -109,6 +136,7 @@ class LocalRegression(RegressorMixin, StatBase):
         self.surface = surface
         self.normalize = normalize
         self.iterations = iterations
+        self.weights = weights
 
     @fit_context
     def fit(self, X, y, sample_weight=None):
@@ -119,7 +147,8 @@ class LocalRegression(RegressorMixin, StatBase):
         X : array-like of shape (n_samples, n_features)
         y : array-like of shape (n_samples,)
         sample_weight : array-like of shape (n_samples,), default=None
-            Prior weights (R's ``weights``).
+            Case weights (``weights="frequency"``) or R's precision ``weights``
+            (``weights="precision"``).
 
         Returns
         -------
@@ -132,12 +161,15 @@ class LocalRegression(RegressorMixin, StatBase):
         keep = w > 0
         X, y, w = X[keep], y[keep], w[keep]
         n = X.shape[0]
-        nf = min(n, math.floor(n * self.span + 1e-5))
+        counts = w if self.weights == "frequency" else None
+        total = n if counts is None else float(counts.sum())
+        nf = neighbourhood_size(total, self.span)
         k = local_design(np.zeros((1, d)), self.degree).shape[-1]
         if nf <= 0:
+            what = f"{n} rows" if counts is None else f"{total:g} observations (weights)"
             raise ValueError(
                 f"{name}: span={self.span} is too small: it selects no neighbours of the "
-                f"{n} rows{'; got 1 sample' if n == 1 else ''}."
+                f"{what}{'; got 1 sample' if n == 1 else ''}."
             )
         if k > nf - 1:
             warnings.warn(
@@ -147,25 +179,23 @@ class LocalRegression(RegressorMixin, StatBase):
                 NumericalWarning,
             )
         s = scale_for(X) or 1.0  # a power of two: the local fits are exact at any scale
-        self.scale_ = self._divisor(X / s) * s
+        self.scale_ = self._divisor(X / s, counts) * s
         X = X / self.scale_
         iterations = self.iterations if self.family == "symmetric" else 1
         robust = np.ones(n)
         for it in range(iterations):
-            fitted = local_fit(X, y, w * robust, X, self.span, self.degree)
+            fitted = local_fit(X, y, w * robust, X, self.span, self.degree, counts=counts)
             if it < iterations - 1:
-                robust = robustness_weights(y - fitted)
+                reference = np.maximum(np.abs(y), np.abs(fitted))
+                robust = robustness_weights(y - fitted, counts, reference)
         self.robustness_weights_ = robust
-        self._X, self._y, self._rw = X, y, w * robust
+        self._X, self._y, self._rw, self._counts = X, y, w * robust, counts
         return self
 
-    def _divisor(self, X) -> np.ndarray:
-        n, d = X.shape
-        if not self.normalize or d == 1:
-            return np.ones(d)
-        trim = math.ceil(0.1 * n)
-        core = np.sort(X, axis=0)[trim : n - trim]
-        sd = np.std(core, axis=0, ddof=1) if core.shape[0] > 1 else np.zeros(d)
+    def _divisor(self, X, counts) -> np.ndarray:
+        if not self.normalize or X.shape[1] == 1:
+            return np.ones(X.shape[1])
+        sd = trimmed_sd(X, counts)
         return np.where(sd > 0, sd, 1.0)
 
     def predict(self, X):
@@ -181,4 +211,7 @@ class LocalRegression(RegressorMixin, StatBase):
         """
         check_is_fitted(self, "robustness_weights_")
         X = validate_data(self, X, reset=False, dtype=np.float64)
-        return local_fit(self._X, self._y, self._rw, X / self.scale_, self.span, self.degree)
+        return local_fit(
+            self._X, self._y, self._rw, X / self.scale_, self.span, self.degree,
+            counts=self._counts,
+        )  # fmt: skip
