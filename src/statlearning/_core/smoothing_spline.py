@@ -34,7 +34,7 @@ from ._smoothing_kernels import (
     banded_inverse,
     fit_summary,
 )
-from .selection import golden_section_fmin, minimise_on_grid
+from .selection import golden_section_fmin
 
 __all__ = [
     "SplineSystem",
@@ -389,12 +389,21 @@ def lambda_for_df_gam(system: SplineSystem, df: float) -> float:
     return lambda_from_spar(ratio, spar)
 
 
-def minimise_criterion(system: SplineSystem, criterion: str, low=-1.5, high=1.5):
-    """``(λ, value)`` minimising GCV or LOOCV over ``spar``: a grid over R's range
-    ``[low, high]`` (19 values, steps of 1/6), then Brent's method to ``1e-9`` between the best grid
-    point's neighbours. When the criterion still decreases at ``high`` (large n: R's range
-    then stops short of the minimum), the range is extended by steps of 0.5 up to
-    ``spar = 5`` (where the fit is the least-squares line to many digits)."""
+#: Tolerance on ``spar`` of the GCV/LOOCV search (R's ``control.spar`` default is ``1e-4``).
+SPAR_TOL = 1e-6
+
+
+def minimise_criterion(system: SplineSystem, criterion: str, low=-1.5, high=1.5, top=5.0):
+    """``(λ, value)`` minimising GCV or LOOCV over ``spar``.
+
+    R's own search first: ``sbart``'s golden section with parabolic steps on R's range
+    ``[low, high]`` (:func:`~statlearning._core.selection.golden_section_fmin`, so the
+    minimum it settles in is R's when the criterion has several), to ``spar`` within
+    :data:`SPAR_TOL` instead of R's ``1e-4`` (about 15–25 evaluations). When it ends at
+    ``high`` with the criterion still decreasing (large n: R's range stops short of the
+    minimum), the criterion is followed upwards in steps of 0.25 until it increases (at most
+    to ``spar = top``, where the fit is the least-squares line to many digits) and the same
+    search runs again between the neighbours of the best point."""
     ratio = system.ratio
 
     def crit(spar):
@@ -408,10 +417,20 @@ def minimise_criterion(system: SplineSystem, criterion: str, low=-1.5, high=1.5)
             # is no candidate; the search goes on among the others
             return np.inf
 
-    grid = np.linspace(low, high, 19)
-    while True:
-        spar, value = minimise_on_grid(crit, grid, xatol=1e-9)
-        if spar < grid[-1] - 1e-6 or grid[-1] >= 5.0:  # not at the upper bound
-            break
-        grid = np.linspace(grid[-1] - 0.25, grid[-1] + 0.5, 4)
+    search = {"tol": SPAR_TOL, "eps": 2e-8}
+    spar, value, _ = golden_section_fmin(crit, low, high, **search)
+    if spar > high - 1e-3:
+        points, values = [spar], [value]
+        while points[-1] < top:
+            points.append(min(max(points[-1], high) + 0.25, top))
+            values.append(crit(points[-1]))
+            if values[-1] > values[-2]:
+                break
+        k = int(np.argmin(values))
+        lo, hi = points[max(k - 1, 0)], points[min(k + 1, len(points) - 1)]
+        if hi > lo:
+            s2, v2, _ = golden_section_fmin(crit, lo, hi, **search)
+            if v2 < values[k]:
+                points[k], values[k] = s2, v2
+        spar, value = points[k], values[k]
     return lambda_from_spar(ratio, spar), float(value)
