@@ -160,6 +160,7 @@ def penalty_band(knots, third: float = R_SGRAM_THIRD) -> np.ndarray:
         right[ok, r] = 6.0 * coef[jj[ok], ir[ok]]
     s = right - left
     band = np.zeros((4, nk))
+    contiguous = m.size > 0 and m[-1] - m[0] == m.size - 1  # no empty interval inside
     for r in range(4):
         for q in range(r, 4):
             v = h * (
@@ -167,7 +168,10 @@ def penalty_band(knots, third: float = R_SGRAM_THIRD) -> np.ndarray:
                 + 0.5 * (s[:, r] * left[:, q] + s[:, q] * left[:, r])
                 + third * s[:, r] * s[:, q]
             )
-            band[3 - (q - r)] += np.bincount(m - 3 + q, weights=v, minlength=nk)
+            if contiguous:  # column m − 3 + q of each interval, in order
+                band[3 - (q - r), m[0] - 3 + q : m[-1] - 2 + q] += v
+            else:
+                band[3 - (q - r)] += np.bincount(m - 3 + q, weights=v, minlength=nk)
     return band
 
 

@@ -61,8 +61,8 @@ class SmoothingSpline(RegressorMixin, StatBase):
     criterion : {"gcv", "loocv"}, default="gcv"
         How λ is chosen when none of ``df``, ``lam``, ``spar`` is given: generalised or
         ordinary leave-one-out cross-validation (R's ``cv = FALSE`` / ``TRUE``), minimised
-        over ``spar ∈ [−1.5, 1.5]`` to ``1e-9`` (extended upwards when the criterion still
-        decreases at 1.5, where R stops).
+        over ``spar ∈ [−1.5, 1.5]`` by R's own search to ``1e-6`` (extended upwards when
+        the criterion still decreases at 1.5, where R stops).
     all_knots : bool, default=True
         A knot at every unique x (R's ``all.knots = TRUE``); ``False`` keeps R's
         ``.nknots.smspl(n)`` knots, equally spaced in rank, for large n.
