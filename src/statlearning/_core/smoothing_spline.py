@@ -376,11 +376,13 @@ def lambda_for_df(system: SplineSystem, df: float, tol: float = 1e-13) -> float:
 GAM_SPAR_SEARCH = {"a": -1.5, "b": 2.0, "tol": 1e-4, "eps": 2e-8, "max_iter": 200}
 
 
-def lambda_for_df_gam(system: SplineSystem, df: float) -> float:
+def lambda_for_df_gam(system: SplineSystem, df: float, last: bool = False) -> float:
     """The ``λ`` the gam package's ``s(x, df)`` takes for ``tr S_λ = df``: ``sbart``'s
     golden-section search of ``(df − tr S)²`` over ``spar`` with gam's settings
     (:data:`GAM_SPAR_SEARCH`), so ``tr S_λ`` is ``df`` to about ``1e-5`` only; see
-    :func:`lambda_for_df` for the exact root."""
+    :func:`lambda_for_df` for the exact root. ``last``: the last ``spar`` the search
+    evaluated instead of the best, where ``sbart`` leaves its fit (what gam's ``gam.s``
+    returns)."""
     ratio = system.ratio
 
     def crit(spar):  # R's criterion 3 + (df − tr S)², rounding of the 3 included
@@ -389,8 +391,8 @@ def lambda_for_df_gam(system: SplineSystem, df: float) -> float:
         except np.linalg.LinAlgError:
             return np.inf
 
-    spar, _, _ = golden_section_fmin(crit, **GAM_SPAR_SEARCH)
-    return lambda_from_spar(ratio, spar)
+    best, _, final = golden_section_fmin(crit, **GAM_SPAR_SEARCH)
+    return lambda_from_spar(ratio, final if last else best)
 
 
 #: Tolerance on ``spar`` of the GCV/LOOCV search (R's ``control.spar`` default is ``1e-4``).

@@ -39,10 +39,13 @@ Smoothers (``specs``):
   ``df + 1``; the nonlinear part then has ``df − 1`` degrees of freedom (gam's ``nl.df``).
   The trace depends on the weights only, so ``λ`` is found again for each local-scoring
   iteration and held during its sweeps.
-* ``("lo", j, span, degree)``: gam's ``lo(x, span, degree)``, the local regression of
-  :mod:`statlearning._core.loess` computed exactly at the unique x (R's ``surface =
-  "direct"``) with the summed weights as precision weights; its nonlinear part has
-  ``tr L − (degree + 1)`` degrees of freedom.
+* ``("lo", j, span, degree)``: gam's ``lo(x, span, degree)``, R's loess at the unique x
+  with the summed weights as precision weights, on R's interpolation surface as gam computes
+  it (``surface = "interpolate"``, ``cell = 0.2``: local fits of
+  :mod:`statlearning._core.loess` at the vertices of R's k-d tree, values and slopes
+  joined by cubic Hermite interpolation; ``neighbourhood ⌊n·span⌋``); its nonlinear part has
+  ``tr L − (degree + 1)`` degrees of freedom, ``L`` the surface's smoother matrix (R's
+  exact leverages of the surface). One predictor per ``lo`` term.
 * ``("l", j)``: a linear column; ``("f", j)``: a factor given as integer codes, treatment
   coded with the smallest code as the baseline (R's default contrasts on a factor whose
   levels sort as the codes).
@@ -50,16 +53,15 @@ Smoothers (``specs``):
 ``df`` is matched as gam matches it: ``λ`` comes from gam's own search, ``sbart``'s golden
 section over ``spar ∈ [−1.5, 2]`` to ``1e-4``, evaluation by evaluation
 (:func:`~statlearning._core.smoothing_spline.lambda_for_df_gam`), so the trace is ``df + 1``
-only to about ``1e-5``, as in R; ``df_match="exact"`` takes the exact root instead.
+only to about ``1e-5``, as in R; ``df_match="exact"`` takes the exact root instead. A model
+with both ``ss`` and ``lo`` terms runs gam's ``general.wam``, whose splines keep the *last*
+``spar`` the search tried rather than the best one (about ``3e-5`` away); so do ours there.
 
 Where we differ from the gam package, deliberately:
 
 * gam rounds smoothing variables to six significant digits (``signif(x, 6)``) before using
   them, in the smoother and in the linear column; we use the values given (rounding merges
   values closer than a millionth of their size, e.g. dates stored as seconds).
-* gam's ``lo()`` evaluates loess on its k-d tree interpolation surface (``surface =
-  "interpolate"``, with its approximate leverages); we fit exactly at every unique x, so
-  ``lo`` terms agree with gam only to a few percent of the response's spread.
 * Prediction at new x (``predict_terms``): gam refits each smoother to the final partial
   residuals and evaluates that fit, constant and linear component included
   (``predict.Gam``: ``gam.s``/``gam.lo`` with ``xeval``); its ``sbart`` leaves that refit at
@@ -67,8 +69,10 @@ Where we differ from the gam package, deliberately:
   predictions at the training x differ from its own fitted values by about ``1e-4`` of the
   term's size. We evaluate the smoother of the last backfitting update with its constant
   and linear component removed, so that the terms at the training x are exactly
-  ``term_fits``. Splines continue linearly beyond the data (as gam); ``lo`` terms
-  extrapolate their local polynomial, where gam's interpolation surface gives ``NA``.
+  ``term_fits``. For ``lo`` terms the two coincide (the surface's vertex fits are linear
+  in the responses). Splines continue linearly beyond the data (as gam); ``lo`` surfaces
+  continue along their end tangents beyond the k-d tree's box (the data's range widened by
+  0.5 %), where gam gives ``NA``.
 
 Terms are centred as R's ``predict(fit, type = "terms")``: each term's linear part by the
 (unweighted) column means of its columns, ``intercept`` the ``"constant"`` attribute, so
@@ -87,7 +91,7 @@ from .._core import smoothing_spline as ss
 from .._core.families import get_family
 from .._core.linalg import R_TOL, qr_least_squares
 from .._core.links import get_link
-from .._core.loess import local_fit
+from .._core.loess import hermite_rows, kd_vertices, local_operator
 from ..exceptions import warn_not_converged
 
 __all__ = ["LocalScoringFit", "local_scoring"]
@@ -105,8 +109,8 @@ class _SplineSmoother:
 
     kind = "ss"
 
-    def __init__(self, x, df, name, df_match="gam"):
-        self.df_match = df_match
+    def __init__(self, x, df, name, df_match="gam", general=False):
+        self.df_match, self.general = df_match, general
         ux, self.inverse = np.unique(x, return_inverse=True)
         if ux.size < 4:
             raise ValueError(
@@ -138,8 +142,10 @@ class _SplineSmoother:
         if self.df <= 1.0 or np.count_nonzero(win) <= 2:  # a straight line: no nonlinear part
             self.lam, self.nl_df = math.inf, 0.0
             return
-        find = ss.lambda_for_df if self.df_match == "exact" else ss.lambda_for_df_gam
-        self.lam = find(self.system, self.df + 1.0)
+        if self.df_match == "exact":
+            self.lam = ss.lambda_for_df(self.system, self.df + 1.0)
+        else:
+            self.lam = ss.lambda_for_df_gam(self.system, self.df + 1.0, last=self.general)
         self.nl_df = ss.df_and_rss(self.system, self.lam)[0] - 2.0
 
     def smooth(self, r, w):
@@ -167,7 +173,8 @@ class _SplineSmoother:
 
 
 class _LoessSmoother:
-    """gam's ``lo(x, span, degree)``: loess at the unique x, nonlinear part kept."""
+    """gam's ``lo(x, span, degree)``: loess at the unique x on R's interpolation surface,
+    nonlinear part kept."""
 
     kind = "lo"
 
@@ -180,13 +187,17 @@ class _LoessSmoother:
             )
         self.name, self.span, self.degree = name, float(span), int(degree)
         self.xin = ux[:, None]
-        nf = min(ux.size, math.floor(ux.size * self.span + 1e-5))
-        if nf < self.degree + 2:
+        nef = ux.size
+        self.nf = min(nef, math.floor(nef * self.span))  # lowesd's ⌊n·f⌋
+        if self.nf < self.degree + 2:
             raise ValueError(
-                f"{_OWNER}: term {name}: span={span:g} gives {nf} neighbours among the "
-                f"{ux.size} unique values; a local polynomial of degree {degree} needs at "
+                f"{_OWNER}: term {name}: span={span:g} gives {self.nf} neighbours among the "
+                f"{nef} unique values; a local polynomial of degree {degree} needs at "
                 f"least {self.degree + 2}."
             )
+        nvmax = math.ceil(200 + 300 * (1 - 1 / math.log(max(nef - 200, 3))))  # lo.wam's
+        self.vertices = kd_vertices(ux, self.span, nvmax)
+        self.cell, self.H = hermite_rows(self.vertices, ux)
         self.P = _powers(ux, self.degree)
 
     def set_weights(self, w):
@@ -194,22 +205,35 @@ class _LoessSmoother:
         self.win = win
         sw = np.sqrt(win)
         self.Q, self.R = np.linalg.qr(self.P * sw[:, None])
-        _, lev = local_fit(self.xin, np.zeros(win.size), win, self.xin, self.span, self.degree,
-                           leverages=True)  # fmt: skip
+        idx, L = local_operator(self.xin, win, self.vertices[:, None], self.span, self.degree,
+                                n_coef=2, nf=self.nf)  # fmt: skip
+        nv, nef = self.vertices.size, win.size
+        # values (G[0]) and slopes (G[1]) at the vertices as linear maps of the responses
+        self.G = np.zeros((2, nv, nef))
+        rows = np.repeat(np.arange(nv), idx.shape[1])
+        for c in range(2):
+            np.add.at(self.G[c], (rows, idx.ravel()), L[:, c].ravel())
+        i, k, H = np.arange(nef), self.cell, self.H
+        lev = (H[:, 0] * self.G[0, k, i] + H[:, 1] * self.G[0, k + 1, i]
+               + H[:, 2] * self.G[1, k, i] + H[:, 3] * self.G[1, k + 1, i])  # fmt: skip
         self.nl_df = float(lev.sum()) - self.P.shape[1]
+
+    def _surface(self, g, cell, H):
+        return (H[:, 0] * g[0, cell] + H[:, 1] * g[0, cell + 1] + H[:, 2] * g[1, cell]
+                + H[:, 3] * g[1, cell + 1])  # fmt: skip
 
     def smooth(self, r, w):
         sy = np.bincount(self.inverse, weights=w * r, minlength=self.win.size)
         yin = np.divide(sy, self.win, out=np.zeros_like(sy), where=self.win > 0)
-        sout = local_fit(self.xin, yin, self.win, self.xin, self.span, self.degree)
+        self.g = self.G @ yin  # (2, n_vertices): values and slopes
+        sout = self._surface(self.g, self.cell, self.H)
         sw = np.sqrt(self.win)
         self.beta = linalg.solve_triangular(self.R, self.Q.T @ (sw * sout))
-        self.yin = yin
         return (sout - self.P @ self.beta)[self.inverse]
 
     def predict(self, x):
-        fit = local_fit(self.xin, self.yin, self.win, x[:, None], self.span, self.degree)
-        return fit - _powers(x, self.degree) @ self.beta
+        cell, H = hermite_rows(self.vertices, x)
+        return self._surface(self.g, cell, H) - _powers(x, self.degree) @ self.beta
 
 
 def _powers(x, degree):
@@ -281,7 +305,8 @@ def _build(X, specs, df_match):
             columns.append(x**2)
         smoother = None
         if kind == "ss":
-            smoother = _SplineSmoother(x, spec[2], name, df_match)
+            general = len({sp[0] for sp in specs} & {"ss", "lo"}) > 1  # gam's general.wam
+            smoother = _SplineSmoother(x, spec[2], name, df_match, general)
         elif kind == "lo":
             smoother = _LoessSmoother(x, spec[2], spec[3], name)
         terms.append(_Term(spec, kind, j, np.arange(start, len(columns)), smoother=smoother))
