@@ -352,22 +352,42 @@ def gcv_value(system: SplineSystem, df: float, rss: float) -> float:
 
 
 def lambda_for_df(system: SplineSystem, df: float, tol: float = 1e-13) -> float:
-    """The ``λ`` with ``tr S_λ = df`` (root of a decreasing function of ``spar``)."""
+    """The ``λ`` with ``tr S_λ = df`` (root of a decreasing function of ``spar``).
+
+    Raises
+    ------
+    ValueError
+        Naming ``df`` when no ``λ`` representable in floating point reaches it: ``df ≤ 2``
+        (the trace of the least-squares line, the limit ``λ → ∞``) or so close to 2 that the
+        penalised system stops being positive definite first.
+    """
     ratio = system.ratio
+    if not df > 2.0:
+        raise ValueError(
+            f"df={df:g} is not reachable: the smoother's trace exceeds 2, that of the "
+            "least-squares line (lambda -> infinity); choose df > 2."
+        )
 
     def gap(spar):
         return df_and_rss(system, lambda_from_spar(ratio, spar))[0] - df
 
     lo, hi = -1.5, 1.5
-    for _ in range(20):
-        if gap(lo) > 0:
-            break
-        lo -= 1.0
-    for _ in range(20):
-        if gap(hi) < 0:
-            break
-        hi += 1.0
-    spar = optimize.brentq(gap, lo, hi, xtol=tol, rtol=4 * np.finfo(float).eps, maxiter=500)
+    try:
+        for _ in range(20):
+            if gap(lo) > 0:
+                break
+            lo -= 1.0
+        for _ in range(20):
+            if gap(hi) < 0:
+                break
+            hi += 1.0
+        spar = optimize.brentq(gap, lo, hi, xtol=tol, rtol=4 * np.finfo(float).eps, maxiter=500)
+    except (np.linalg.LinAlgError, ValueError):
+        raise ValueError(
+            f"df={df:g} needs a lambda so large (or small) that the penalised system is not "
+            "positive definite in floating point; choose a df further from 2 and from the "
+            "number of unique x."
+        ) from None
     return lambda_from_spar(ratio, spar)
 
 

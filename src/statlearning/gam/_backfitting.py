@@ -143,7 +143,13 @@ class _SplineSmoother:
             self.lam, self.nl_df = math.inf, 0.0
             return
         if self.df_match == "exact":
-            self.lam = ss.lambda_for_df(self.system, self.df + 1.0)
+            try:
+                self.lam = ss.lambda_for_df(self.system, self.df + 1.0)
+            except ValueError:
+                raise ValueError(
+                    f"{_OWNER}: term {self.name}: df={self.df:g} is too close to 1 (a straight "
+                    "line) for the exact root; use df=1 or a larger df."
+                ) from None
         else:
             self.lam = ss.lambda_for_df_gam(self.system, self.df + 1.0, last=self.general)
         self.nl_df = ss.df_and_rss(self.system, self.lam)[0] - 2.0
