@@ -169,6 +169,11 @@ class _SplineSmoother:
         nl = sout - self.sbar - (self.xin - self.xbar) * self.slope
         return nl[self.inverse]
 
+    def release(self):
+        """Keep only what prediction needs (knots, coefficients, the linear part removed)."""
+        for name in ("inverse", "xin", "vals", "first", "penalty", "system", "win"):
+            self.__dict__.pop(name, None)
+
     def predict(self, x):
         if self.coef is None:
             return np.zeros(x.size)
@@ -236,6 +241,11 @@ class _LoessSmoother:
         sw = np.sqrt(self.win)
         self.beta = linalg.solve_triangular(self.R, self.Q.T @ (sw * sout))
         return (sout - self.P @ self.beta)[self.inverse]
+
+    def release(self):
+        """Keep only what prediction needs (the vertices, their values and slopes, β)."""
+        for name in ("inverse", "xin", "P", "cell", "H", "win", "Q", "R", "G", "yin"):
+            self.__dict__.pop(name, None)
 
     def predict(self, x):
         cell, H = hermite_rows(self.vertices, x)
@@ -544,6 +554,8 @@ def local_scoring(
     if not converged:
         warn_not_converged(_OWNER, "local scoring", max_iter=max_iter, tol=tol)
 
+    for k in smooth:
+        terms[k].smoother.release()
     coef = np.zeros(A.shape[1])
     coef[proj.kept] = b
     means = A.mean(axis=0)
