@@ -476,13 +476,6 @@ _COUNTS_OBSERVATIONS = (
 )
 
 
-_PRECISION_WEIGHTS = (
-    "R's loess takes weights as precision weights while its neighbourhood is the span's "
-    "fraction of the rows: a repeated row fills two places of the neighbourhood, a weight of 2 "
-    "one (R's fits are reproduced to 1e-8 with weights, tests/smoothing)"
-)
-
-
 _SGD_STEPS = (
     "a sample weight scales that sample's step, as in scikit-learn's SGD: a row of weight 2 is one "
     "step twice as long, two copies are two steps (the second from where the first ended), and "
@@ -499,8 +492,6 @@ def expected_failed_checks(estimator):
         params.get("min_samples_leaf", 1) > 1 or params.get("min_samples_split", 2) > 2
     ):
         out["check_sample_weight_equivalence_on_dense_data"] = _COUNTS_OBSERVATIONS
-    if isinstance(estimator, LocalRegression):
-        out["check_sample_weight_equivalence_on_dense_data"] = _PRECISION_WEIGHTS
     if isinstance(estimator, SGDClassifier | SGDRegressor):
         out["check_sample_weight_equivalence_on_dense_data"] = _SGD_STEPS
     if params.get("decision_threshold") not in (None, 0.5) and hasattr(
