@@ -49,6 +49,7 @@ from statlearning.feature_selection import (
     WrapperSelector,
     mutual_info_scores,
 )
+from statlearning.gam import GAMClassifier, GAMRegressor
 from statlearning.kernel_methods import KernelLogisticRegression, KernelRidge, PrototypeFeatures
 from statlearning.kernels import RBF, KernelCenterer, Polynomial
 from statlearning.linear_model import (
@@ -101,6 +102,10 @@ from statlearning.tree import (
 
 # Every public estimator, in each configuration whose code path differs.
 ESTIMATORS = [
+    GAMRegressor(),
+    GAMRegressor(criterion="reml"),
+    GAMRegressor(family="poisson"),
+    GAMClassifier(),
     MARSRegressor(),
     MARSRegressor(max_degree=2),
     MARSClassifier(),

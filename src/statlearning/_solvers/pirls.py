@@ -22,6 +22,10 @@ The ``ρ = log λ`` of the penalties not fixed by the user minimise one of mgcv'
   ``family$ls``); an unknown ``φ`` is profiled out (closed form for the Gaussian family, a
   one-dimensional search otherwise).
 
+Weights are case weights: ``n = Σw`` and the saturated likelihood sums ``w_i`` copies of each
+row, so a weight of 2 is a repeated row (mgcv counts rows and treats weights as precisions:
+the same with unit weights).
+
 The minimisation is Newton's method on ρ with the exact gradient (the implicit derivative
 ``∂β/∂ρ_k = −λ_k H⁻¹S_kβ`` and, for non-Gaussian families, the change of ``W`` with η) and
 the Hessian by forward differences of that gradient; a non-positive-definite Hessian is
@@ -40,6 +44,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from scipy import linalg, optimize, special
 
+from .._core.compiled import single_blas_thread
 from .._core.families import get_family
 from .._core.linalg import gram
 from .._core.links import get_link
@@ -99,7 +104,8 @@ class _Problem:
         self.family, self.link = family, link
         self.penalties = penalties
         self.criterion = criterion
-        self.n, self.p = X.shape
+        self.p = X.shape[1]
+        self.n = float(np.sum(w))  # case weights: a weight of 2 counts as two observations
         self.gaussian = family.name == "gaussian" and link.name == "identity"
         self.scale_known = scale is not None or family.dispersion_fixed
         self.known_scale = 1.0 if scale is None else float(scale)
@@ -258,7 +264,7 @@ class _Problem:
         y, w = self.y, self.w
         name = self.family.name
         if name == "gaussian":
-            return -self.n * np.log(2 * np.pi * phi) / 2 + np.sum(np.log(w)) / 2
+            return -self.n * np.log(2 * np.pi * phi) / 2
         if name == "binomial":
             ok = (y > 0) & (y < 1)
             m = w[ok]
@@ -273,8 +279,8 @@ class _Problem:
             return float(np.sum(w[pos] * (y[pos] * np.log(y[pos]) - y[pos]))
                          - np.sum(w * special.gammaln(y + 1)))  # fmt: skip
         if name == "gamma":
-            s = phi / w
-            return float(np.sum(-special.gammaln(1 / s) - np.log(s) / s - 1 / s - np.log(y)))
+            k = -special.gammaln(1 / phi) - np.log(phi) / phi - 1 / phi
+            return float(np.sum(w * (k - np.log(y))))
         raise NotImplementedError(f"REML is not available for the {name!r} family")
 
     def _reml_scale(self, Dp):
@@ -454,6 +460,13 @@ def fit_penalised(
     X = np.asarray(X, dtype=np.float64)
     y = np.asarray(y, dtype=np.float64)
     w = np.ones(y.size) if sample_weight is None else np.asarray(sample_weight, np.float64)
+    # every product is a row block of X or a p × p matrix: one BLAS thread each (a threaded
+    # BLAS on such products mostly waits for its workers)
+    with single_blas_thread(X.shape[0] * X.shape[1] ** 2):
+        return _fit(X, y, w, fam, lnk, penalties, criterion, scale)
+
+
+def _fit(X, y, w, fam, lnk, penalties, criterion, scale):
     prob = _Problem(X, y, w, fam, lnk, list(penalties), criterion, scale)
     if prob.free:
         rho0 = _initial_rho(prob)

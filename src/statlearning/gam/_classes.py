@@ -10,6 +10,7 @@ from sklearn.utils.multiclass import type_of_target
 from sklearn.utils.validation import check_is_fitted
 
 from .._core.class_labels import encode_class_labels
+from .._core.compiled import single_blas_thread
 from .._core.families import get_family
 from .._core.links import LINKS, get_link
 from .._solvers.pirls import Penalty, fit_penalised
@@ -180,7 +181,7 @@ class _GAMBase(StatBase):
             else float("nan")
         )
         self.n_obs_ = int(n)
-        self.df_resid_ = float(n - res.edf.sum())
+        self.df_resid_ = float(np.sum(w) - res.edf.sum())  # case weights (see fit)
         self.gcv_score_ = float(res.score) if self.criterion == "gcv" else float("nan")
         self.reml_score_ = float(res.score) if self.criterion == "reml" else float("nan")
         self.n_iter_ = int(res.n_iter)
@@ -189,7 +190,9 @@ class _GAMBase(StatBase):
         r_num = np.var(sw * (y - res.mu), ddof=1) * (n - 1)
         r_den = np.var(sw * (y - ybar), ddof=1) * self.df_resid_
         self._r_sq = float(1 - r_num / r_den) if n > 1 and r_den > 0 else float("nan")
-        R = linalg.qr(Xd * np.sqrt(res.working_weights)[:, None], mode="r")[0][: Xd.shape[1]]
+        with single_blas_thread(Xd.shape[0] * Xd.shape[1] ** 2):
+            R = linalg.qr(Xd * np.sqrt(res.working_weights)[:, None], mode="r")[0]
+        R = R[: Xd.shape[1]]
         self._R_blocks = [
             R[:, a:e].copy() if b.smooth else None
             for b, (a, e) in zip(blocks, offsets, strict=True)
@@ -216,7 +219,8 @@ class _GAMBase(StatBase):
         return eta
 
     def _mean(self, X):
-        return get_link(self.link_).inverse(self._linear_predictor(X))
+        eta = self._linear_predictor(X)
+        return get_link(self.link_).inverse(eta)
 
     def _term_index(self, term):
         names = [b.name for b in self._blocks]
@@ -486,7 +490,10 @@ class GAMRegressor(RegressorMixin, _GAMBase):
         y : array-like of shape (n_samples,)
             In the family's domain.
         sample_weight : array-like of shape (n_samples,), default=None
-            Prior weights (R's ``weights``); rows of zero weight are left out.
+            Case weights: a weight of 2 counts as a repeated row in the criteria and in the
+            residual degrees of freedom (mgcv's ``weights`` are precisions and leave its row
+            count unchanged; with unit weights the two agree). Rows of zero weight are left
+            out. Binomial: the numbers of trials of proportions ``y``.
 
         Returns
         -------

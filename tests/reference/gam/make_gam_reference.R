@@ -13,7 +13,10 @@
 # F/Chi.sq, p), r.sq, dev.expl, the criterion (gcv.ubre), the scale (sig2), and the term-wise
 # predictions with their standard errors at 11 new points (predict(type = "terms",
 # se.fit = TRUE)). Also the same Gaussian model with bs = "bs" (k = 10) and a te(x1, x2)
-# (cr margins, k = 5) fit, both by REML.
+# (cr margins, k = 5) fit, both by REML. Seed 004's E28: the 2011 rows of the bundled
+# gapminder.csv (complete cases, n = 166; written to gapminder2011.csv) with
+#     life_expectancy ~ s(fertility) + s(infant_mortality) + s(gdp) + continent
+# (cr bases, k = 10, GCV.Cp; continent treatment coded against Africa).
 suppressPackageStartupMessages(library(mgcv))
 source("../json_writer.R")
 
@@ -34,7 +37,7 @@ d <- read.csv("sim.csv", stringsAsFactors = TRUE)
 new <- data.frame(x1 = seq(0, 1, length = 11), x2 = seq(0.05, 0.95, length = 11),
                   f = factor(rep(c("a", "b", "c"), length = 11), levels = c("a", "b", "c")))
 
-describe <- function(m) {
+describe <- function(m, new) {
   s <- summary(m)
   pt <- s$p.table
   st <- s$s.table
@@ -66,14 +69,26 @@ for (family in c("gaussian", "binomial", "poisson")) {
   form <- as.formula(paste(resp, "~ s(x1, bs = 'cr', k = 10) + s(x2, bs = 'cr', k = 10) + f"))
   for (method in c("GCV.Cp", "REML")) {
     m <- gam(form, data = d, family = fam, method = method)
-    fits[[paste(family, method, sep = "_")]] <- describe(m)
+    fits[[paste(family, method, sep = "_")]] <- describe(m, new)
   }
 }
 m <- gam(y_gauss ~ s(x1, bs = "bs", k = 10) + s(x2, bs = "bs", k = 10) + f, data = d,
          method = "REML")
-fits[["gaussian_bs_REML"]] <- describe(m)
+fits[["gaussian_bs_REML"]] <- describe(m, new)
 m <- gam(y_gauss ~ te(x1, x2, bs = "cr", k = 5) + f, data = d, method = "REML")
-fits[["gaussian_te_REML"]] <- describe(m)
+fits[["gaussian_te_REML"]] <- describe(m, new)
+
+gm <- read.csv("../../../src/statlearning/datasets/data/gapminder.csv")
+gm <- gm[gm$year == 2011, c("fertility", "infant_mortality", "gdp", "continent",
+                            "life_expectancy")]
+gm <- gm[complete.cases(gm), ]
+write.csv(format(gm, digits = 17), "gapminder2011.csv", row.names = FALSE, quote = FALSE)
+gm <- read.csv("gapminder2011.csv", stringsAsFactors = TRUE)
+m <- gam(life_expectancy ~ s(fertility, bs = "cr") + s(infant_mortality, bs = "cr") +
+           s(gdp, bs = "cr") + continent, data = gm, method = "GCV.Cp")
+gm_new <- gm[c(1, 50, 100, 150), ]
+fits[["gapminder_e28"]] <- describe(m, gm_new)
+fits[["gapminder_e28"]]$mean_y <- mean(gm$life_expectancy)
 
 out <- list(
   r_version = R.version.string,
