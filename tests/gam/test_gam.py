@@ -10,6 +10,7 @@ from statlearning._core import penalised_bases as pb
 from statlearning._core.families import get_family
 from statlearning._core.links import get_link
 from statlearning._solvers.pirls import Penalty, _Problem
+from statlearning.exceptions import RankDeficientWarning
 from statlearning.gam import GAMClassifier, GAMRegressor, Terms, f, l, lo, s, ss, te
 
 
@@ -177,8 +178,12 @@ def test_bad_terms():
         GAMRegressor([s("x1", basis="tp")]).fit(X, y)
     with pytest.raises(ValueError, match="backfitting smoother"):
         GAMRegressor([ss("x1")]).fit(X, y)
-    with pytest.raises(ValueError, match="linearly dependent"):
-        GAMRegressor([s("x1"), l("x2"), l("x2")]).fit(X, y)
+    with pytest.warns(RankDeficientWarning, match=r"aliased: x2\)"):
+        aliased = GAMRegressor([s("x1"), l("x2"), l("x2")]).fit(X, y)
+    assert np.isnan(aliased.coef_[-1]) and aliased.edf_[-1] == 0
+    reference = GAMRegressor([s("x1"), l("x2")]).fit(X, y)
+    np.testing.assert_allclose(aliased.predict(X), reference.predict(X), rtol=1e-10)
+    assert "NA" in str(aliased.summary())
     with pytest.raises(ValueError, match="unknown term"):
         GAMRegressor([s("x1")]).fit(X, y).partial_dependence("s(x9)", X)
     with pytest.raises(ValueError, match="y must be"):

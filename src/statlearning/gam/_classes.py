@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import warnings
+from dataclasses import replace
 
 import numpy as np
 from scipy import linalg
@@ -12,11 +13,12 @@ from sklearn.utils.validation import check_is_fitted
 from .._core.class_labels import encode_class_labels
 from .._core.compiled import single_blas_thread
 from .._core.families import get_family
+from .._core.linalg import qr_least_squares
 from .._core.links import LINKS, get_link
 from .._solvers.pirls import Penalty, fit_penalised
 from .._validation import InstanceOf, Options, check_sample_weight, validate_data
 from ..base import ClassifierMixin, RegressorMixin, StatBase, fit_context
-from ..exceptions import ConvergenceWarning
+from ..exceptions import ConvergenceWarning, warn_aliased
 from ..inference import CoefTable
 from ._design import build_blocks, encode_columns, resolve_terms
 from ._summary import GAMSummary, smooth_test
@@ -57,6 +59,11 @@ class _GAMBase(StatBase):
         y = np.asarray(y, dtype=np.float64)
         pos = w > 0
         X, y, w = X[pos], y[pos], w[pos]
+        if X.shape[0] < 2:
+            raise ValueError(
+                f"{name}: an additive model needs at least 2 samples of positive weight; got "
+                f"n_samples = {X.shape[0]}."
+            )
         if not fam.valid_y(y):
             raise ValueError(f"{name}: y must be {fam.y_domain} for the {fam.name} family.")
         names = (
@@ -66,7 +73,7 @@ class _GAMBase(StatBase):
         )
         self._levels = levels
         terms = resolve_terms(
-            name, self.terms, X, set(levels), getattr(self, "feature_names_in_", None)
+            name, self.terms, X, set(levels), getattr(self, "feature_names_in_", None), w.sum()
         )
         self.terms_ = terms
         if self.method == "backfitting":
@@ -79,15 +86,19 @@ class _GAMBase(StatBase):
             )
         blocks = build_blocks(name, terms, X, names, levels)
         Xd, penalties, offsets = self._model_matrix(blocks, X)
-        if Xd.shape[1] > n:
+        kept = self._aliased(Xd, w, blocks, offsets)
+        if kept.sum() > w.sum():
             raise ValueError(
-                f"{name}: the model has {Xd.shape[1]} coefficients but only {X.shape[0]} "
+                f"{name}: the model has {kept.sum()} coefficients but only {w.sum():g} "
                 "observations; reduce n_basis or the number of terms."
             )
-        self._check_identifiable(Xd, blocks, offsets)
+        penalties = [
+            Penalty(int(kept[: p.start].sum()), int(kept[: p.stop].sum()), p.S, p.lam)
+            for p in penalties
+        ]
         try:
             res = fit_penalised(
-                Xd, y, family=fam, link=lnk, penalties=penalties, criterion=self.criterion,
+                Xd[:, kept], y, family=fam, link=lnk, penalties=penalties, criterion=self.criterion,
                 sample_weight=w,
             )  # fmt: skip
         except (linalg.LinAlgError, FloatingPointError) as exc:
@@ -101,7 +112,7 @@ class _GAMBase(StatBase):
                 "iterations; the smoothing parameters may be inaccurate.",
                 ConvergenceWarning,
             )
-        self._store(res, blocks, offsets, Xd, y, w, fam, lnk)
+        self._store(_expand(res, kept), blocks, offsets, Xd, y, w, fam, lnk)
         return self
 
     def _fit_backfitting(self, X, y, w, fam, lnk, terms):
@@ -135,36 +146,31 @@ class _GAMBase(StatBase):
             start += b.size
         return np.hstack(cols), penalties, offsets
 
-    def _check_identifiable(self, Xd, blocks, offsets):
-        """Columns of the unpenalised part that repeat earlier ones (R's aliasing) are
-        refused: an additive model with an aliased parametric column has no unique fit."""
-        par = [0] + [
+    def _aliased(self, Xd, w, blocks, offsets):
+        """Columns of the unpenalised part that depend on earlier ones (R's aliasing, by
+        ``lm``'s QR): they are left out of the fit and their coefficients are NaN."""
+        par = [
             i
             for b, (a, e) in zip(blocks, offsets, strict=True)
             if not b.smooth
             for i in range(a, e)
         ]
-        if len(par) < 2:
-            return
-        P = Xd[:, par]
-        norms = np.linalg.norm(P, axis=0)
-        _, R, piv = linalg.qr(P / np.where(norms > 0, norms, 1), mode="economic", pivoting=True)
-        d = np.abs(np.diag(R))
-        rank = int(np.sum(d > 1e-7 * d[0]))
-        if rank < len(par):
-            names = ["(Intercept)"] + [n for b in blocks if not b.smooth for n in b.coef_names]
-            dropped = sorted(names[i] for i in piv[rank:])
-            raise ValueError(
-                f"{type(self).__name__}: the parametric columns {dropped} are linearly dependent "
-                "on the intercept or on each other (constant or collinear columns); remove them "
-                "from terms."
-            )
+        kept = np.ones(Xd.shape[1], dtype=bool)
+        if not par:
+            return kept
+        fac = qr_least_squares(Xd[:, par], np.zeros(Xd.shape[0]), np.sqrt(w), True)
+        kept[par] = fac.kept[1:]
+        if not kept.all():
+            names = [n for b in blocks if not b.smooth for n in b.coef_names]
+            warn_aliased(self, [n for n, k in zip(names, fac.kept[1:], strict=True) if not k])
+        return kept
 
     def _store(self, res, blocks, offsets, Xd, y, w, fam, lnk):
         self.family_, self.link_ = fam.name, lnk.name
         self._blocks, self._offsets = blocks, offsets
         self.intercept_ = float(res.coef[0])
         self.coef_ = res.coef[1:].copy()
+        self._coef = np.nan_to_num(self.coef_)  # aliased columns are ignored
         self.cov_params_ = res.Vp
         self._Ve = res.Ve
         self.edf_ = np.array([res.edf[a:e].sum() for a, e in offsets])
@@ -190,9 +196,12 @@ class _GAMBase(StatBase):
         r_num = np.var(sw * (y - res.mu), ddof=1) * (n - 1)
         r_den = np.var(sw * (y - ybar), ddof=1) * self.df_resid_
         self._r_sq = float(1 - r_num / r_den) if n > 1 and r_den > 0 else float("nan")
+        kept = ~np.isnan(res.coef)
         with single_blas_thread(Xd.shape[0] * Xd.shape[1] ** 2):
-            R = linalg.qr(Xd * np.sqrt(res.working_weights)[:, None], mode="r")[0]
-        R = R[: Xd.shape[1]]
+            Xk = Xd[:, kept] * np.sqrt(res.working_weights)[:, None]
+            Rk = linalg.qr(Xk, mode="r")[0][: min(Xk.shape)]
+        R = np.zeros((Rk.shape[0], Xd.shape[1]))
+        R[:, kept] = Rk
         self._R_blocks = [
             R[:, a:e].copy() if b.smooth else None
             for b, (a, e) in zip(blocks, offsets, strict=True)
@@ -215,7 +224,7 @@ class _GAMBase(StatBase):
         _, parts = self._design(X)
         eta = np.full(parts[0].shape[0] if parts else 0, self.intercept_)
         for P, (a, e) in zip(parts, self._offsets, strict=True):
-            eta += P @ self.coef_[a - 1 : e - 1]
+            eta += P @ self._coef[a - 1 : e - 1]
         return eta
 
     def _mean(self, X):
@@ -265,8 +274,8 @@ class _GAMBase(StatBase):
         _, parts = self._design(X)
         a, e = self._offsets[i]
         P = parts[i]
-        V = self.cov_params_[a:e, a:e]
-        values = P @ self.coef_[a - 1 : e - 1]
+        V = np.nan_to_num(self.cov_params_[a:e, a:e])
+        values = P @ self._coef[a - 1 : e - 1]
         se = np.sqrt(np.maximum(np.einsum("ij,jk,ik->i", P, V, P), 0.0))
         return values, se
 
@@ -350,6 +359,23 @@ class _GAMBase(StatBase):
                 else:
                     parts.append(f'{inner}, bs = "cr", k = {t.n_basis})')
         return f"{getattr(self, '_target_name', 'y')} ~ " + " + ".join(parts)
+
+
+def _expand(res, kept):
+    """The fit with NaN coefficients (and covariance rows) at the aliased columns."""
+    if kept.all():
+        return res
+    k = kept.size
+    coef = np.full(k, np.nan)
+    coef[kept] = res.coef
+    out = {}
+    for name in ("Vp", "Ve"):
+        M = np.full((k, k), np.nan)
+        M[np.ix_(kept, kept)] = getattr(res, name)
+        out[name] = M
+    edf, edf1 = np.zeros(k), np.zeros(k)
+    edf[kept], edf1[kept] = res.edf, res.edf1
+    return replace(res, coef=coef, edf=edf, edf1=edf1, **out)
 
 
 class GAMRegressor(RegressorMixin, _GAMBase):
@@ -478,6 +504,12 @@ class GAMRegressor(RegressorMixin, _GAMBase):
         self.link = link
         self.method = method
         self.criterion = criterion
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        if self.family in ("poisson", "gamma"):
+            tags.target_tags.positive_only = True
+        return tags
 
     @fit_context
     def fit(self, X, y, sample_weight=None):

@@ -102,13 +102,13 @@ def _column_index(owner, j, feature_names, n_features):
     return j % n_features
 
 
-def resolve_terms(owner, terms, X, categorical, feature_names):
+def resolve_terms(owner, terms, X, categorical, feature_names, n_obs=None):
     """The list of terms with integer columns (``"auto"`` expanded)."""
     p = X.shape[1]
     if isinstance(terms, str):
         if terms != "auto":
             raise ValueError(f"{owner}: terms must be 'auto' or a list of terms; got {terms!r}.")
-        return _auto_terms(X, categorical)
+        return _auto_terms(X, categorical, X.shape[0] if n_obs is None else n_obs)
     if isinstance(terms, Term):
         terms = (terms,)
     if not isinstance(terms, (list, tuple)) or not terms:
@@ -132,10 +132,11 @@ def _fields(t):
     return list(t.__dataclass_fields__)
 
 
-def _auto_terms(X, categorical):
+def _auto_terms(X, categorical, n):
     """``s()`` on numeric columns with enough distinct values, ``l()`` on the other numeric
-    columns, ``f()`` on categorical columns; constant columns are left out."""
-    n, p = X.shape
+    columns, ``f()`` on categorical columns; constant columns are left out. ``n`` (the sum of
+    the case weights) bounds the number of coefficients."""
+    p = X.shape[1]
     uniques = [np.unique(X[:, j][~np.isnan(X[:, j])]).size for j in range(p)]
     smooth_cols = [j for j in range(p) if j not in categorical and uniques[j] >= 5]
     n_param = 1 + sum(
@@ -143,7 +144,7 @@ def _auto_terms(X, categorical):
         for j in range(p)
         if j not in smooth_cols and uniques[j] > 1
     )
-    budget = (n - n_param - 1) // max(len(smooth_cols), 1) + 1  # coefficients per smooth + 1
+    budget = int((n - n_param - 1) // max(len(smooth_cols), 1) + 1)  # coefficients per smooth + 1
     out = []
     for j in range(p):
         if uniques[j] <= 1:
