@@ -54,6 +54,9 @@ __all__ = ["PenalisedFit", "Penalty", "fit_penalised"]
 _RHO_BOUND = 25.0
 _PIRLS_TOL = 1e-10
 _PIRLS_MAX_ITER = 200
+#: Deviance per unit weight below which the iterations stop (separated classes, or a Poisson
+#: mean driven to zero): the coefficients diverge and no later iterate is better.
+_SEPARATED = 1e-9
 _MAX_OUTER = 200
 
 
@@ -183,7 +186,9 @@ class _Problem:
             eta, mu, dev, _ = self.evaluate(beta)
             return beta, eta, mu, dev, self.A, H
         if self.beta is None:
-            mu = self.family.starting_mu(self.y, self.w)
+            # R's mustart without the weights (binomial: (y + 1/2)/2), so that a weight of 2
+            # and a repeated row start alike
+            mu = self.family.starting_mu(self.y, None)
             eta = self.link.link(mu)
             beta_old, pdev_old = None, np.inf
         else:
@@ -208,6 +213,8 @@ class _Problem:
             if not np.isfinite(pdev):
                 raise FloatingPointError("penalised IRLS diverged")
             done = abs(pdev - pdev_old) < _PIRLS_TOL * (abs(pdev) + 0.1)
+            # separated data (deviance → 0 as η → ±∞): stop at a deterministic point
+            done = done or dev < _SEPARATED * self.n
             beta_old, pdev_old = beta, pdev
             if done:
                 break
@@ -234,7 +241,7 @@ class _Problem:
 
     def _value(self, st):
         n = self.n
-        st.Hc = linalg.cho_factor(st.H, lower=False, check_finite=False)
+        st.Hc = _cholesky(st.H)
         Hinv_A = linalg.cho_solve(st.Hc, st.A, check_finite=False)
         st.F = Hinv_A
         st.tau = float(np.trace(Hinv_A))
@@ -364,12 +371,27 @@ class _State:
     dlogdetS: np.ndarray | None = None
 
 
-def _solve(H, b):
+def _cholesky(H):
+    """Cholesky factor of ``H``; a numerically singular ``H`` (fitted probabilities at 0 or 1
+    leave directions without information) gets the smallest ridge ``δ·max diag(H)``, δ from
+    1e-12 up to 1e-6, that makes it positive definite."""
     try:
-        c = linalg.cho_factor(H, lower=False, check_finite=False)
-        return linalg.cho_solve(c, b, check_finite=False)
+        return linalg.cho_factor(H, lower=False, check_finite=False)
     except linalg.LinAlgError:
-        return linalg.lstsq(H, b, check_finite=False)[0]
+        pass
+    top = float(np.max(np.abs(np.diag(H)))) or 1.0
+    for delta in (1e-12, 1e-10, 1e-8, 1e-6):
+        try:
+            return linalg.cho_factor(
+                H + delta * top * np.eye(H.shape[0]), lower=False, check_finite=False
+            )
+        except linalg.LinAlgError:
+            continue
+    raise linalg.LinAlgError("the penalised Hessian is singular")
+
+
+def _solve(H, b):
+    return linalg.cho_solve(_cholesky(H), b, check_finite=False)
 
 
 def _initial_rho(prob):

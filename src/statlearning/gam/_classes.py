@@ -18,7 +18,7 @@ from .._core.links import LINKS, get_link
 from .._solvers.pirls import Penalty, fit_penalised
 from .._validation import InstanceOf, Options, check_sample_weight, validate_data
 from ..base import ClassifierMixin, RegressorMixin, StatBase, fit_context
-from ..exceptions import ConvergenceWarning, warn_aliased
+from ..exceptions import ConvergenceWarning, NumericalWarning, warn_aliased
 from ..inference import CoefTable
 from ._design import build_blocks, encode_columns, resolve_terms
 from ._summary import GAMSummary, smooth_test
@@ -103,8 +103,9 @@ class _GAMBase(StatBase):
             )  # fmt: skip
         except (linalg.LinAlgError, FloatingPointError) as exc:
             raise ValueError(
-                f"{name}: the penalised fit failed ({exc}); the model may not be identifiable "
-                "(a column used by two terms) or the data too few for its terms."
+                f"{name}: the penalised fit failed ({exc}): the model matrix is singular, the "
+                "unpenalised parts of its terms collinear (a column in two terms, duplicated "
+                "columns) or the data too few for its terms."
             ) from exc
         if not res.converged:
             warnings.warn(
@@ -113,6 +114,15 @@ class _GAMBase(StatBase):
                 ConvergenceWarning,
             )
         self._store(_expand(res, kept), blocks, offsets, Xd, y, w, fam, lnk)
+        if fam.name == "binomial":
+            eps = 10 * np.finfo(float).eps
+            if np.any((res.mu < eps) | (res.mu > 1 - eps)):
+                warnings.warn(
+                    f"{name}: fitted probabilities numerically 0 or 1 occurred (the classes are "
+                    "separated, at least in part); coefficients of the separating terms are "
+                    "not finite estimates.",
+                    NumericalWarning,
+                )
         return self
 
     def _fit_backfitting(self, X, y, w, fam, lnk, terms):
@@ -507,6 +517,7 @@ class GAMRegressor(RegressorMixin, _GAMBase):
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
+        tags.input_tags.categorical = True
         if self.family in ("poisson", "gamma"):
             tags.target_tags.positive_only = True
         return tags
@@ -632,6 +643,7 @@ class GAMClassifier(ClassifierMixin, _GAMBase):
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
+        tags.input_tags.categorical = True
         tags.classifier_tags.multi_class = False
         return tags
 
@@ -709,4 +721,5 @@ class GAMClassifier(ClassifierMixin, _GAMBase):
         -------
         ndarray of shape (n_samples,)
         """
-        return self.classes_[(self._mean(X) > 0.5).astype(int)]
+        p = self._mean(X)
+        return self.classes_[(p > 0.5).astype(int)]

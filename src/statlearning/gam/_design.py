@@ -196,9 +196,12 @@ class Block:
                 )
             return (codes[:, None] == np.arange(1, self.levels.size)[None, :]).astype(float)
         if isinstance(t, TensorTerm):
-            blocks = [pb.cr_basis(X[:, c], k) for c, k in zip((t.j, t.k), self.knots, strict=True)]
+            blocks = [
+                pb.cr_basis(_std(X[:, c], m), k)
+                for c, k, m in zip((t.j, t.k), self.knots, self.maps, strict=True)
+            ]
             return pb.tensor_rows(blocks) @ self.Z
-        return self._basis(X[:, t.j]) @ self.Z
+        return self._basis(_std(X[:, t.j], self.maps[0])) @ self.Z
 
     def _basis(self, x):
         if self.term.basis == "bs":
@@ -237,11 +240,14 @@ def build_blocks(owner, terms, X, names, level_names):
         elif isinstance(t, TensorTerm):
             mats, pens = [], []
             b.knots = []
+            b.maps = []
             for c in (t.j, t.k):
                 _check_unique(owner, X[:, c], t.n_basis, names[c])
-                kn = pb.cr_knots(X[:, c], t.n_basis)
+                b.maps.append(_std_map(X[:, c]))
+                xc = _std(X[:, c], b.maps[-1])
+                kn = pb.cr_knots(xc, t.n_basis)
                 b.knots.append(kn)
-                mats.append(pb.cr_basis(X[:, c], kn))
+                mats.append(pb.cr_basis(xc, kn))
                 S = pb.cr_penalty(kn)
                 pens.append(S / np.linalg.eigvalsh(S)[-1])
             B = pb.tensor_rows(mats)
@@ -257,8 +263,9 @@ def build_blocks(owner, terms, X, names, level_names):
                     f"{owner}: basis='tp' (thin plate regression splines) is not implemented; "
                     "use basis='cr' or 'bs'."
                 )
-            x = X[:, t.j]
-            _check_unique(owner, x, t.n_basis, names[t.j])
+            _check_unique(owner, X[:, t.j], t.n_basis, names[t.j])
+            b.maps = [_std_map(X[:, t.j])]
+            x = _std(X[:, t.j], b.maps[0])
             b.knots = pb.bs_knots(x, t.n_basis) if t.basis == "bs" else pb.cr_knots(x, t.n_basis)
             B = b._basis(x)
             S = pb.bs_penalty(b.knots) if t.basis == "bs" else pb.cr_penalty(b.knots)
@@ -274,6 +281,21 @@ def build_blocks(owner, terms, X, names, level_names):
             )
         blocks.append(b)
     return blocks
+
+
+def _std_map(x):
+    """``(shift, scale)`` taking x to ``[0, 1]``: the bases and their scaled penalties are
+    invariant under such maps (mgcv's penalty scaling removes the factor), and computing
+    them on ``[0, 1]`` keeps data of any scale (1e±300) finite."""
+    lo, hi = float(np.min(x)), float(np.max(x))
+    scale = hi - lo if np.isfinite(hi - lo) and hi > lo else max(abs(lo), abs(hi), 1.0)
+    if not np.isfinite(scale):  # a range beyond float64: halve first
+        scale = 2.0 * (hi / 2.0 - lo / 2.0)
+    return lo, scale
+
+
+def _std(x, m):
+    return (x - m[0]) / m[1] if np.isfinite(m[1]) else (x / 2.0 - m[0] / 2.0) / (m[1] / 2.0)
 
 
 def _check_unique(owner, x, k, name):
