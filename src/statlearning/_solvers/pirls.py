@@ -247,8 +247,9 @@ class _Problem:
         st.tau = float(np.trace(Hinv_A))
         st.pen = float(st.beta @ st.S @ st.beta)
         if self.criterion == "gcv" and not self.scale_known:
-            st.scale = st.dev / (n - st.tau)
-            return n * st.dev / (n - st.tau) ** 2
+            dof = max(n - st.tau, 1e-12 * n)  # an interpolating fit: τ = n
+            st.scale = st.dev / dof
+            return n * st.dev / dof**2
         if self.criterion == "gcv":
             phi = self.known_scale
             st.scale = phi
@@ -292,7 +293,8 @@ class _Problem:
 
     def _reml_scale(self, Dp):
         if self.family.name == "gaussian":
-            return Dp / (self.n - self.Mp)
+            # an exact fit (Dp = 0) has no finite REML optimum: the smallest positive scale
+            return max(Dp / max(self.n - self.Mp, 1.0), np.finfo(float).tiny)
 
         def f(lphi):
             phi = np.exp(lphi)
@@ -328,9 +330,8 @@ class _Problem:
                     phi = self.known_scale
                     grad[k] = ddev / n + 2.0 * dtau * phi / n
                 else:
-                    grad[k] = (
-                        n * ddev / (n - st.tau) ** 2 + 2 * n * st.dev * dtau / (n - st.tau) ** 3
-                    )
+                    dof = max(n - st.tau, 1e-12 * n)
+                    grad[k] = n * ddev / dof**2 + 2 * n * st.dev * dtau / dof**3
             else:
                 dDp = lk * float(st.beta @ Sk @ st.beta)
                 dlogH = float(np.sum(Hinv * dH))

@@ -7,7 +7,6 @@ from dataclasses import replace
 
 import numpy as np
 from scipy import linalg
-from sklearn.utils.multiclass import type_of_target
 from sklearn.utils.validation import check_is_fitted
 
 from .._core.class_labels import encode_class_labels
@@ -291,8 +290,7 @@ class _GAMBase(StatBase):
 
     # ------------------------------------------------------------------ summary
     def summary(self):
-        """mgcv's ``summary.gam``: parametric coefficients and approximate tests of the
-        smooth terms.
+        """Parametric coefficients and approximate tests of the smooth terms (``summary.gam``).
 
         Returns
         -------
@@ -496,9 +494,9 @@ class GAMRegressor(RegressorMixin, _GAMBase):
     >>> rng = np.random.default_rng(0)
     >>> X = rng.uniform(size=(200, 2))
     >>> y = np.sin(2 * np.pi * X[:, 0]) + X[:, 1] + rng.normal(scale=0.2, size=200)
-    >>> model = GAMRegressor(terms=[s(0), s(1)]).fit(X, y)
+    >>> model = GAMRegressor(terms=[s(0), s(1)], criterion="reml").fit(X, y)
     >>> model.edf_.round(1)
-    array([5.9, 1. ])
+    array([7.7, 1.3])
     """
 
     _parameter_constraints = {
@@ -631,8 +629,8 @@ class GAMClassifier(ClassifierMixin, _GAMBase):
     >>> y = rng.uniform(size=300) < 1 / (1 + np.exp(-3 * np.sin(2 * np.pi * X[:, 0])))
     >>> clf = GAMClassifier(terms=[s(0)]).fit(X, y)
     >>> clf.predict_proba([[0.25], [0.75]]).round(2)
-    array([[0.06, 0.94],
-           [0.87, 0.13]])
+    array([[0.02, 0.98],
+           [0.95, 0.05]])
     """
 
     def __init__(self, terms="auto", *, link=None, method="pirls", criterion="gcv"):
@@ -668,18 +666,12 @@ class GAMClassifier(ClassifierMixin, _GAMBase):
 
     def _encode_y(self, y):
         name = type(self).__name__
-        kind = type_of_target(y, input_name="y")
-        if kind not in ("binary", "unknown") and kind.startswith("multiclass"):
-            raise ValueError(
-                f"{name}: Only binary classification is supported. The type of the target "
-                f"is {kind} ({np.unique(y).size} classes); fit one GAMClassifier per class "
-                "(one-vs-rest) for more."
-            )
         self.classes_, codes = encode_class_labels(y, name)
         if self.classes_.size != 2:
             raise ValueError(
-                f"{name}: Only binary classification is supported; got "
-                f"{self.classes_.size} class(es)."
+                f"{name}: Only binary classification is supported. The type of the target "
+                f"is multiclass ({self.classes_.size} classes); fit one GAMClassifier per "
+                "class (one-vs-rest) for more."
             )
         return codes.astype(np.float64)
 

@@ -16,7 +16,13 @@ _BASES = ("cr", "bs", "tp")
 
 
 class Terms(tuple):
-    """A tuple of terms; ``+`` appends a term or another :class:`Terms`."""
+    """A tuple of terms; ``+`` appends a term or another :class:`Terms`.
+
+    Parameters
+    ----------
+    iterable : iterable of terms
+        The terms, in order.
+    """
 
     def __add__(self, other):
         if isinstance(other, Term):
@@ -182,8 +188,9 @@ def s(j, n_basis=10, basis="cr", lam=None):
 
 
 def ss(j, df=4):
-    """A smoothing spline with ``df`` degrees of freedom (R gam's ``s(x, df)``), for
-    ``method="backfitting"``.
+    """A smoothing spline with ``df`` degrees of freedom (R gam's ``s(x, df)``).
+
+    For ``method="backfitting"``.
 
     Parameters
     ----------
