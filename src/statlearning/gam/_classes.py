@@ -29,6 +29,11 @@ _FAMILIES = ("gaussian", "binomial", "poisson", "gamma")
 _R_FAMILY = {"gaussian": "gaussian", "binomial": "binomial", "poisson": "poisson", "gamma": "Gamma"}
 
 
+class _BackfittingUnavailable(NotImplementedError, ValueError):
+    """``method="backfitting"`` before its engine is present: not implemented, and a value of
+    ``method`` that this version cannot use."""
+
+
 class _GAMBase(StatBase):
     """Fitting, prediction, partial dependence and summary shared by both estimators."""
 
@@ -136,7 +141,7 @@ class _GAMBase(StatBase):
                 f"{name}: method='backfitting' takes ss(), lo(), l() and f() terms; got "
                 f"{bad[0]!r} (use method='pirls' for s() and te())."
             )
-        raise NotImplementedError(
+        raise _BackfittingUnavailable(
             f"{name}: method='backfitting' (R gam's local scoring) is not available in this "
             "version; use method='pirls' with s() terms."
         )
