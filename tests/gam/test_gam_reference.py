@@ -3,7 +3,7 @@
 Tolerances: fitted values 1e-4 (response scale), edf 1e-3, smoothing parameters 1% (on the
 log scale, for smooths that are not reduced to their null space), the summary tables to 1e-4
 relative (p-values of the smooth terms: 5e-5 absolute, the accuracy of Davies' algorithm that
-mgcv uses), partial dependence 1e-4.
+mgcv uses, plus 1e-3 relative), partial dependence 1e-4.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from statlearning.gam import GAMClassifier, GAMRegressor, f, s, te
 REF_DIR = Path(__file__).resolve().parents[1] / "reference" / "gam"
 REF = json.loads((REF_DIR / "gam_reference.json").read_text())
 FITS = REF["fits"]
-RESPONSE = {"gaussian": "y_gauss", "binomial": "y_binom", "poisson": "y_pois"}
+RESPONSE = {"gaussian": "y_gauss", "binomial": "y_binom", "poisson": "y_pois", "gamma": "y_gamma"}
 
 
 def _sim():
@@ -80,7 +80,7 @@ def test_summary_matches_mgcv(fitted):
     st = np.array(ref["s_table"])
     mine = np.column_stack(list(sm.smooth_table.values()))
     np.testing.assert_allclose(mine[:, :3], st[:, :3], rtol=1e-3)
-    np.testing.assert_allclose(mine[:, 3], st[:, 3], rtol=0, atol=5e-5)
+    np.testing.assert_allclose(mine[:, 3], st[:, 3], rtol=1e-3, atol=5e-5)
     if ref["r_sq"] is not None:
         np.testing.assert_allclose(sm.stats["adj_r_squared"], ref["r_sq"], atol=1e-5)
     np.testing.assert_allclose(sm.stats["deviance_explained"], ref["dev_expl"], atol=1e-5)

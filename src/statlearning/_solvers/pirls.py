@@ -395,6 +395,20 @@ def _solve(H, b):
     return linalg.cho_solve(_cholesky(H), b, check_finite=False)
 
 
+def _fletcher_scale(prob, st):
+    """mgcv's default scale estimate (``scale.est = "fletcher"``): Pearson's statistic over
+    ``n − τ``, divided by ``1 + s̄`` with ``s̄ = max(−0.9, mean(V'(μ)(y − μ)/V(μ)))``."""
+    mu, fam = st.mu, prob.family
+    with np.errstate(all="ignore"):
+        V = fam.variance(mu)
+        pearson = float(np.sum(prob.w * (prob.y - mu) ** 2 / V))
+        h = 1e-6 * np.maximum(np.abs(mu), 1e-8)
+        dV = (fam.variance(mu + h) - fam.variance(mu - h)) / (2 * h)
+        s_bar = max(-0.9, float(np.mean(dV * (prob.y - mu) / V)))
+    phi = pearson / max(prob.n - st.tau, 1e-12 * prob.n)
+    return phi / (1 + s_bar) if np.isfinite(s_bar) else phi
+
+
 def _initial_rho(prob):
     """mgcv-like starting values: ``λ_k`` balancing the penalty against ``XᵀWX`` on its block."""
     if prob.gaussian:
@@ -499,6 +513,8 @@ def _fit(X, y, w, fam, lnk, penalties, criterion, scale):
         n_iter, converged, history = 0, True, [value]
     Hinv = linalg.cho_solve(st.Hc, np.eye(prob.p), check_finite=False)
     phi = st.scale
+    if criterion == "gcv" and not prob.scale_known and not prob.gaussian:
+        phi = _fletcher_scale(prob, st)
     F = st.F
     return PenalisedFit(
         coef=st.beta,

@@ -5,7 +5,7 @@
 #     cd tests/reference/gam && Rscript make_gam_reference.R
 #
 # Requires R with mgcv. Writes sim.csv (n = 400, set.seed(20261126): x1, x2 uniform on [0, 1],
-# a three-level factor f, a Gaussian, a binary and a count response) and gam_reference.json:
+# a three-level factor f, a Gaussian, a binary, a count and a Gamma response) and gam_reference.json:
 # for each family (gaussian, binomial, poisson) and method ("GCV.Cp", "REML") the fit of
 #     y ~ s(x1, bs = "cr", k = 10) + s(x2, bs = "cr", k = 10) + f
 # with its smoothing parameters (sp), the edf of each smooth, fitted values (response scale),
@@ -13,8 +13,8 @@
 # F/Chi.sq, p), r.sq, dev.expl, the criterion (gcv.ubre), the scale (sig2), and the term-wise
 # predictions with their standard errors at 11 new points (predict(type = "terms",
 # se.fit = TRUE)). Also the same Gaussian model with bs = "bs" (k = 10) and a te(x1, x2)
-# (cr margins, k = 5) fit, both by REML. Seed 004's E28: the 2011 rows of the bundled
-# gapminder.csv (complete cases, n = 166; written to gapminder2011.csv) with
+# (cr margins, k = 5) fit, both by REML, and the Gamma response (inverse link) by GCV.Cp.
+# Seed 004's E28: the 2011 rows of the bundled gapminder.csv (complete cases, n = 166; written to gapminder2011.csv) with
 #     life_expectancy ~ s(fertility) + s(infant_mortality) + s(gdp) + continent
 # (cr bases, k = 10, GCV.Cp; continent treatment coded against Africa).
 suppressPackageStartupMessages(library(mgcv))
@@ -30,7 +30,9 @@ eta <- sin(2 * pi * x1) + 1.5 * (x2 - 0.5)^2 * 4 - 1 + eff
 y_gauss <- eta + rnorm(n, sd = 0.4)
 y_binom <- rbinom(n, 1, plogis(eta))
 y_pois <- rpois(n, exp(0.5 * eta + 1))
-d <- data.frame(x1 = x1, x2 = x2, f = f, y_gauss = y_gauss, y_binom = y_binom, y_pois = y_pois)
+y_gamma <- rgamma(n, shape = 3, rate = 3 / (1 / (1 + 0.3 * exp(eta))))
+d <- data.frame(x1 = x1, x2 = x2, f = f, y_gauss = y_gauss, y_binom = y_binom, y_pois = y_pois,
+                y_gamma = y_gamma)
 write.csv(format(d, digits = 17), "sim.csv", row.names = FALSE, quote = FALSE)
 d <- read.csv("sim.csv", stringsAsFactors = TRUE)
 
@@ -72,6 +74,9 @@ for (family in c("gaussian", "binomial", "poisson")) {
     fits[[paste(family, method, sep = "_")]] <- describe(m, new)
   }
 }
+m <- gam(y_gamma ~ s(x1, bs = "cr", k = 10) + s(x2, bs = "cr", k = 10) + f, data = d,
+         family = Gamma(), method = "GCV.Cp")
+fits[["gamma_GCV.Cp"]] <- describe(m, new)
 m <- gam(y_gauss ~ s(x1, bs = "bs", k = 10) + s(x2, bs = "bs", k = 10) + f, data = d,
          method = "REML")
 fits[["gaussian_bs_REML"]] <- describe(m, new)
