@@ -14,7 +14,8 @@
 # predictions with their standard errors at 11 new points (predict(type = "terms",
 # se.fit = TRUE)). Also the same Gaussian model with bs = "bs" (k = 10) and a te(x1, x2)
 # (cr margins, k = 5) fit, both by REML, and the Gamma response (inverse link) by GCV.Cp.
-# Seed 004's E28: the 2011 rows of the bundled gapminder.csv (complete cases, n = 166; written to gapminder2011.csv) with
+# Seed 004's E28: the 2011 rows of the bundled gapminder.csv (complete cases, n = 166;
+# written to gapminder2011.csv) with
 #     life_expectancy ~ s(fertility) + s(infant_mortality) + s(gdp) + continent
 # (cr bases, k = 10, GCV.Cp; continent treatment coded against Africa).
 suppressPackageStartupMessages(library(mgcv))
