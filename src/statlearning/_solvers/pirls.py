@@ -22,6 +22,10 @@ The ``ρ = log λ`` of the penalties not fixed by the user minimise one of mgcv'
   ``family$ls``); an unknown ``φ`` is profiled out (closed form for the Gaussian family, a
   one-dimensional search otherwise).
 
+The reported scale (and the ``φ`` of ``Vp``) is mgcv's default estimate whatever the
+criterion: Pearson's statistic over ``n − τ`` with Fletcher's correction (``RSS/(n − τ)`` for
+the Gaussian family); the REML criterion itself uses its own profiled ``φ``.
+
 Weights are case weights: ``n = Σw`` and the saturated likelihood sums ``w_i`` copies of each
 row, so a weight of 2 is a repeated row (mgcv counts rows and treats weights as precisions:
 the same with unit weights).
@@ -513,7 +517,7 @@ def _fit(X, y, w, fam, lnk, penalties, criterion, scale):
         n_iter, converged, history = 0, True, [value]
     Hinv = linalg.cho_solve(st.Hc, np.eye(prob.p), check_finite=False)
     phi = st.scale
-    if criterion == "gcv" and not prob.scale_known and not prob.gaussian:
+    if not prob.scale_known:  # mgcv reports (and scales Vp by) this estimate after REML too
         phi = _fletcher_scale(prob, st)
     F = st.F
     return PenalisedFit(
