@@ -50,6 +50,7 @@ from statlearning.feature_selection import (
     mutual_info_scores,
 )
 from statlearning.formula import FormulaTransformer
+from statlearning.gam import GAMClassifier, GAMRegressor
 from statlearning.kernel_methods import KernelLogisticRegression, KernelRidge, PrototypeFeatures
 from statlearning.kernels import RBF, KernelCenterer, Polynomial
 from statlearning.linear_model import (
@@ -104,6 +105,10 @@ from statlearning.tree import (
 
 # Every public estimator, in each configuration whose code path differs.
 ESTIMATORS = [
+    GAMRegressor(),
+    GAMRegressor(criterion="reml"),
+    GAMRegressor(family="poisson"),
+    GAMClassifier(),
     MARSRegressor(),
     MARSRegressor(max_degree=2),
     MARSClassifier(),

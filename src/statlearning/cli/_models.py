@@ -218,6 +218,10 @@ MODELS: tuple[Model, ...] = (
     Model("mars_classifier", "mars", "MARSClassifier", CLS,
           "MARS terms as R's earth, then a binomial GLM per class (earth glm=binomial)",
           cost=(1, 1.2)),
+    # gam (n·q² per iteration for q ≤ 10 p coefficients)
+    Model("gam", "gam", "GAMRegressor", REG,
+          "Additive model as mgcv's gam: cubic regression splines (k <= 10) on numeric "
+          "features, dummies linear, smoothing parameters by GCV", cost=(1, 2)),
     # smoothing
     Model("smoothing_spline", "smoothing", "SmoothingSpline", REG,
           "Cubic smoothing spline of one feature, lambda by GCV (smooth.spline); "

@@ -17,6 +17,8 @@ regressions: :func:`rmsep_curve` (cross-validated RMSEP of PCR/PLS, R's ``valida
 :func:`plot_tree` (R's ``plot(fit); text(fit)`` for rpart). Basis fits and smoothers:
 :func:`plot_fit` (a curve of one predictor with its pointwise ±2 se band). Classifiers:
 :func:`plot_decision_boundary` (regions, an SVM's boundary and margins, support vectors circled).
+Additive models: :func:`plot_partial_dependence` (one panel per term with ±2 se bands,
+factors as steps, the intercept in the title: seed 004's Figure 19).
 MARS: :func:`plot_mars` (the fitted model against each predictor, knots marked, as R's
 ``plotmo``).
 Neural networks: :func:`plot_loss_curve` (training loss and validation score by epoch) and
@@ -44,6 +46,7 @@ from ._cross_decomposition import pls_loadings_plot, rmsep_curve
 from ._decision import plot_decision_boundary
 from ._diagnostics import plot_calibration, plot_confusion_matrix, plot_regression_diagnostics
 from ._effects import plot_coefficients, plot_cv_scores, plot_permutation_importance
+from ._gam import plot_partial_dependence
 from ._mars import plot_mars
 from ._network import plot_loss_curve, plot_network
 from ._selection import (
@@ -74,6 +77,7 @@ __all__ = [
     "plot_loss_curve",
     "plot_mars",
     "plot_network",
+    "plot_partial_dependence",
     "plot_permutation_importance",
     "plot_regression_diagnostics",
     "plot_roc",
