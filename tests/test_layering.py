@@ -11,7 +11,7 @@ Layers (the first component under ``statlearning``):
 * ``_solvers``: the same plus ``_core`` (and ``_solvers``).
 * ``_validation``, ``exceptions``: stdlib, numpy, public scikit-learn, and each other.
 * ``base``: stdlib, numpy, public scikit-learn, ``_validation``, ``exceptions``, ``_dask``.
-* ``_dask``: stdlib, numpy (dask and distributed only inside functions), ``_validation``,
+* ``_dask``: stdlib, numpy (dask, distributed and pandas only inside functions), ``_validation``,
   ``exceptions``.
 * ``inference``: stdlib, numpy, scipy (pandas only inside functions), ``_core``, ``exceptions``
   and ``inference`` itself.
@@ -129,7 +129,7 @@ THIRD_PARTY = {
     "_dask": {"numpy"},
 }
 #: Third-party packages a layer may import only inside a function (optional dependencies).
-LAZY_THIRD_PARTY = {"inference": {"pandas"}, "_dask": {"dask", "distributed"}}
+LAZY_THIRD_PARTY = {"inference": {"pandas"}, "_dask": {"dask", "distributed", "pandas"}}
 
 #: statlearning layers each restricted layer may import.
 INTERNAL = {

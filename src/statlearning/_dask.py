@@ -25,6 +25,7 @@ per-column counts) reach the client:
 
 from __future__ import annotations
 
+import warnings
 from dataclasses import dataclass
 
 import numpy as np
@@ -40,6 +41,7 @@ __all__ = [
     "is_dask_collection",
     "map_blocks",
     "map_reduce",
+    "predict_blocks",
     "row_blocks",
 ]
 
@@ -127,7 +129,9 @@ def _as_dask_array(obj, owner: str, what: str):
     import dask.array as da
 
     if hasattr(obj, "to_dask_array"):  # a dask DataFrame or Series
-        return obj.to_dask_array(lengths=True)
+        with warnings.catch_warnings():  # text labels become an object array, as we want
+            warnings.filterwarnings("ignore", "Dask currently has limited support", UserWarning)
+            return obj.to_dask_array(lengths=True)
     if is_dask_collection(obj):
         if any(np.isnan(c) for c in obj.chunks[0]):
             obj = obj.compute_chunk_sizes()
@@ -144,7 +148,7 @@ def _check_numeric_frame(X, owner: str) -> None:
             )
 
 
-def _aligned(obj, chunks, n: int, owner: str, what: str):
+def _aligned(obj, chunks, n: int, owner: str, what: str, numeric: bool = True):
     arr = _as_dask_array(obj, owner, what)
     if arr.ndim == 2 and arr.shape[1] == 1:
         arr = arr[:, 0]
@@ -155,12 +159,14 @@ def _aligned(obj, chunks, n: int, owner: str, what: str):
             f"{owner}: X has {n} rows but {what} has {arr.shape[0]}; they must have the same "
             "number of rows."
         )
+    if not numeric:  # class labels of any type
+        return arr.rechunk((chunks,))
     if arr.dtype.kind not in "biuf":
         raise ValueError(f"{owner}: {what} must be numeric; got dtype {arr.dtype}.")
     return arr.astype(np.float64).rechunk((chunks,))
 
 
-def row_blocks(estimator, X, y=None, sample_weight=None, *, reset=True) -> RowBlocks:
+def row_blocks(estimator, X, y=None, sample_weight=None, *, reset=True, labels=False) -> RowBlocks:
     """Line up ``X`` (and ``y``, weights) as float64 Dask arrays with the same row chunks.
 
     Sets ``n_features_in_`` and ``feature_names_in_`` on ``estimator`` (or checks them when
@@ -173,6 +179,8 @@ def row_blocks(estimator, X, y=None, sample_weight=None, *, reset=True) -> RowBl
     X : dask Array or DataFrame of shape (n, p)
     y, sample_weight : dask Array or Series, NumPy array, or None
     reset : bool, default=True
+    labels : bool, default=False
+        ``y`` holds class labels (of any type, kept as they are) rather than numbers.
 
     Returns
     -------
@@ -200,7 +208,7 @@ def row_blocks(estimator, X, y=None, sample_weight=None, *, reset=True) -> RowBl
     arr = arr.astype(np.float64).rechunk({1: -1})
     chunks = arr.chunks[0]
     n = arr.shape[0]
-    yy = None if y is None else _aligned(y, chunks, n, owner, "y")
+    yy = None if y is None else _aligned(y, chunks, n, owner, "y", numeric=not labels)
     ww = (
         None
         if sample_weight is None
@@ -290,7 +298,11 @@ def _non_finite_summary(values, offset):
 
 def _check_block(X, y, w, offset):
     parts = [_non_finite_summary(X, offset)]
-    parts.append(_non_finite_summary(y, offset) if y is not None else np.zeros((4, 0), np.int64))
+    y = None if y is None else np.asarray(y)
+    if y is not None and y.dtype.kind in "fc":
+        parts.append(_non_finite_summary(y, offset))
+    else:  # no y, or labels that are not floating point: nothing can be NaN
+        parts.append(np.zeros((4, 0 if y is None else 1), np.int64))
     if w is None:
         weights = np.zeros(3, np.int64)
     else:
@@ -513,3 +525,36 @@ def linear_predictor(estimator, X):
         drop_axis=1,
         dtype=np.float64,
     )
+
+
+def _call_method(X, estimator, method, names):
+    if names is not None:  # the estimator was fitted on named columns
+        import pandas as pd
+
+        X = pd.DataFrame(X, columns=names)
+    return getattr(estimator, method)(X)
+
+
+def predict_blocks(estimator, X, method: str, n_columns: int | None = None, dtype=np.float64):
+    """``estimator.<method>(X)`` as a lazy Dask array computed block by block.
+
+    Parameters
+    ----------
+    estimator : fitted estimator (small: it travels with every task)
+    X : dask Array or DataFrame
+    method : str
+        ``"predict"``, ``"predict_proba"``, ...
+    n_columns : int, optional
+        Columns of a 2-D result (``None``: one value per row).
+    dtype : dtype, default=float64
+
+    Returns
+    -------
+    dask.array.Array
+    """
+    rows = row_blocks(estimator, X, reset=False)
+    names = rows.names if hasattr(estimator, "feature_names_in_") else None
+    args = (_call_method, estimator, method, names)
+    if n_columns is None:
+        return rows.X.map_blocks(*args, drop_axis=1, dtype=dtype)
+    return rows.X.map_blocks(*args, chunks=(rows.X.chunks[0], (n_columns,)), dtype=dtype)

@@ -134,6 +134,9 @@ class PosteriorClassifierMixin:
         -------
         ndarray of shape (n_samples, n_classes)
         """
+        if _dask.is_dask_collection(X):  # lazy, block by block
+            check_is_fitted(self)
+            return _dask.predict_blocks(self, X, "predict_proba", len(self.classes_))
         with np.errstate(under="ignore"):
             return np.exp(self.predict_log_proba(X))
 
@@ -148,6 +151,9 @@ class PosteriorClassifierMixin:
         -------
         ndarray of shape (n_samples,)
         """
+        if _dask.is_dask_collection(X):  # lazy, block by block
+            check_is_fitted(self)
+            return _dask.predict_blocks(self, X, "predict", dtype=self.classes_.dtype)
         log_proba = self.predict_log_proba(X)  # first: it checks that the model is fitted
         return self.classes_[np.argmax(log_proba, axis=1)]
 
