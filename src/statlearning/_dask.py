@@ -91,7 +91,8 @@ def fit(estimator, args, kwargs):
         name = type(estimator).__name__
         raise TypeError(
             f"{name} does not fit on Dask collections; pass NumPy arrays or pandas objects "
-            "(collection.compute()) or use an estimator that does (LinearRegression)."
+            "(collection.compute()) or use an estimator that does (LinearRegression, GaussianNB, "
+            "MultinomialNB, BernoulliNB)."
         )
     return method(*args, **kwargs)
 

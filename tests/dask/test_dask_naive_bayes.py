@@ -1,11 +1,11 @@
-"""GaussianNB on Dask collections: one pass of per-class moments gives the in-memory fit."""
+"""Naive Bayes on Dask collections: one pass of per-class sums gives the in-memory fit."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from statlearning.naive_bayes import GaussianNB
+from statlearning.naive_bayes import BernoulliNB, CategoricalNB, GaussianNB, MultinomialNB
 
 da = pytest.importorskip("dask.array")
 dd = pytest.importorskip("dask.dataframe")
@@ -88,3 +88,62 @@ def test_continuous_target_refused(client):
     y = np.linspace(0.0, 1.0, X.shape[0])
     with pytest.raises(ValueError, match="continuous target"):
         GaussianNB().fit(chunked(X, 50), chunked(y, 50))
+
+
+def counts(n=233, p=5, seed=3):
+    rng = np.random.default_rng(seed)
+    X = rng.poisson(2.0, size=(n, p)).astype(np.float64)
+    y = rng.integers(0, 3, n)
+    w = rng.uniform(0.0, 2.0, n)
+    return X, y, w
+
+
+DISCRETE = ("feature_count_", "class_count_", "class_log_prior_", "feature_log_prob_")
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda: MultinomialNB(),
+        lambda: BernoulliNB(binarize=1.5),
+        lambda: BernoulliNB(alpha=0.0, binarize=None),
+    ],
+    ids=["multinomial", "bernoulli-binarize", "bernoulli-01"],
+)
+def test_discrete_models_equal_in_memory_fit(client, make):
+    X, y, w = counts()
+    if getattr(make(), "binarize", 1.0) is None:  # 0/1 data
+        X = (X > 2).astype(np.float64)
+    ref = make().fit(X, y, sample_weight=w)
+    ours = make().fit(
+        chunked(X, (100, 1, 132)),
+        chunked(y, (100, 1, 132)),
+        sample_weight=chunked(w, (100, 1, 132)),
+    )
+    np.testing.assert_array_equal(ours.classes_, ref.classes_)
+    for attr in DISCRETE:
+        np.testing.assert_allclose(
+            getattr(ours, attr), getattr(ref, attr), rtol=1e-10, atol=1e-12, err_msg=attr
+        )
+
+
+def test_discrete_bad_values_as_in_memory(client):
+    X, y, _ = counts()
+    X[[150, 200], [3, 1]] = -1.0
+    with pytest.raises(ValueError) as in_memory:
+        MultinomialNB().fit(X, y)
+    with pytest.raises(ValueError) as distributed:
+        MultinomialNB().fit(chunked(X, 40), chunked(y, 40))
+    assert str(distributed.value) == str(in_memory.value)
+    X, y, _ = counts()
+    with pytest.raises(ValueError) as in_memory:
+        BernoulliNB(binarize=None).fit(X, y)
+    with pytest.raises(ValueError) as distributed:
+        BernoulliNB(binarize=None).fit(chunked(X, 40), chunked(y, 40))
+    assert str(distributed.value) == str(in_memory.value)
+
+
+def test_categorical_nb_says_it_does_not_fit_on_dask(client):
+    X, y, _ = counts()
+    with pytest.raises(TypeError, match="CategoricalNB does not fit on Dask collections"):
+        CategoricalNB().fit(chunked(X, 40), chunked(y, 40))
