@@ -92,7 +92,7 @@ def fit(estimator, args, kwargs):
         raise TypeError(
             f"{name} does not fit on Dask collections; pass NumPy arrays or pandas objects "
             "(collection.compute()) or use an estimator that does (LinearRegression, GaussianNB, "
-            "MultinomialNB, BernoulliNB)."
+            "MultinomialNB, BernoulliNB, LinearDiscriminantAnalysis)."
         )
     return method(*args, **kwargs)
 

@@ -114,7 +114,7 @@ def test_exact_quantiles_through_counting_passes(client, monkeypatch, values):
     from statlearning import _dask
 
     monkeypatch.setattr(_dask, "SELECT_CAP", 5)
-    monkeypatch.setattr(_dask, "SELECT_BINS", 16)  # at most 16 passes
+    monkeypatch.setattr(_dask, "SELECT_BINS", 64)  # at most 11 passes
     rng = np.random.default_rng(1)
     v = {
         "normal": rng.normal(size=601),
