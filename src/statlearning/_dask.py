@@ -92,7 +92,8 @@ def fit(estimator, args, kwargs):
         raise TypeError(
             f"{name} does not fit on Dask collections; pass NumPy arrays or pandas objects "
             "(collection.compute()) or use an estimator that does (LinearRegression, GaussianNB, "
-            "MultinomialNB, BernoulliNB, LinearDiscriminantAnalysis)."
+            "MultinomialNB, BernoulliNB, LinearDiscriminantAnalysis, "
+            "QuadraticDiscriminantAnalysis)."
         )
     return method(*args, **kwargs)
 

@@ -1,5 +1,6 @@
-"""LinearDiscriminantAnalysis on Dask collections: the class means in one pass, the within-class
-factor (TSQR of the centred rows) or scatter in another, the in-memory fit to 1e-10."""
+"""Discriminant analysis on Dask collections: the class means in one pass, the within-class
+factor (TSQR of the centred rows) or the scatter matrices in another; the in-memory fit to
+1e-10."""
 
 from __future__ import annotations
 
@@ -91,5 +92,41 @@ def test_refusals_name_what_is_missing(client):
         LinearDiscriminantAnalysis(solver="eigen", shrinkage="auto").fit(
             chunked(X, 100), chunked(y, 100)
         )
-    with pytest.raises(TypeError, match="QuadraticDiscriminantAnalysis does not fit on Dask"):
-        QuadraticDiscriminantAnalysis().fit(chunked(X, 100), chunked(y, 100))
+
+
+QDA_PARAMETERS = (
+    "priors_",
+    "means_",
+    "covariances_",
+    "log_det_",
+    "quadratic_terms_",
+    "linear_terms_",
+    "constant_terms_",
+    "class_count_",
+)
+
+
+@pytest.mark.parametrize("params", [{}, {"reg_param": 0.2}], ids=["plain", "regularised"])
+@pytest.mark.parametrize("rows", [(150, 7, 150), 1], ids=["uneven", "one-row"])
+def test_qda_equals_in_memory_fit(client, params, rows):
+    X, y = data() if rows != 1 else data(n=21, seed=6)
+    ref = QuadraticDiscriminantAnalysis(**params).fit(X, y)
+    ours = QuadraticDiscriminantAnalysis(**params).fit(chunked(X, rows), chunked(y, rows))
+    np.testing.assert_array_equal(ours.classes_, ref.classes_)
+    for attr in QDA_PARAMETERS:
+        np.testing.assert_allclose(
+            getattr(ours, attr), getattr(ref, attr), rtol=1e-10, atol=1e-12, err_msg=attr
+        )
+    proba = ours.predict_proba(chunked(X, 5))
+    assert type(proba).__module__.startswith("dask.array")
+    np.testing.assert_allclose(proba.compute(), ref.predict_proba(X), rtol=1e-10, atol=1e-14)
+
+
+def test_qda_small_class_error_as_in_memory(client):
+    X, y = data(n=40, seed=1)
+    y[7] = "lonely"
+    with pytest.raises(ValueError) as in_memory:
+        QuadraticDiscriminantAnalysis().fit(X, y)
+    with pytest.raises(ValueError) as distributed:
+        QuadraticDiscriminantAnalysis().fit(chunked(X, 9), chunked(y, 9))
+    assert str(distributed.value) == str(in_memory.value)
