@@ -11,8 +11,8 @@ Layers (the first component under ``statlearning``):
 * ``_solvers``: the same plus ``_core`` (and ``_solvers``).
 * ``_validation``, ``exceptions``: stdlib, numpy, public scikit-learn, and each other.
 * ``base``: stdlib, numpy, public scikit-learn, ``_validation``, ``exceptions``, ``_dask``.
-* ``_dask``: stdlib, numpy (dask, distributed and pandas only inside functions), ``_validation``,
-  ``exceptions``.
+* ``_dask``: stdlib, numpy (dask, distributed and pandas only inside functions), ``_core``,
+  ``_validation``, ``exceptions``.
 * ``inference``: stdlib, numpy, scipy (pandas only inside functions), ``_core``, ``exceptions``
   and ``inference`` itself.
 * every other subpackage (an *estimator subpackage*, found by listing directories): ``base``,
@@ -139,7 +139,7 @@ INTERNAL = {
     "exceptions": {"_validation", "exceptions"},
     "base": {"base", "_validation", "exceptions", "_dask"},
     "inference": {"inference", "_core", "exceptions"},
-    "_dask": {"_dask", "_validation", "exceptions"},
+    "_dask": {"_dask", "_core", "_validation", "exceptions"},
 }
 
 

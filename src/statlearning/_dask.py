@@ -30,6 +30,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ._core.scaling import SAFE_EXPONENT
 from ._validation import non_finite_message, validate_data
 
 __all__ = [
@@ -112,6 +113,8 @@ class RowBlocks:
         Column names of a DataFrame ``X``.
     target_name : str
         A Series' name, else ``"y"``.
+    labels : bool
+        ``y`` holds class labels.
     """
 
     X: object
@@ -120,6 +123,7 @@ class RowBlocks:
     offsets: np.ndarray
     names: list | None
     target_name: str
+    labels: bool = False
 
     @property
     def n(self) -> int:
@@ -218,7 +222,7 @@ def row_blocks(estimator, X, y=None, sample_weight=None, *, reset=True, labels=F
     )
     offsets = np.concatenate([[0], np.cumsum(chunks)[:-1]]).astype(np.int64)
     return RowBlocks(
-        arr, yy, ww, offsets, names, str(target_name) if target_name is not None else "y"
+        arr, yy, ww, offsets, names, str(target_name) if target_name is not None else "y", labels
     )
 
 
@@ -309,17 +313,22 @@ def _check_block(X, y, w, offset):
         weights = np.zeros(3, np.int64)
     else:
         weights = np.array([(~np.isfinite(w)).sum(), (w < 0).sum(), (w > 0).sum()])
-    return np.concatenate(parts, axis=1), weights
+    with np.errstate(invalid="ignore"):
+        finite = np.where(np.isfinite(X), np.abs(X), 0.0)
+        y_abs = np.abs(y[np.isfinite(y)]) if y is not None and y.dtype.kind in "fc" else None
+    magnitudes = np.r_[finite.max(axis=0) if X.shape[0] else np.zeros(X.shape[1]),
+                       y_abs.max() if y_abs is not None and y_abs.size else 0.0]  # fmt: skip
+    return np.concatenate(parts, axis=1), weights, magnitudes
 
 
 def _combine_checks(a, b):
-    (ca, wa), (cb, wb) = a, b
+    (ca, wa, ma), (cb, wb, mb) = a, b
     c = ca.copy()
     c[0] += cb[0]
     c[2] += cb[2]
     c[1] = np.minimum(ca[1], cb[1])
     c[3] = np.minimum(ca[3], cb[3])
-    return c, wa + wb
+    return c, wa + wb, np.maximum(ma, mb)
 
 
 def check_blocks(rows: RowBlocks):
@@ -331,15 +340,20 @@ def check_blocks(rows: RowBlocks):
     return map_reduce(_check_block, _combine_checks, [rows.X, rows.y, rows.w], rows.offsets)
 
 
-def raise_for_bad_blocks(estimator, rows: RowBlocks, summary) -> None:
+def raise_for_bad_blocks(estimator, rows: RowBlocks, summary, *, rescales=True) -> None:
     """Raise the in-memory error for NaN/infinity in ``X`` or ``y`` or bad weights.
 
     The messages are those of :func:`statlearning._validation.validate_data` and
     :func:`statlearning._validation.check_sample_weight`: the first column (in order) with a
     NaN or infinite value, the number of such rows and the first of them.
+
+    With ``rescales=True`` (estimators that rescale data near the ends of float64 in memory,
+    :mod:`statlearning._core.scaling`) a column or ``y`` whose magnitude lies outside
+    ``2**±SAFE_EXPONENT`` is an error: the blockwise fits do not rescale, and would lose
+    accuracy silently.
     """
     owner = type(estimator).__name__
-    counts, weights = summary
+    counts, weights, magnitudes = summary
     p = rows.X.shape[1]
     for j in range(counts.shape[1]):
         if j < p:
@@ -360,6 +374,21 @@ def raise_for_bad_blocks(estimator, rows: RowBlocks, summary) -> None:
             raise ValueError(f"{owner}: sample_weight must be non-negative; got negative values.")
         if not weights[2]:
             raise ValueError(f"{owner}: sample_weight is zero for every sample.")
+    if rows.labels:  # class labels are not data
+        magnitudes = magnitudes[: rows.X.shape[1]]
+    high, low = 2.0**SAFE_EXPONENT, 2.0**-SAFE_EXPONENT
+    extreme = np.flatnonzero((magnitudes > high) | ((magnitudes > 0) & (magnitudes < low)))
+    if rescales and extreme.size:
+        j = int(extreme[0])
+        if j < rows.X.shape[1]:
+            label = f"column {rows.names[j]!r}" if rows.names is not None else f"column {j}"
+        else:
+            label = "y"
+        raise ValueError(
+            f"{owner}: {label} has magnitude {magnitudes[j]:.3g}, beyond 2**±{SAFE_EXPONENT}; "
+            "fits on Dask collections do not rescale such data: multiply it by a power of two "
+            "first (exact), or fit in memory."
+        )
 
 
 # ----------------------------------------------------------------------------------------------

@@ -174,6 +174,13 @@ def test_bad_weights_and_shapes(client):
         LinearRegression(solver="svd").fit(chunked(X, 50), chunked(y, 50))
 
 
+def test_extreme_scales_are_an_error_not_a_silent_loss(client):
+    X, y, _ = data()
+    X[:, 1] *= 2.0**230  # in memory such a column is rescaled exactly; blockwise it is not
+    with pytest.raises(ValueError, match=r"column 1 has magnitude .* beyond 2\*\*±200"):
+        LinearRegression().fit(chunked(X, 50), chunked(y, 50))
+
+
 def test_no_training_data_stored(client):
     X, y, w = data()
     ours = LinearRegression().fit(chunked(X, 50), chunked(y, 50), sample_weight=chunked(w, 50))

@@ -69,7 +69,7 @@ class _DiscreteNB(ClassifierMixin, NaiveBayesMixin, StatBase):
             type(self) is MultinomialNB, getattr(self, "binarize", None),
         )  # fmt: skip
         checks, (bad, labels, class_weight, sums) = _dask.compute(_dask.check_blocks(rows), counts)
-        _dask.raise_for_bad_blocks(self, rows, checks)
+        _dask.raise_for_bad_blocks(self, rows, checks, rescales=False)  # counts: not rescaled
         if bad is not None:  # the first offending entry, in row order as in memory
             raise ValueError(self._value_error(bad[1], bad[2]))
         self.classes_, _ = encode_class_labels(labels, name)
