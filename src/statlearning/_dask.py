@@ -30,6 +30,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ._core.class_labels import encode_class_labels
+from ._core.grouped_moments import block_class_moments, merge_class_moments
 from ._core.scaling import SAFE_EXPONENT
 from ._validation import non_finite_message, validate_data
 
@@ -37,6 +39,7 @@ __all__ = [
     "RowBlocks",
     "any_dask",
     "check_blocks",
+    "class_moments",
     "exact_quantiles",
     "fit",
     "is_dask_collection",
@@ -93,7 +96,7 @@ def fit(estimator, args, kwargs):
         raise TypeError(
             f"{name} does not fit on Dask collections; pass NumPy arrays or pandas objects "
             "(collection.compute()) or use an estimator that does (LinearRegression, GaussianNB, "
-            "MultinomialNB, BernoulliNB, LinearDiscriminantAnalysis, "
+            "MultinomialNB, BernoulliNB, LinearDiscriminantAnalysis, Ridge, "
             "QuadraticDiscriminantAnalysis)."
         )
     return method(*args, **kwargs)
@@ -389,6 +392,36 @@ def raise_for_bad_blocks(estimator, rows: RowBlocks, summary, *, rescales=True) 
             "fits on Dask collections do not rescale such data: multiply it by a power of two "
             "first (exact), or fit in memory."
         )
+
+
+# ----------------------------------------------------------------------------------------------
+# Per-class moments (naive Bayes, discriminant analysis)
+
+
+def _class_moments_block(X, y, w, offset):
+    return block_class_moments(X, y, w)
+
+
+def class_moments(estimator, X, y, sample_weight=None):
+    """The validation pass and the per-class moments of ``X``, in one pass over the blocks.
+
+    Sets ``estimator.classes_`` (the sorted labels, checked as in memory).
+
+    Returns
+    -------
+    rows : RowBlocks
+    wsum, means, ss : ndarray of shape (n_classes, n_features)
+        Per-class weights, means and centred sums of squares
+        (:func:`statlearning._core.grouped_moments.block_class_moments`).
+    """
+    rows = row_blocks(estimator, X, y, sample_weight, labels=True)
+    moments = map_reduce(
+        _class_moments_block, merge_class_moments, [rows.X, rows.y, rows.w], rows.offsets
+    )
+    checks, (labels, wsum, means, ss) = compute(check_blocks(rows), moments)
+    raise_for_bad_blocks(estimator, rows, checks)
+    estimator.classes_, _ = encode_class_labels(labels, type(estimator).__name__)
+    return rows, wsum, means, ss
 
 
 # ----------------------------------------------------------------------------------------------

@@ -40,6 +40,14 @@ def chunked(a, rows):
     return da.from_array(a, chunks=(rows, *a.shape[1:]))
 
 
+def assert_same(ours, ref, attributes):
+    np.testing.assert_array_equal(ours.classes_, ref.classes_)
+    for attr in attributes:
+        np.testing.assert_allclose(
+            getattr(ours, attr), getattr(ref, attr), rtol=1e-10, atol=1e-12, err_msg=attr
+        )
+
+
 @pytest.mark.parametrize(
     "params",
     [{}, {"covariance": "total"}, {"solver": "eigen", "shrinkage": 0.3}],
@@ -50,21 +58,14 @@ def test_equals_in_memory_fit(client, params, rows):
     X, y = data()
     ref = LinearDiscriminantAnalysis(**params).fit(X, y)
     ours = LinearDiscriminantAnalysis(**params).fit(chunked(X, rows), chunked(y, rows))
-    np.testing.assert_array_equal(ours.classes_, ref.classes_)
-    for attr in PARAMETERS:
-        np.testing.assert_allclose(
-            getattr(ours, attr), getattr(ref, attr), rtol=1e-10, atol=1e-12, err_msg=attr
-        )
+    assert_same(ours, ref, PARAMETERS)
 
 
 def test_one_row_chunks_and_lazy_outputs(client):
     X, y = data(n=15, seed=5)
     ref = LinearDiscriminantAnalysis().fit(X, y)
     ours = LinearDiscriminantAnalysis().fit(chunked(X, 1), chunked(y, 1))
-    for attr in PARAMETERS:
-        np.testing.assert_allclose(
-            getattr(ours, attr), getattr(ref, attr), rtol=1e-10, atol=1e-12, err_msg=attr
-        )
+    assert_same(ours, ref, PARAMETERS)
     Xd = chunked(X, 4)
     for method in ("predict", "predict_proba", "transform"):
         lazy = getattr(ours, method)(Xd)
@@ -112,11 +113,7 @@ def test_qda_equals_in_memory_fit(client, params, rows):
     X, y = data() if rows != 1 else data(n=21, seed=6)
     ref = QuadraticDiscriminantAnalysis(**params).fit(X, y)
     ours = QuadraticDiscriminantAnalysis(**params).fit(chunked(X, rows), chunked(y, rows))
-    np.testing.assert_array_equal(ours.classes_, ref.classes_)
-    for attr in QDA_PARAMETERS:
-        np.testing.assert_allclose(
-            getattr(ours, attr), getattr(ref, attr), rtol=1e-10, atol=1e-12, err_msg=attr
-        )
+    assert_same(ours, ref, QDA_PARAMETERS)
     proba = ours.predict_proba(chunked(X, 5))
     assert type(proba).__module__.startswith("dask.array")
     np.testing.assert_allclose(proba.compute(), ref.predict_proba(X), rtol=1e-10, atol=1e-14)

@@ -218,3 +218,26 @@ def test_without_a_cluster_uses_the_local_scheduler():
         with dask.config.set(scheduler="synchronous"):
             ours = LinearRegression().fit(chunked(X, 64), chunked(y, 64))
     assert_same_fit(ours, LinearRegression().fit(X, y))
+
+
+@pytest.mark.parametrize("fit_intercept", [True, False])
+@pytest.mark.parametrize("rows", [(90, 3, 70, 40), 1], ids=["uneven", "one-row"])
+def test_ridge_equals_in_memory_fit(client, fit_intercept, rows):
+    from statlearning.linear_model import Ridge
+
+    X, y, w = data() if rows != 1 else data(n=11, p=2, seed=7)
+    ref = Ridge(alpha=2.0, fit_intercept=fit_intercept).fit(X, y, sample_weight=w)
+    ours = Ridge(alpha=2.0, fit_intercept=fit_intercept).fit(
+        chunked(X, rows), chunked(y, rows), sample_weight=chunked(w, rows)
+    )
+    np.testing.assert_allclose(ours.coef_, ref.coef_, rtol=1e-10, atol=1e-12)
+    assert ours.intercept_ == pytest.approx(ref.intercept_, rel=1e-10, abs=1e-12)
+    assert ours.solver_ == ref.solver_ == "cholesky"
+
+
+def test_ridge_refuses_what_needs_the_data_in_memory(client):
+    from statlearning.linear_model import Ridge
+
+    X, y, _ = data()
+    with pytest.raises(ValueError, match="solver='svd' does not fit on Dask"):
+        Ridge(solver="svd").fit(chunked(X, 50), chunked(y, 50))

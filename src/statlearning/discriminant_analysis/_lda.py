@@ -26,7 +26,6 @@ from .._core.discriminant import (
     within_r_from_blocks,
     within_scatter,
 )
-from .._core.grouped_moments import block_class_moments, merge_class_moments
 from .._core.scaling import max_abs, scale_for, times
 from .._validation import ArrayLike, Interval, Options, validate_data
 from ..base import ClassifierMixin, StatBase, TransformerMixin, fit_context
@@ -193,13 +192,8 @@ class LinearDiscriminantAnalysis(
         """``fit`` on Dask collections: the class means in one pass, then the within-class
         triangular factor (``solver="svd"``, TSQR of the centred rows) or scatter matrix
         (``"eigen"``) in another."""
-        rows = _dask.row_blocks(self, X, y, labels=True)
-        moments = _dask.map_reduce(_block_moments, merge_class_moments, [rows.X, rows.y],
-                                   rows.offsets)  # fmt: skip
-        checks, (labels, wsum, means, _) = _dask.compute(_dask.check_blocks(rows), moments)
-        _dask.raise_for_bad_blocks(self, rows, checks)
-        self.classes_, _ = encode_class_labels(labels, type(self).__name__)
-        counts = wsum[:, 0].copy() if wsum.shape[1] else np.zeros(labels.size)
+        rows, wsum, means, _ = _dask.class_moments(self, X, y)
+        counts = wsum[:, 0].copy() if wsum.shape[1] else np.zeros(self.classes_.size)
         self._fit_moments(_Blocks(rows, self.classes_, means), counts, means)
         return self
 
@@ -399,10 +393,6 @@ class _InMemory:
             grand = (counts @ means / self.n)[None, :]
             return standardised_fourth_moment_sum(X, np.zeros_like(codes), grand, scale)
         return standardised_fourth_moment_sum(X, codes, means, scale)
-
-
-def _block_moments(X, y, offset):
-    return block_class_moments(X, y)
 
 
 def _centred(X, y, classes, means):

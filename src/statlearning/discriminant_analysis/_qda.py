@@ -16,7 +16,6 @@ from .._core.discriminant import (
     class_scatters,
     quadratic_discriminants,
 )
-from .._core.grouped_moments import block_class_moments, merge_class_moments
 from .._core.scaling import log_scale, max_abs, scale_for, times
 from .._validation import ArrayLike, Boolean, Interval, validate_data
 from ..base import ClassifierMixin, StatBase, fit_context
@@ -144,13 +143,8 @@ class QuadraticDiscriminantAnalysis(ClassifierMixin, DiscriminantMixin, StatBase
     def _fit_dask(self, X, y):
         """``fit`` on Dask collections: the class means in one pass, the class scatter
         matrices in another."""
-        rows = _dask.row_blocks(self, X, y, labels=True)
-        moments = _dask.map_reduce(_block_moments, merge_class_moments, [rows.X, rows.y],
-                                   rows.offsets)  # fmt: skip
-        checks, (labels, wsum, means, _) = _dask.compute(_dask.check_blocks(rows), moments)
-        _dask.raise_for_bad_blocks(self, rows, checks)
-        self.classes_, _ = encode_class_labels(labels, type(self).__name__)
-        counts = wsum[:, 0].copy() if wsum.shape[1] else np.zeros(labels.size)
+        rows, wsum, means, _ = _dask.class_moments(self, X, y)
+        counts = wsum[:, 0].copy() if wsum.shape[1] else np.zeros(self.classes_.size)
 
         def scatters():
             job = _dask.map_reduce(_block_scatters, _add, [rows.X, rows.y], rows.offsets,
@@ -241,10 +235,6 @@ class QuadraticDiscriminantAnalysis(ClassifierMixin, DiscriminantMixin, StatBase
             formula_names(self),
             digits,
         )
-
-
-def _block_moments(X, y, offset):
-    return block_class_moments(X, y)
 
 
 def _block_scatters(X, y, offset, classes, means):

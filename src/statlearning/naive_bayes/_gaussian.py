@@ -12,12 +12,7 @@ from .. import _dask
 from .._core.class_labels import encode_class_labels, label_repr, resolve_priors
 from .._core.compiled import kernel_array, numba_threads
 from .._core.gaussian_loglik import gaussian_log_likelihood
-from .._core.grouped_moments import (
-    block_class_moments,
-    grouped_centred_squares,
-    grouped_sums,
-    merge_class_moments,
-)
+from .._core.grouped_moments import grouped_centred_squares, grouped_sums
 from .._core.scaling import scale_for, times
 from .._validation import ArrayLike, Interval, NJobs, Options, check_sample_weight, validate_data
 from ..base import ClassifierMixin, StatBase, fit_context
@@ -111,10 +106,6 @@ def gaussian_part_log_likelihood(estimator, X):
     out = gaussian_log_likelihood(X / s, theta, var)
     observed = np.sum(~np.isnan(X), axis=1) if np.isnan(X).any() else X.shape[1]
     return out - (np.asarray(observed, dtype=np.float64) * math.log(s)).reshape(-1, 1)
-
-
-def _block_moments(X, y, w, offset):
-    return block_class_moments(X, y, w)
 
 
 class GaussianNB(ClassifierMixin, NaiveBayesMixin, StatBase):
@@ -243,14 +234,8 @@ class GaussianNB(ClassifierMixin, NaiveBayesMixin, StatBase):
     def _fit_dask(self, X, y, sample_weight=None):
         """:meth:`fit` on Dask collections: one pass of per-class moments, merged in a tree."""
         name = type(self).__name__
-        rows = _dask.row_blocks(self, X, y, sample_weight, labels=True)
-        moments = _dask.map_reduce(
-            _block_moments, merge_class_moments, [rows.X, rows.y, rows.w], rows.offsets
-        )
-        checks, (labels, wsum, theta, ss) = _dask.compute(_dask.check_blocks(rows), moments)
-        _dask.raise_for_bad_blocks(self, rows, checks)
-        self.classes_, _ = encode_class_labels(labels, name)
-        class_weight = wsum[:, 0].copy() if wsum.shape[1] else np.zeros(labels.size)
+        _, wsum, theta, ss = _dask.class_moments(self, X, y, sample_weight)
+        class_weight = wsum[:, 0].copy() if wsum.shape[1] else np.zeros(self.classes_.size)
         check_class_weights(class_weight, self.classes_, name)
         theta, var, epsilon, _ = gaussian_from_moments(
             wsum, theta, ss, self.ddof, self.var_smoothing, name, feature_names(self),
