@@ -202,7 +202,9 @@ def row_blocks(estimator, X, y=None, sample_weight=None, *, reset=True, labels=F
     if hasattr(X, "columns") and hasattr(X, "to_dask_array"):
         _check_numeric_frame(X, owner)
         names = [str(c) for c in X.columns]
-        meta = X._meta
+        import pandas as pd
+
+        meta = pd.DataFrame({c: pd.Series(dtype=t) for c, t in X.dtypes.items()})
     else:
         if not hasattr(X, "ndim") or X.ndim != 2:
             raise ValueError(

@@ -147,6 +147,16 @@ class LinearRegression(RegressorMixin, LinearPredictorMixin, InferenceMixin, Sta
     after projecting on the earlier kept columns falls below ``rank_tol`` times its norm is
     aliased (R's limited-pivoting QR, ``dqrdc2``).
 
+    Dask collections (``pip install statlearning[dask]``): ``fit`` accepts a
+    ``dask.array.Array`` or ``dask.dataframe`` collection, chunked by rows, and gives the
+    in-memory fit (solvers ``"qr"``, ``"normal"``, ``"gd"``): the triangular factor of
+    ``[√W A | √W y]`` by TSQR (blocks' ``R`` factors stacked and refactorised in a tree;
+    ``"qr"``) or the summed blockwise Gram matrix, then the same aliasing rule and inference;
+    the fit statistics from merged block sums; the residual quantiles of :meth:`summary`
+    exactly, by counting passes that narrow an interval of float values until its few values
+    can be selected. Only ``(p+2)``-sized summaries leave the workers; ``predict`` on a Dask
+    collection returns a lazy Dask array.
+
     Every fit statistic is an attribute named as its ``summary().stats`` key plus ``_``
     (``n_obs_``, ``df_model_``, ``sigma_``, ``r_squared_``, ``f_statistic_``, ``deviance_``,
     ``dispersion_``, ...), built by :mod:`statlearning.inference` as for ``GLMRegressor`` and
