@@ -241,3 +241,27 @@ def test_ridge_refuses_what_needs_the_data_in_memory(client):
     X, y, _ = data()
     with pytest.raises(ValueError, match="solver='svd' does not fit on Dask"):
         Ridge(solver="svd").fit(chunked(X, 50), chunked(y, 50))
+
+
+def _die_once(block, marker):
+    """Kill this worker process the first time a block reaches it (fault injection)."""
+    import os
+
+    if block.shape[0] and not os.path.exists(marker):
+        with open(marker, "w"):
+            pass
+        os._exit(1)
+    return block
+
+
+@pytest.mark.slow
+def test_worker_killed_mid_fit_is_recomputed(client, tmp_path):
+    """A worker process that dies mid-fit: Dask reruns its tasks elsewhere (or on the restarted
+    worker) and the fit is the in-memory one, never a silently different answer."""
+    X, y, _ = data()
+    marker = str(tmp_path / "killed")
+    Xd = chunked(X, 50).map_blocks(_die_once, marker, dtype=np.float64)
+    ours = LinearRegression().fit(Xd, chunked(y, 50))
+    assert (tmp_path / "killed").exists()  # a worker did die
+    assert_same_fit(ours, LinearRegression().fit(X, y))
+    client.wait_for_workers(2, timeout=60)  # the nanny restarted it for the other tests
