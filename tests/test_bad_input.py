@@ -485,6 +485,10 @@ OVERRIDES: dict[tuple[str, str], tuple] = {
         OK(),
         "documented: k hits and misses per class, fewer when a class is smaller (CORElearn)",
     ),
+    ("FormulaTransformer", "text_column"): (
+        OK(),
+        "documented: a text column is a factor of the formula, treatment coded as R's",
+    ),
 }
 
 #: (estimator, cell) -> reason. Strict: a cell that passes must leave this list. Every entry is

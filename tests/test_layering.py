@@ -48,6 +48,9 @@ ALLOWED_PRIVATE = {
     ("discriminant_analysis", "kernel_methods"),
     # the command line reads and encodes files with the datasets' CSV reader and table encoding
     ("cli", "datasets"),
+    # --formula: the command line reads the formula and builds its design as R's model frame
+    # (bases fitted on every row, then incomplete rows left out) with the formula module's parts
+    ("cli", "formula"),
 }
 
 #: Top-level modules and subpackages every estimator subpackage may use, private parts included.
@@ -77,6 +80,7 @@ ALLOWED_SKLEARN_MODULES = {
     "sklearn.exceptions",
     "sklearn.pipeline",
     "sklearn.preprocessing",
+    "sklearn.inspection",  # permutation importance and partial dependence (functions only)
 }
 
 #: scikit-learn modules holding estimators: never imported from ``src``.

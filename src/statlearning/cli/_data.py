@@ -8,7 +8,15 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-__all__ = ["DATASETS", "DEFAULT_DATASET", "Data", "check_target", "detect_task", "load_data"]
+__all__ = [
+    "DATASETS",
+    "DEFAULT_DATASET",
+    "Data",
+    "check_target",
+    "detect_task",
+    "load_data",
+    "load_formula_data",
+]
 
 DEFAULT_DATASET = "gapminder"
 
@@ -41,6 +49,8 @@ class Data:
     dropped_rows: int = 0
     notes: list[str] = field(default_factory=list)
     design: object = None  # the table's encoding (datasets._design.TableDesign)
+    formula: str = ""  # --formula: the design is the formula's
+    table: object = None  # --formula: the file's rows and columns (less --drop), a DataFrame
 
     @property
     def n(self) -> int:
@@ -164,12 +174,9 @@ def load_data(
     Data
     """
     drop = _split_names(drop)
-    if path is not None and dataset is not None:
-        raise ValueError("give either a data file or --dataset, not both")
+    _dataset_name(path, dataset)
     if path is None:
-        name = dataset or DEFAULT_DATASET
-        if name not in DATASETS:
-            raise ValueError(f"unknown dataset {name!r}; choose from {', '.join(DATASETS)}")
+        name = _dataset_name(path, dataset)
         X, y, names, target_name, source, levels = _builtin(name)
         baselines = {column: lv[0] for column, lv in levels.items()}
         if target is not None and target != target_name:
@@ -205,7 +212,7 @@ def load_data(
     notes = [_as_options(str(w.message).splitlines()[0]) for w in caught]
     if bunch.data.shape[1] == 0:
         raise ValueError("no feature columns left to use")
-    if sep is None and bunch.sep != ",":
+    if sep is None and bunch.sep not in (",", None):
         notes.append(f"delimiter {_SEP_NAMES.get(bunch.sep, repr(bunch.sep))} detected (--sep)")
     return Data(
         bunch.data,
@@ -217,6 +224,151 @@ def load_data(
         int(bunch.dropped_rows),
         notes,
         bunch.design,
+    )
+
+
+def _dataset_name(path, dataset):
+    """The bundled data set a command reads (``None`` for a file); checks ``--dataset``."""
+    if path is not None and dataset is not None:
+        raise ValueError("give either a data file or --dataset, not both")
+    if path is not None:
+        return None
+    name = dataset or DEFAULT_DATASET
+    if name not in DATASETS:
+        raise ValueError(f"unknown dataset {name!r}; choose from {', '.join(DATASETS)}")
+    return name
+
+
+def _builtin_table(name):
+    """A bundled data set as a DataFrame of its columns (gapminder: the 2011 rows, raw)."""
+    import pandas as pd
+
+    from .. import datasets
+
+    if name == "gapminder":
+        frame = datasets.load_gapminder(year=2011, as_frame=True).frame
+        return frame.drop(columns=["year"]).reset_index(drop=True), "gapminder 2011 (embedded)"
+    X, y, names, target_name, source, _ = _builtin(name)
+    frame = pd.DataFrame(X, columns=names)
+    frame[target_name] = y
+    return frame, source
+
+
+def load_formula_data(
+    path=None,
+    *,
+    formula,
+    dataset=None,
+    target=None,
+    drop=None,
+    na="error",
+    sep=None,
+    encoding="utf-8",
+    na_values=None,
+    decimal=".",
+):
+    """Load the data of a command whose design is a model formula (``--formula``).
+
+    The response is the formula's left-hand side (``--target``, when given, must name it);
+    the features are the columns of the formula's design
+    (:class:`statlearning.formula.FormulaTransformer`: factors treatment coded, ``poly``,
+    ``bs``, ``ns``, interactions), with R's names. Missing values in the columns the formula
+    reads are an error (``na="error"``) or remove those rows (``na="drop"``, R's
+    ``na.omit``). Other arguments as :func:`load_data`.
+
+    Returns
+    -------
+    Data
+        With ``formula`` and ``table`` (every row and column of the file but ``drop``) set.
+    """
+    from ..formula import FormulaTransformer
+    from ..formula._deparse import deparse
+    from ..formula._design import check_columns, expand_dot, materialize, split_formula, variables
+
+    lhs, rhs = split_formula(formula)
+    if lhs is None or lhs.kind != "name":
+        raise ValueError(
+            f"--formula needs one response column on its left, as in 'y ~ x1 + x2'; got {formula!r}"
+        )
+    if target is not None and target != lhs.value:
+        raise ValueError(
+            f"--target {target!r} differs from the response {lhs.value!r} of --formula; "
+            "leave --target out (the formula names the response)"
+        )
+    target = lhs.value
+    notes = []
+    name = _dataset_name(path, dataset)
+    if path is None:
+        frame, source = _builtin_table(name)
+    else:
+        from ..datasets._csv import read_table
+
+        try:
+            frame, used_sep = read_table(
+                path,
+                sep=_separator(sep),
+                encoding=encoding,
+                na_values=_split_names(na_values) or None,
+                decimal=decimal,
+            )
+        except ValueError as exc:
+            raise ValueError(_as_options(str(exc))) from None
+        source = str(path)
+        if sep is None and used_sep not in (",", None):
+            notes.append(f"delimiter {_SEP_NAMES.get(used_sep, repr(used_sep))} detected (--sep)")
+    if target not in frame.columns:
+        raise ValueError(
+            f"the response {target!r} of --formula is not a column of the data; available "
+            f"columns: {', '.join(map(str, frame.columns))}"
+        )
+    drop = _split_names(drop)
+    unknown = [c for c in drop if c not in frame.columns]
+    if unknown:
+        raise ValueError(f"--drop column(s) {', '.join(map(repr, unknown))} not in the data")
+    frame = frame.drop(columns=drop)
+    rhs = expand_dot(rhs, [str(c) for c in frame.columns], {target})
+    used = [c for c in frame.columns if c == target or str(c) in variables(rhs)]
+    incomplete = frame[used].isna().any(axis=1).to_numpy()
+    dropped = int(incomplete.sum())
+    if dropped and na == "error":
+        counts = frame[used].isna().sum()
+        detail = ", ".join(f"{c!r} ({int(k)})" for c, k in counts.items() if k)
+        raise ValueError(
+            f"missing values (NA, NaN, inf or empty) in column(s) {detail}; use --na drop to "
+            "keep complete cases"
+        )
+    if dropped == len(frame):
+        raise ValueError("no complete rows left after dropping missing values (--na drop)")
+    # as R's model.frame: the bases (spline knots, polynomials) see every value of their
+    # variable, then the incomplete rows are left out
+    check_columns("--formula", rhs, frame)
+    matrix, spec = materialize(rhs, frame, na_action="ignore")
+    design = FormulaTransformer(formula)
+    design._store(spec, frame)
+    keep = [j for j, c in enumerate(spec.column_names) if c != "Intercept"]
+    X = np.asarray(matrix, dtype=np.float64)[~incomplete][:, keep]
+    table = frame
+    frame = frame.loc[~incomplete].reset_index(drop=True)
+    if X.shape[1] == 0:
+        raise ValueError(f"the formula {formula!r} has no feature columns")
+    y = frame[target].to_numpy()
+    y = y.astype(float) if y.dtype.kind in "biuf" else y.astype(object)
+    notes.insert(0, f"design from the formula {deparse(formula)}: {X.shape[1]} columns")
+    if not design.has_intercept_:
+        notes.append(
+            "the formula drops the intercept: linear_regression fits none; other "
+            "models keep their own"
+        )
+    return Data(
+        X,
+        y,
+        [str(n) for n in design.feature_names_out_],
+        target,
+        source,
+        dropped_rows=dropped,
+        notes=notes,
+        formula=formula,
+        table=table,
     )
 
 

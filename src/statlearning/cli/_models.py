@@ -96,6 +96,14 @@ MODELS: tuple[Model, ...] = (
           {"penalty": "l1", "solver": "cd"}, needs_scaling=True, cost=(1, 1)),
     Model("perceptron", LM, "Perceptron", CLS,
           "Rosenblatt's perceptron (one-vs-rest for K > 2)", needs_scaling=True, cost=(1, 1)),
+    Model("sgd_classifier", LM, "SGDClassifier", CLS,
+          "Linear SVM (hinge loss, L2) trained by stochastic gradient descent, averaged "
+          "iterate (one-vs-all for K > 2)", {"average": True, "random_state": 0},
+          needs_scaling=True, cost=(1, 1)),
+    Model("sgd_regressor", LM, "SGDRegressor", REG,
+          "Least squares with an L2 penalty (alpha=1e-4) trained by stochastic gradient "
+          "descent (rate eta0 / t^0.25)", {"random_state": 0},
+          needs_scaling=True, cost=(1, 1)),
     Model("least_squares_classifier", LM, "LeastSquaresClassifier", CLS,
           "Linear regression on class indicators used as a classifier", rows=U, cost=(1, 2)),
     Model("ridge", LM, "Ridge", REG, "Ridge regression (L2 penalty, alpha=1), closed form",

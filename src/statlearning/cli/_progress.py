@@ -1,10 +1,10 @@
-"""A minimal progress bar for the command line, written to standard error.
+"""The command line's progress bar, written to standard error.
 
 The bar stays silent for short jobs: it appears only once the work has been running for more
-than ``delay`` seconds. On a terminal it redraws a single line with a carriage return; when
-standard error is redirected (a log file, a pipe, a CI job) it prints a line at each 10 % step
-and after any step that ends ``interval`` seconds or more after the last line, so that a job of
-slow steps shows every one of them.
+than ``delay`` seconds. On a terminal it is a tqdm bar on one line, cleared when the job ends;
+when standard error is redirected (a log file, a pipe, a CI job) it is plain text: a line at
+each 10 % step and after any step that ends ``interval`` seconds or more after the last line,
+so that a job of slow steps shows every one of them.
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ import time
 __all__ = ["Progress"]
 
 _BAR_WIDTH = 24
+_BAR_FORMAT = "{desc}{percentage:3.0f}%|{bar}| ({n_fmt}/{total_fmt}){postfix}"
 
 
 class Progress:
@@ -58,7 +59,7 @@ class Progress:
         self._start = self.clock()
         self._tty = self.enabled and _isatty(self.stream)
         self._shown = False  # has anything been written yet?
-        self._last_text = None  # TTY: the line on screen
+        self._bar = None  # TTY: the tqdm bar, made when first shown
         self._last_step = -1  # non-TTY: the last 10 % step printed
         self.interval = float(interval)
         self._last_time = self._start  # non-TTY: when the last line was printed
@@ -105,8 +106,10 @@ class Progress:
         if not (self.enabled and self._shown):
             return
         if self._tty:
-            width = len(self._last_text or "")
-            self._write("\r" + " " * width + "\r")
+            try:
+                self._bar.close()
+            except (OSError, ValueError):
+                pass
         else:
             self._draw()
         self._shown = False
@@ -118,13 +121,7 @@ class Progress:
     def _draw(self):
         fraction = self._fraction()
         if self._tty:
-            filled = round(fraction * _BAR_WIDTH)
-            bar = "#" * filled + "-" * (_BAR_WIDTH - filled)
-            count = f"{fraction:4.0%} ({self.done}/{self.total})"
-            text = f"{self._prefix()}[{bar}] {count}{self._detail()}"
-            if text != self._last_text:
-                self._write("\r" + text)
-                self._last_text = text
+            self._draw_tqdm()
         else:
             step = int(fraction * 10 + 1e-9)  # 0..10, one line per 10 % step
             now = self.clock()
@@ -136,6 +133,24 @@ class Progress:
             self._last_step = max(step, self._last_step)
             self._last_time = now
         self._shown = True
+
+    def _draw_tqdm(self):
+        from tqdm import tqdm
+
+        try:
+            if self._bar is None:
+                self._bar = tqdm(
+                    total=self.total, desc=self._prefix(), file=self.stream, leave=False,
+                    ncols=80 + len(self._prefix()), bar_format=_BAR_FORMAT, mininterval=0,
+                    miniters=1, ascii=" #", dynamic_ncols=False,
+                )  # fmt: skip
+            self._bar.total = self.total
+            self._bar.n = self.done
+            detail = self._detail()
+            self._bar.set_postfix_str(detail.strip(), refresh=False)
+            self._bar.refresh()
+        except (OSError, ValueError):  # closed or broken stream: give up quietly
+            self.enabled = False
 
     def _detail(self):
         return f" {self.detail}" if self.detail and self.done < self.total else ""

@@ -1,7 +1,9 @@
-"""Read a CSV file into a design matrix with R-style treatment coding.
+"""Read a data file into a design matrix with R-style treatment coding.
 
-The file is parsed by :func:`pandas.read_csv`; this module decides the delimiter, which columns
-are numeric, what is missing, and codes the categorical columns as R's ``model.matrix`` does.
+pandas reads the file (:func:`pandas.read_csv`, or :func:`pandas.read_parquet` /
+:func:`pandas.read_excel` by the file's extension when their readers are installed); this module
+decides which columns are numeric and what is missing (with errors naming the column, the
+values and their rows), and codes the categorical columns as R's ``model.matrix`` does.
 """
 
 import codecs
@@ -15,9 +17,10 @@ from sklearn.utils import Bunch
 
 from ._design import TableDesign, design_matrix
 
-__all__ = ["load_csv"]
+__all__ = ["load_csv", "read_table"]
 
-#: Delimiters tried when ``sep`` is not given, in order of preference on a tie.
+#: Delimiters the CSV sniffer may choose (when ``sep`` is not given and the header row does
+#: not split on commas).
 SEPARATORS = (",", ";", "\t", "|")
 
 #: A column is numeric when at least this share of its non-missing cells are numbers.
@@ -26,8 +29,15 @@ NUMERIC_SHARE = 0.9
 #: A categorical column with at least this share of numbers is read with a warning.
 MOSTLY_NUMBERS = 0.5
 
-#: Bytes read to choose the delimiter and parse the header.
-_SAMPLE_BYTES = 1 << 16
+#: File extensions read by other pandas readers, with the package each needs.
+OTHER_FORMATS = {
+    ".parquet": ("parquet", "pyarrow"),
+    ".pq": ("parquet", "pyarrow"),
+    ".xlsx": ("excel", "openpyxl"),
+    ".xlsm": ("excel", "openpyxl"),
+    ".xls": ("excel", "xlrd"),
+    ".ods": ("excel", "odf"),
+}
 
 _SEP_NAMES = {",": "','", ";": "';'", "\t": "tab", "|": "'|'"}
 
@@ -66,52 +76,39 @@ def _codec(encoding):
     return "utf-8-sig" if name == "utf-8" else encoding  # a byte-order mark is not a name
 
 
-def _sample_lines(path, encoding):
-    """The complete lines of the first ``_SAMPLE_BYTES`` bytes of the file, decoded."""
-    with open(path, "rb") as fh:
-        raw = fh.read(_SAMPLE_BYTES + 1)
-    whole = len(raw) <= _SAMPLE_BYTES
-    decoder = codecs.getincrementaldecoder(encoding)()
+def _header_row(path, sep, encoding):
+    """The first row of the file as pandas reads it (names as written, duplicates kept)."""
+    import pandas as pd
+
     try:
-        text = decoder.decode(raw[:_SAMPLE_BYTES], final=whole)
+        first = pd.read_csv(
+            path, sep=sep, header=None, nrows=1, dtype=str, keep_default_na=False,
+            encoding=encoding, skip_blank_lines=True, engine="python",
+        )  # fmt: skip
     except UnicodeDecodeError as exc:
         raise _decode_error(path, encoding, exc) from None
-    lines = text.splitlines()
-    if not whole and len(lines) > 1:
-        lines = lines[:-1]  # the last line may be cut short
-    return [line for line in lines if line.strip()]
+    except pd.errors.EmptyDataError:
+        raise ValueError(f"empty file: {str(path)!r} has no header row") from None
+    except (pd.errors.ParserError, csv.Error) as exc:
+        raise ValueError(f"cannot parse the header row of {str(path)!r}: {exc}") from None
+    return [str(v) for v in first.iloc[0].tolist()]
 
 
-def _fields(lines, sep):
+def _sniff(path, header, encoding):
+    """The delimiter when the header does not split on commas: Python's ``csv.Sniffer`` (the
+    sniffer of ``pandas.read_csv(sep=None, engine="python")``) on the header line, among
+    :data:`SEPARATORS`; ``","`` when it finds none."""
+    if len(header) > 1 or not any(s in header[0] for s in SEPARATORS[1:]):
+        return ","
+    with open(path, encoding=encoding, newline="") as fh:
+        line = next((line for line in fh if line.strip()), "")
     try:
-        return [len(row) for row in csv.reader(lines, delimiter=sep) if row]
+        return csv.Sniffer().sniff(line, delimiters="".join(SEPARATORS)).delimiter
     except csv.Error:
-        return []
+        return ","
 
 
-def _sniff(lines):
-    """The delimiter among :data:`SEPARATORS` that splits the sampled lines most consistently.
-
-    The rule: the delimiter giving every sampled line the same number of fields, the most
-    fields winning; failing that, the one giving the header most fields; ``","`` otherwise.
-    """
-    sample = lines[:200]
-    best, best_fields = None, 1
-    for sep in SEPARATORS:
-        counts = _fields(sample, sep)
-        if counts and len(set(counts)) == 1 and counts[0] > best_fields:
-            best, best_fields = sep, counts[0]
-    if best is not None:
-        return best
-    header_fields = {sep: (_fields(sample[:1], sep) or [1])[0] for sep in SEPARATORS}
-    sep = max(SEPARATORS, key=lambda s: header_fields[s])
-    return sep if header_fields[sep] > 1 else ","
-
-
-def _header(path, lines, sep):
-    if not lines:
-        raise ValueError(f"empty file: {str(path)!r} has no header row")
-    header = next(csv.reader(lines[:1], delimiter=sep))
+def _check_header(path, header):
     for j, name in enumerate(header):
         if name == "":
             raise ValueError(
@@ -127,21 +124,54 @@ def _header(path, lines, sep):
         raise ValueError(
             f"duplicated column name(s) in {str(path)!r}: {', '.join(map(repr, dups))}"
         )
-    return header
+
+
+def _read_other(path, kind, package):
+    """A parquet or Excel file through pandas, or an error naming the missing reader."""
+    import pandas as pd
+
+    try:
+        if kind == "parquet":
+            frame = pd.read_parquet(path)
+        else:
+            frame = pd.read_excel(path, engine=package)
+    except ImportError:
+        install = "odfpy" if package == "odf" else package
+        raise ImportError(
+            f"reading {str(path)!r} needs the {kind} reader {install!r}, which is not "
+            f"installed: pip install {install} (or save the data as CSV)"
+        ) from None
+    except (OSError, ValueError, KeyError) as exc:
+        raise ValueError(f"cannot read {str(path)!r} as a {kind} file: {exc}") from None
+    frame.columns = [str(c) for c in frame.columns]
+    _check_header(path, list(frame.columns))
+    if len(frame) == 0:
+        raise ValueError(f"{str(path)!r} has a header but no data rows")
+    return frame
 
 
 def _read_frame(path, sep, encoding, na_values, decimal, dtype=None):
-    """Return ``(frame, sep)``: every column of the file as read by :func:`pandas.read_csv`.
+    """Return ``(frame, sep)``: every column of the file as pandas reads it.
 
+    CSV files go through :func:`pandas.read_csv`: the delimiter is ``sep``, else a comma
+    unless the header row does not split on commas, when :func:`_sniff` chooses it; a UTF-8
+    byte-order mark is skipped, quoted fields are R's ``write.csv``'s. Parquet and Excel
+    files (by extension) go through their pandas readers (``sep`` is then ``None``).
     ``dtype`` (a mapping of column to type) reads some columns as given, e.g. as text.
     """
     import pandas as pd
 
     path = _check_path(path)
+    other = OTHER_FORMATS.get(path.suffix.lower())
+    if other is not None:
+        return _read_other(path, *other), None
     encoding = _codec(encoding)
-    lines = _sample_lines(path, encoding)
-    sep = _sniff(lines) if sep is None else sep
-    header = _header(path, lines, sep)
+    header = _header_row(path, "," if sep is None else sep, encoding)
+    if sep is None:
+        sep = _sniff(path, header, encoding)
+        if sep != ",":
+            header = _header_row(path, sep, encoding)
+    _check_header(path, header)
     try:
         frame = pd.read_csv(
             path,
@@ -275,6 +305,28 @@ def _missing(values):
     return pd.isna(values)
 
 
+def read_table(path, *, sep=None, encoding="utf-8", na_values=None, decimal="."):
+    """Read a CSV file into a DataFrame with :func:`load_csv`'s rules, without encoding it.
+
+    Numeric columns (at least 90 % numbers, the others an error naming them) are floats with
+    NaN for missing values; every other column holds strings with ``None`` for missing (a
+    factor of a model formula).
+
+    Returns
+    -------
+    frame : pandas.DataFrame
+    sep : str
+        The delimiter used.
+    """
+    import pandas as pd
+
+    if isinstance(na_values, str):
+        na_values = [na_values]
+    raw, sep = _read_frame(path, sep, encoding, na_values, decimal)
+    columns = {name: _column_values(name, raw[name], decimal)[0] for name in raw.columns}
+    return pd.DataFrame(columns, index=raw.index), sep
+
+
 def load_csv(
     path,
     target,
@@ -292,9 +344,12 @@ def load_csv(
 ):
     """Load a CSV file as a numeric design matrix and a target vector.
 
-    The file is parsed by :func:`pandas.read_csv`: the first row is the header, fields may be
-    quoted as R's ``write.csv`` does, blank lines are skipped and a row with fewer fields than
-    the header has missing values in the rest (R's ``read.csv``, ``fill = TRUE``). Missing
+    The file is parsed by :func:`pandas.read_csv` (a ``.parquet`` or ``.xlsx``/``.xls``/
+    ``.ods`` file by :func:`pandas.read_parquet` / :func:`pandas.read_excel`, when their
+    reader, pyarrow or openpyxl, xlrd, odfpy, is installed; an ``ImportError`` names it
+    otherwise): the first row is the header, fields may be quoted as R's ``write.csv``
+    does, blank lines are skipped and a row with fewer fields than the header has missing
+    values in the rest (R's ``read.csv``, ``fill = TRUE``). Missing
     values are pandas' default tokens (the empty field, ``NA``, ``N/A``, ``NaN``, ``nan``,
     ``NULL``, ``#N/A``, ``None``, …), the tokens in ``na_values``, and infinite numbers
     (``inf``, ``-Inf``, ``Infinity``).
@@ -334,8 +389,9 @@ def load_csv(
     as_frame : bool, default=False
         Also return the encoded features as a pandas DataFrame in ``frame``.
     sep : str, optional
-        The delimiter. By default the one of ``,`` ``;`` tab ``|`` that gives the first lines
-        of the file the same number of fields, the most fields winning (``,`` if none does).
+        The delimiter. By default a comma, unless the header row does not split on commas:
+        then Python's ``csv.Sniffer`` (as ``pandas.read_csv(sep=None)``) chooses among ``;``,
+        tab and ``|`` from the header line.
     encoding : str, default="utf-8"
         The file's text encoding (a UTF-8 byte-order mark is skipped). A file that is not
         valid in it is an error naming the file, the byte and its position.

@@ -94,6 +94,11 @@ def format_g(value: float, digits: int = 4) -> str:
     return s
 
 
+def format_c(value: float, digits: int = 4) -> str:
+    """R's ``formatC(x, digits=digits)`` with its default width ``digits + 1`` (``" 72.6"``)."""
+    return format_g(value, digits).rjust(digits + 1)
+
+
 def format_pval(pvalues, digits: int = 3, eps: float = DOUBLE_EPS) -> list[str]:
     """Format p-values as R's ``format.pval``: values below ``eps`` print as ``<2e-16``."""
     p = np.asarray(pvalues, dtype=np.float64).ravel()

@@ -11,6 +11,7 @@ from scipy import stats as _stats
 from ._format import (
     SIGNIF_LEGEND,
     coef_columns,
+    format_c,
     format_g,
     format_pval,
     format_real,
@@ -144,7 +145,7 @@ class CoefTable:
     def __len__(self) -> int:
         return len(self.names)
 
-    def to_text(self, digits: int = 4, signif_legend: bool = True) -> str:
+    def to_text(self, digits: int = 4, signif_legend: bool = True, exact: bool = False) -> str:
         """Return the table as R's ``printCoefmat`` prints it.
 
         Parameters
@@ -155,6 +156,9 @@ class CoefTable:
         signif_legend : bool, default=True
             Print the legend of the significance codes below the table. The stars
             themselves are shown whenever a p-value is at most 0.1, whatever this says.
+        exact : bool, default=False
+            Keep R's trailing spaces (the padding of the stars column), so that the text
+            equals R's output character for character; by default lines are stripped.
 
         Returns
         -------
@@ -175,13 +179,13 @@ class CoefTable:
             rows.append(row)
         text = render_table(header, rows, self.names).split("\n")
         if star_w:
-            text = [text[0]] + [
+            text = [text[0] + " " * (star_w + 1)] + [
                 line + " " + s.ljust(star_w) for line, s in zip(text[1:], stars, strict=True)
             ]
             text.append("---")
             if signif_legend:
                 text.append(SIGNIF_LEGEND)
-        return "\n".join(line.rstrip() for line in text)
+        return "\n".join(line if exact else line.rstrip() for line in text)
 
     def __str__(self) -> str:
         return self.to_text()
@@ -249,6 +253,16 @@ class Summary:
     notes : list of str, default=[]
         Extra lines printed at the end, each prefixed ``Note:`` (warnings such as aliased
         coefficients).
+    call : str, default=""
+        R's call of the model (``lm(formula = y ~ x, data = data)``, lines broken as R
+        breaks them). When given, the summary prints exactly as R's ``print(summary(fit))``
+        does, character for character (trailing spaces included): the ``Call:`` block in
+        place of the title and formula, R's residual block (``Deviance Residuals:`` as R
+        4.2 prints it for ``kind="glm"``) and R's footer without our log-likelihood line
+        and notes.
+    n_deleted : int, default=0
+        Observations removed for missing values; R prints ``(k observations deleted due
+        to missingness)`` below the residual standard error or the deviances.
     """
 
     coef_table: CoefTable
@@ -259,6 +273,8 @@ class Summary:
     residual_label: str = "Residuals"
     kind: str = "lm"
     notes: list = field(default_factory=list)
+    call: str = ""
+    n_deleted: int = 0
 
     def to_frame(self):
         """Return the coefficient table as a pandas DataFrame.
@@ -279,13 +295,13 @@ class Summary:
         ]
         if not np.isnan(s.get("r_squared", np.nan)):
             lines.append(
-                f"Multiple R-squared:  {format_g(s['r_squared'])},\t"
-                f"Adjusted R-squared:  {format_g(s['adj_r_squared'])}"
+                f"Multiple R-squared:  {format_c(s['r_squared'])},\t"
+                f"Adjusted R-squared:  {format_c(s['adj_r_squared'])}"
             )
         if not np.isnan(s.get("f_statistic", np.nan)):
             p = format_pval([s["f_pvalue"]], 4)[0]
             lines.append(
-                f"F-statistic: {format_g(s['f_statistic'])} on {s['df_model']:g} and "
+                f"F-statistic: {format_c(s['f_statistic'])} on {s['df_model']:g} and "
                 f"{s['df_resid']:g} DF,  p-value: {p}"
             )
         if "loglik" in s:
@@ -338,6 +354,8 @@ class Summary:
             Title, formula, residual quantiles, the coefficient table with significance
             stars, the footer chosen by ``kind`` and the notes, separated by newlines.
         """
+        if self.call:
+            return self._to_text_r()
         out = []
         if self.title:
             out.append(self.title)
@@ -368,6 +386,56 @@ class Summary:
         if self.notes:
             out.append("")
             out += [f"Note: {n}" for n in self.notes]
+        return "\n".join(out)
+
+    def _missing_line(self) -> list[str]:
+        if not self.n_deleted:
+            return []
+        what = "observation" if self.n_deleted == 1 else "observations"
+        return [f"  ({self.n_deleted} {what} deleted due to missingness)"]
+
+    def _to_text_r(self) -> str:
+        """R's ``print(summary(fit))`` (``print.summary.lm`` / ``print.summary.glm``)."""
+        glm = self.kind == "glm"
+        out = ["", "Call:", *self.call.split("\n"), ""]
+        if glm:
+            out.append("Deviance Residuals: ")
+        else:
+            out.append(f"{self.residual_label}:")
+        if self.residual_quantiles is not None:
+            vals = format_real(zapsmall(self.residual_quantiles, 5), 4)
+            names = ["Min", "1Q", "Median", "3Q", "Max"]
+            w = max(len(v) for v in [*vals, *names])
+            gap = " " * (2 if glm else 1)
+            out += ["".join(n.rjust(w) + gap for n in names)]
+            out += ["".join(v.rjust(w) + gap for v in vals)]
+        n_na = int(np.isnan(self.coef_table.estimate).sum())
+        head = "Coefficients:"
+        if n_na:
+            head = f"Coefficients: ({n_na} not defined because of singularities)"
+        out += ["", head, self.coef_table.to_text(exact=True), ""]
+        s = self.stats
+        if glm:
+            footer = self._footer_glm()
+            at = next((i for i, line in enumerate(footer) if line.startswith("Residual dev")), 0)
+            out += [*footer[: at + 1], *self._missing_line(), *footer[at + 1 :]]
+        else:
+            out.append(
+                f"Residual standard error: {format_real([s['sigma']], 4)[0].strip()} on "
+                f"{s['df_resid']:g} degrees of freedom"
+            )
+            out += self._missing_line()
+            if not np.isnan(s.get("f_statistic", np.nan)):
+                p = format_pval([s["f_pvalue"]], 4)[0]
+                out.append(
+                    f"Multiple R-squared:  {format_c(s['r_squared'])},\t"
+                    f"Adjusted R-squared:  {format_c(s['adj_r_squared'])} "
+                )
+                out.append(
+                    f"F-statistic: {format_c(s['f_statistic'])} on {s['df_model']:g} and "
+                    f"{s['df_resid']:g} DF,  p-value: {p}"
+                )
+        out.append("")
         return "\n".join(out)
 
     def __str__(self) -> str:

@@ -37,6 +37,7 @@ class _DiscreteNB(ClassifierMixin, NaiveBayesMixin, StatBase):
     def _labels_and_weights(self, X, y, sample_weight):
         name = type(self).__name__
         self.classes_, codes = encode_class_labels(y, name)
+        self._check_threshold()
         w = None
         if sample_weight is not None:
             w = check_sample_weight(sample_weight, X.shape[0], estimator_name=name)
@@ -70,10 +71,13 @@ class _DiscreteNB(ClassifierMixin, NaiveBayesMixin, StatBase):
         )  # fmt: skip
         checks, (bad, labels, class_weight, sums) = _dask.compute(_dask.check_blocks(rows), counts)
         _dask.raise_for_bad_blocks(self, rows, checks, rescales=False)  # counts: not rescaled
-        if bad is not None:  # the first offending entry, in row order as in memory
+        if bad is not None and not isinstance(self, MultinomialNB):  # X before y, as in memory
             raise ValueError(self._value_error(bad[1], bad[2]))
         self.classes_, _ = encode_class_labels(labels, name)
+        self._check_threshold()
         self._set_priors(class_weight)
+        if bad is not None:  # the first offending entry, in row order as in memory
+            raise ValueError(self._value_error(bad[1], bad[2]))
         self._set_counts(sums)
         return self
 
@@ -81,6 +85,11 @@ class _DiscreteNB(ClassifierMixin, NaiveBayesMixin, StatBase):
     @property
     def _log_prior(self):
         return self.class_log_prior_
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.classifier_tags.multi_class = self.decision_threshold is None
+        return tags
 
 
 def _block_counts(X, y, w, offset, non_negative, binarize):
@@ -134,6 +143,10 @@ class BernoulliNB(_DiscreteNB):
         The name of every classifier's prior parameter (scikit-learn's ``class_prior``).
     class_prior : array-like of shape (n_classes,), default="deprecated"
         Deprecated name of ``priors`` (a ``FutureWarning`` says so); it will be removed.
+    decision_threshold : float in [0, 1], default=None
+        Two classes only: predict ``classes_[1]`` when its posterior exceeds ``t``
+        (strictly), that is when :meth:`decision_function` ``S₁ − S₀ > θ`` with
+        ``θ = logit(t)``; see :class:`GaussianNB`. ``None`` predicts the most probable class.
 
     Attributes
     ----------
@@ -184,16 +197,25 @@ class BernoulliNB(_DiscreteNB):
         "fit_prior": [Boolean()],
         "priors": [None, ArrayLike()],
         "class_prior": [Options({DEPRECATED}), None, ArrayLike()],
+        "decision_threshold": [Interval(Real, 0, 1, closed="both"), None],
     }
 
     def __init__(
-        self, *, alpha=1.0, binarize=0.0, fit_prior=True, priors=None, class_prior=DEPRECATED
+        self,
+        *,
+        alpha=1.0,
+        binarize=0.0,
+        fit_prior=True,
+        priors=None,
+        class_prior=DEPRECATED,
+        decision_threshold=None,
     ):
         self.alpha = alpha
         self.binarize = binarize
         self.fit_prior = fit_prior
         self.priors = priors
         self.class_prior = class_prior
+        self.decision_threshold = decision_threshold
 
     def _binary(self, X):
         if self.binarize is not None:
@@ -269,6 +291,10 @@ class MultinomialNB(_DiscreteNB):
         The name of every classifier's prior parameter (scikit-learn's ``class_prior``).
     class_prior : array-like of shape (n_classes,), default="deprecated"
         Deprecated name of ``priors`` (a ``FutureWarning`` says so); it will be removed.
+    decision_threshold : float in [0, 1], default=None
+        Two classes only: predict ``classes_[1]`` when its posterior exceeds ``t``
+        (strictly), that is when :meth:`decision_function` ``S₁ − S₀ > θ`` with
+        ``θ = logit(t)``; see :class:`GaussianNB`. ``None`` predicts the most probable class.
 
     Attributes
     ----------
@@ -314,13 +340,23 @@ class MultinomialNB(_DiscreteNB):
         "fit_prior": [Boolean()],
         "priors": [None, ArrayLike()],
         "class_prior": [Options({DEPRECATED}), None, ArrayLike()],
+        "decision_threshold": [Interval(Real, 0, 1, closed="both"), None],
     }
 
-    def __init__(self, *, alpha=1.0, fit_prior=True, priors=None, class_prior=DEPRECATED):
+    def __init__(
+        self,
+        *,
+        alpha=1.0,
+        fit_prior=True,
+        priors=None,
+        class_prior=DEPRECATED,
+        decision_threshold=None,
+    ):
         self.alpha = alpha
         self.fit_prior = fit_prior
         self.priors = priors
         self.class_prior = class_prior
+        self.decision_threshold = decision_threshold
 
     def _check_non_negative(self, X):
         if np.any(X < 0):
@@ -351,8 +387,8 @@ class MultinomialNB(_DiscreteNB):
         """
         X, y = validate_data(self, X, y, dtype=np.float64)
         X = kernel_array(X)
-        self._check_non_negative(X)
         codes, w = self._labels_and_weights(X, y, sample_weight)
+        self._check_non_negative(X)
         self._set_counts(grouped_sums(X, codes, self.classes_.size, w)[1])
         return self
 
@@ -409,6 +445,10 @@ class CategoricalNB(_DiscreteNB):
         level probabilities sum to one. ``"count"``: the row stays in the class total (the
         denominator) although it adds to no level, as in the lecture notes' tumour example
         (Boily, Figure 35, where the Bare Nuclei column sums to 97.6%).
+    decision_threshold : float in [0, 1], default=None
+        Two classes only: predict ``classes_[1]`` when its posterior exceeds ``t``
+        (strictly), that is when :meth:`decision_function` ``S₁ − S₀ > θ`` with
+        ``θ = logit(t)``; see :class:`GaussianNB`. ``None`` predicts the most probable class.
 
     Attributes
     ----------
@@ -470,6 +510,7 @@ class CategoricalNB(_DiscreteNB):
         "fit_prior": [Boolean()],
         "priors": [None, ArrayLike()],
         "class_prior": [Options({DEPRECATED}), None, ArrayLike()],
+        "decision_threshold": [Interval(Real, 0, 1, closed="both"), None],
         "min_categories": [None, Interval(Integral, 1, None, closed="left"), ArrayLike()],
         "handle_unknown": [Options({"warn", "error", "ignore"})],
         "missing": [Options({"exclude", "count"})],
@@ -487,11 +528,13 @@ class CategoricalNB(_DiscreteNB):
         min_categories=None,
         handle_unknown="warn",
         missing="exclude",
+        decision_threshold=None,
     ):
         self.alpha = alpha
         self.fit_prior = fit_prior
         self.priors = priors
         self.class_prior = class_prior
+        self.decision_threshold = decision_threshold
         self.min_categories = min_categories
         self.handle_unknown = handle_unknown
         self.missing = missing
@@ -518,8 +561,10 @@ class CategoricalNB(_DiscreteNB):
         levels, counts, observed = categorical_tables(X, codes, K, w)
         n_levels = np.array([lev.size for lev in levels])
         self.n_categories_ = np.maximum(n_levels, self._min_categories(X.shape[1]))
-        totals = observed if self.missing == "exclude" else np.repeat(
-            self.class_count_[:, None], X.shape[1], axis=1
+        totals = (
+            observed
+            if self.missing == "exclude"
+            else np.repeat(self.class_count_[:, None], X.shape[1], axis=1)
         )
         if self.alpha == 0 and np.any(totals <= 0):
             k, j = np.argwhere(totals <= 0)[0]
@@ -550,9 +595,7 @@ class CategoricalNB(_DiscreteNB):
         return arr.astype(np.int64)
 
     def _validate_X(self, X):
-        return validate_data(
-            self, X, reset=False, dtype=np.float64, ensure_all_finite="allow-nan"
-        )
+        return validate_data(self, X, reset=False, dtype=np.float64, ensure_all_finite="allow-nan")
 
     def _log_likelihood(self, X):
         out, unseen = categorical_log_likelihood(X, self.categories_, self.feature_log_prob_)

@@ -129,6 +129,14 @@ class GaussianNB(ClassifierMixin, NaiveBayesMixin, StatBase):
         ``None`` keeps numba's setting (every core unless ``NUMBA_NUM_THREADS`` or
         :func:`numba.set_num_threads` says otherwise); ``-1`` is every core, ``-2`` all but
         one. The result does not depend on it.
+    decision_threshold : float in [0, 1], default=None
+        Two classes only: predict ``classes_[1]`` when its posterior exceeds ``t`` (strictly),
+        that is when :meth:`decision_function` :math:`S_1 - S_0 > \\theta` with
+        :math:`\\theta = \\operatorname{logit}(t) = \\log(t/(1-t))`: the notes' rule
+        :math:`S_1 > S_0 + \\theta`. ``t = 0`` (θ = −∞) predicts ``classes_[1]`` unless
+        its posterior is exactly 0, ``t = 1`` (θ = +∞) never does. Sweeping it traces the
+        ROC curve of :meth:`decision_function`. ``None`` predicts the most probable class
+        (for two classes the same as ``0.5``).
 
     Attributes
     ----------
@@ -171,6 +179,18 @@ class GaussianNB(ClassifierMixin, NaiveBayesMixin, StatBase):
     means and ``sqrt(var_)``). scikit-learn's ``GaussianNB`` is ``ddof=0`` (the default).
     ``sample_weight`` are frequency weights: the divisor is ``Σw − ddof``.
 
+    Decision threshold (every naive Bayes classifier here): with the class scores
+    :math:`S_k = \\log\\pi_k + \\sum_j \\log P(x_j \\mid k)`, the notes' rule for two
+    classes is "``classes_[1]`` if :math:`S_1 > S_0 + \\theta`" (seed 002, eq. 6.9–6.11;
+    θ = 0 is the rule of fewest errors). Since :math:`S_1 - S_0` is the log posterior odds,
+    this is :math:`P(\\text{classes\\_}[1] \\mid x) > t` with
+    :math:`\\theta = \\log(t/(1-t))`: ``decision_threshold=t``. Equality goes to
+    ``classes_[0]`` (the notes flip a coin), as in
+    :class:`~statlearning.neighbors.KNeighborsClassifier` and
+    :class:`~statlearning.linear_model.LogisticRegression`. Sweeping θ from +∞ to −∞
+    traces the ROC curve of :meth:`decision_function`: ``sklearn.metrics.roc_curve`` on it
+    gives the same points.
+
     Data whose largest ``|x|`` is beyond ``2^±200`` (about ``1e±60``) are fitted divided by a
     power of two (exact; ``ε`` is relative, so the fit is equivariant): ``theta_`` and
     ``var_`` are mapped back, and prediction uses the rescaled moments, so posteriors and
@@ -183,8 +203,15 @@ class GaussianNB(ClassifierMixin, NaiveBayesMixin, StatBase):
     >>> from statlearning.naive_bayes import GaussianNB
     >>> X = np.array([[-2.0], [-1.0], [-1.5], [1.0], [2.0], [1.5]])
     >>> y = np.array([0, 0, 0, 1, 1, 1])
-    >>> GaussianNB(ddof=1).fit(X, y).predict([[-0.8], [0.9]])
+    >>> model = GaussianNB(ddof=1).fit(X, y)
+    >>> model.predict([[-0.8], [0.9]])
     array([0, 1])
+    >>> model.decision_function([[0.1]]).round(3)  # S₁ − S₀, the log posterior odds
+    array([1.2])
+    >>> model.predict_proba([[0.1]]).round(3)
+    array([[0.231, 0.769]])
+    >>> model.set_params(decision_threshold=0.8).predict([[0.1]])  # needs P(1 | x) > 0.8
+    array([0])
     """
 
     _parameter_constraints = {
@@ -192,13 +219,17 @@ class GaussianNB(ClassifierMixin, NaiveBayesMixin, StatBase):
         "var_smoothing": [Interval(Real, 0, None, closed="left")],
         "ddof": [Options({0, 1})],
         "n_jobs": [None, NJobs()],
+        "decision_threshold": [Interval(Real, 0, 1, closed="both"), None],
     }
 
-    def __init__(self, *, priors=None, var_smoothing=1e-9, ddof=0, n_jobs=None):
+    def __init__(
+        self, *, priors=None, var_smoothing=1e-9, ddof=0, n_jobs=None, decision_threshold=None
+    ):
         self.priors = priors
         self.var_smoothing = var_smoothing
         self.ddof = ddof
         self.n_jobs = n_jobs
+        self.decision_threshold = decision_threshold
 
     @fit_context
     def fit(self, X, y, sample_weight=None):
@@ -220,6 +251,7 @@ class GaussianNB(ClassifierMixin, NaiveBayesMixin, StatBase):
         X, y = validate_data(self, X, y, dtype=np.float64)
         X = kernel_array(X)
         self.classes_, codes = encode_class_labels(y, name)
+        self._check_threshold()
         w = None
         if sample_weight is not None:
             w = check_sample_weight(sample_weight, X.shape[0], estimator_name=name)
@@ -235,6 +267,7 @@ class GaussianNB(ClassifierMixin, NaiveBayesMixin, StatBase):
         """:meth:`fit` on Dask collections: one pass of per-class moments, merged in a tree."""
         name = type(self).__name__
         _, wsum, theta, ss = _dask.class_moments(self, X, y, sample_weight)
+        self._check_threshold()
         class_weight = wsum[:, 0].copy() if wsum.shape[1] else np.zeros(self.classes_.size)
         check_class_weights(class_weight, self.classes_, name)
         theta, var, epsilon, _ = gaussian_from_moments(
@@ -258,3 +291,8 @@ class GaussianNB(ClassifierMixin, NaiveBayesMixin, StatBase):
     def _log_likelihood(self, X):
         with numba_threads(self.n_jobs):
             return gaussian_part_log_likelihood(self, X)
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.classifier_tags.multi_class = self.decision_threshold is None
+        return tags

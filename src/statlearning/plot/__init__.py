@@ -21,8 +21,15 @@ MARS: :func:`plot_mars` (the fitted model against each predictor, knots marked, 
 ``plotmo``).
 Neural networks: :func:`plot_loss_curve` (training loss and validation score by epoch) and
 :func:`plot_network` (the network diagram, weights as edge widths).
+A fitted model: :func:`plot_regression_diagnostics` (R's four ``plot(lm)`` panels),
+:func:`plot_confusion_matrix`, :func:`plot_roc` (AUC ± SE, the optimal threshold; one class
+against the rest for several), :func:`plot_calibration` (reliability curve with binomial error
+bars), :func:`plot_coefficients` (estimates with their intervals) and
+:func:`plot_permutation_importance` (OOB for forests). Comparing models: :func:`plot_cv_scores`
+(per-fold scores of a leaderboard, box and dots with mean ± SE).
 
-Nothing else in the package imports matplotlib.
+Nothing else in the package imports matplotlib, except the HTML report of the command line
+(``statlearning report``), which needs the ``[report]`` extra.
 """
 
 try:
@@ -35,11 +42,14 @@ except ImportError as exc:  # pragma: no cover - exercised with matplotlib hidde
 
 from ._cross_decomposition import pls_loadings_plot, rmsep_curve
 from ._decision import plot_decision_boundary
+from ._diagnostics import plot_calibration, plot_confusion_matrix, plot_regression_diagnostics
+from ._effects import plot_coefficients, plot_cv_scores, plot_permutation_importance
 from ._mars import plot_mars
 from ._network import plot_loss_curve, plot_network
 from ._selection import (
     cv_curve,
     lasso_cv_curve,
+    plot_roc,
     replicates_plot,
     roc_curve_plot,
     subset_criteria_plot,
@@ -55,11 +65,18 @@ __all__ = [
     "dendrogram",
     "kernel_pca_scatter",
     "lasso_cv_curve",
+    "plot_calibration",
+    "plot_coefficients",
+    "plot_confusion_matrix",
+    "plot_cv_scores",
     "plot_decision_boundary",
     "plot_fit",
     "plot_loss_curve",
     "plot_mars",
     "plot_network",
+    "plot_permutation_importance",
+    "plot_regression_diagnostics",
+    "plot_roc",
     "plot_tree",
     "pls_loadings_plot",
     "replicates_plot",

@@ -1,0 +1,382 @@
+"""From a data frame to a design matrix through a formula (formulaic), with R's column names.
+
+:class:`FormulaTransformer` is the scikit-learn face of it; :func:`split_formula`,
+:func:`materialize` and :func:`r_column_names` serve the model functions (``lm``, ``glm``).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .._validation import InstanceOf, validate_data
+from ..base import StatBase, TransformerMixin, fit_context
+from . import _deparse as rd
+from ._transforms import build_context, require_formulaic
+
+
+def split_formula(formula: str):
+    """``(lhs, rhs)`` nodes of a formula; ``lhs`` is ``None`` for ``~ x`` (or plain ``x``)."""
+    if not isinstance(formula, str):
+        raise TypeError(f"formula must be a string such as 'y ~ x'; got {type(formula).__name__}")
+    tree = rd.parse(formula)
+    if tree.kind == "binary" and tree.value == "~":
+        return tree.args[0], tree.args[1]
+    if tree.kind == "unary" and tree.value == "~":
+        return None, tree.args[0]
+    return None, tree
+
+
+def variables(node) -> set:
+    """The names a node reads (call names excluded)."""
+    if node is None:
+        return set()
+    if node.kind == "name":
+        return {node.value}
+    if node.kind == "call":
+        return set().union(*(variables(v) for _, v in node.args)) if node.args else set()
+    return set().union(*(variables(a) for a in node.args)) if node.args else set()
+
+
+def expand_dot(node, columns, exclude):
+    """R's ``.``: every column of the data not on the left-hand side, joined by ``+``."""
+    if node.kind == "name" and node.value == ".":
+        names = [c for c in columns if c not in exclude]
+        if not names:
+            raise ValueError("the formula's '.' stands for no column: the data has none left")
+        out = rd.Node("name", str(names[0]))
+        for name in names[1:]:
+            out = rd.Node("binary", "+", (out, rd.Node("name", str(name))))
+        return out
+    if node.kind in ("binary", "unary", "paren"):
+        return rd.Node(
+            node.kind, node.value, tuple(expand_dot(a, columns, exclude) for a in node.args)
+        )
+    return node
+
+
+def as_frame(X, owner: str, estimator=None):
+    """A pandas DataFrame of ``X``; arrays become frames with columns ``x0, x1, …``."""
+    import pandas as pd
+
+    if isinstance(X, pd.DataFrame):
+        return X
+    if estimator is None:
+        raise TypeError(f"{owner}: data must be a pandas DataFrame; got {type(X).__name__}")
+    arr = validate_data(estimator, X, reset=False, dtype=np.float64)
+    return pd.DataFrame(arr, columns=[f"x{j}" for j in range(arr.shape[1])])
+
+
+def r_types(frame):
+    """Boolean columns as R's logical factors (levels ``FALSE``, ``TRUE``: ``flagTRUE``)."""
+    import pandas as pd
+
+    flags = [c for c in frame.columns if pd.api.types.is_bool_dtype(frame[c])]
+    if not flags:
+        return frame
+    frame = frame.copy()
+    for c in flags:
+        frame[c] = pd.Categorical(
+            np.where(frame[c].to_numpy(dtype=bool), "TRUE", "FALSE"), categories=["FALSE", "TRUE"]
+        )
+    return frame
+
+
+def materialize(rhs, frame, *, spec=None, na_action="drop"):
+    """The model matrix of the right-hand side ``rhs`` (a node) on ``frame``, and its spec."""
+    require_formulaic()
+    from formulaic import model_matrix
+
+    frame = r_types(frame)
+    context = build_context()
+    try:
+        if spec is None:
+            mm = model_matrix(rd.to_python(rhs), frame, context=context, na_action=na_action)
+            return mm, mm.model_spec
+        return spec.get_model_matrix(frame, context=context, na_action=na_action), spec
+    except Exception as exc:  # formulaic's errors name the factor; keep its message
+        from formulaic.errors import FormulaicError
+
+        if isinstance(exc, FormulaicError | NameError | KeyError):
+            raise ValueError(f"formula {rd.deparse(rhs)!r}: {exc}") from None
+        raise
+
+
+def _term_label(term) -> str:
+    """R's label of a term (``x1:g``, ``bs(x2, df = 4)``)."""
+    return ":".join(rd.deparse(f.expr) for f in term.factors)
+
+
+def _split_column(name: str) -> list[str]:
+    parts, depth, start = [], 0, 0
+    for i, ch in enumerate(name):
+        if ch in "([":
+            depth += 1
+        elif ch in ")]":
+            depth -= 1
+        elif ch == ":" and depth == 0:
+            parts.append(name[start:i])
+            start = i + 1
+    parts.append(name[start:])
+    return parts
+
+
+def r_column_names(spec) -> list[str]:
+    """R's names of the model-matrix columns: ``gB``, ``x1:x2``, ``bs(x2, df = 4)1``."""
+    exprs = {f.expr for s in spec.structure for f in s.term.factors}
+    r_expr = {e: ("(Intercept)" if e == "1" else rd.deparse(e)) for e in exprs}
+    ordered = sorted(exprs, key=len, reverse=True)
+    names = []
+    for column in spec.column_names:
+        if column == "Intercept":
+            names.append("(Intercept)")
+            continue
+        out = []
+        for part in _split_column(column):
+            expr = next((e for e in ordered if part == e or part.startswith(e + "[")), None)
+            if expr is None:
+                out.append(part)
+                continue
+            suffix = part[len(expr) + 1 : -1] if part != expr else ""
+            if suffix.startswith("T."):
+                suffix = suffix[2:]
+            out.append(r_expr[expr] + suffix)
+        names.append(":".join(out))
+    return names
+
+
+class FormulaTransformer(TransformerMixin, StatBase):
+    """The design matrix of an R-style formula, for scikit-learn pipelines.
+
+    ``fit`` reads the formula's right-hand side on a data frame and remembers everything the
+    encoding learned (formulaic's ``ModelSpec``: factor levels, spline knots, polynomial
+    recurrences), so that ``transform`` gives new data the same columns.
+
+    Parameters
+    ----------
+    formula : str, default="~ ."
+        An R formula; a left-hand side, if any, is ignored (``y ~ x`` is ``~ x``) and only
+        excluded from ``.``. Factors (string, categorical or boolean columns, ``C(g)``,
+        ``factor(g)``) are treatment coded against their first level, interactions are
+        written ``x1:x2`` or ``x1*x2``, and the bases ``poly(x, 2)``, ``bs(x, df = 4)``,
+        ``ns(x, df = 3)``, ``I(x^2)`` and ``log(x)`` are R's.
+
+    Attributes
+    ----------
+    model_spec_ : formulaic.ModelSpec
+        The fitted encoding.
+    has_intercept_ : bool
+        Whether the formula keeps the intercept (R's ``- 1`` / ``0 +`` drop it); the
+        intercept column itself is not part of the output (estimators add their own).
+    feature_names_out_ : ndarray of str
+        R's names of the output columns (``gB``, ``x1:x2``, ``bs(x2, df = 4)1``).
+    term_columns_ : dict of str to list of str
+        The output columns of each term, by R's term label (``"g"``, ``"bs(x2, df = 4)"``,
+        ``"x1:g"``), in the order of the formula's terms (R's ``assign``).
+    n_features_in_ : int
+    feature_names_in_ : ndarray of str
+        The columns of the data frame seen in ``fit`` (``x0, x1, …`` for arrays).
+
+    See Also
+    --------
+    statlearning.formula.lm : a linear model fitted through a formula.
+
+    Notes
+    -----
+    The design is R's ``model.matrix(formula, data)`` without the ``(Intercept)`` column:
+    terms sorted by order (main effects, then two-way interactions, …), treatment contrasts,
+    and R's bases for ``poly``, ``bs`` and ``ns`` (:mod:`statlearning.preprocessing`). Unlike
+    ``sklearn.preprocessing`` transformers it selects its columns by name, so new data may
+    have its columns in another order or extra columns; a missing column, a missing value in
+    a column the formula reads, or a factor level not seen in ``fit`` is an error naming it.
+    An array is read as a frame with columns ``x0, x1, …``.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from statlearning.formula import FormulaTransformer
+    >>> data = pd.DataFrame({"x": [1.0, 2.0, 3.0, 4.0], "g": ["a", "b", "c", "a"]})
+    >>> t = FormulaTransformer("~ x + g").fit(data)
+    >>> list(t.get_feature_names_out())
+    ['x', 'gb', 'gc']
+    >>> t.transform(data)[1]
+    array([2., 1., 0.])
+    """
+
+    _parameter_constraints = {"formula": [InstanceOf(str)]}
+
+    def __init__(self, formula="~ ."):
+        self.formula = formula
+
+    @fit_context
+    def fit(self, X, y=None):
+        """Learn the encoding of the formula's terms on ``X``.
+
+        Parameters
+        ----------
+        X : pandas.DataFrame or array-like of shape (n_samples, n_features)
+        y : None
+            Ignored.
+
+        Returns
+        -------
+        self : FormulaTransformer
+        """
+        import pandas as pd
+
+        frame = self._frame(X, reset=True)
+        lhs, rhs = split_formula(self.formula)
+        rhs = expand_dot(rhs, [str(c) for c in frame.columns], variables(lhs))
+        check_columns(type(self).__name__, rhs, frame)
+        self._check_missing(frame, rhs)
+        _, spec = materialize(rhs, frame, na_action="ignore")
+        self._store(spec, frame, named=isinstance(X, pd.DataFrame))
+        return self
+
+    def _store(self, spec, frame, *, named=True) -> None:
+        names = r_column_names(spec)
+        self.model_spec_ = spec
+        self.has_intercept_ = "(Intercept)" in names
+        self.feature_names_out_ = np.array([n for n in names if n != "(Intercept)"], dtype=object)
+        r_of = dict(zip(spec.column_names, names, strict=True))
+        self.term_columns_ = {
+            _term_label(s.term): [r_of[c] for c in s.columns]
+            for s in spec.structure
+            if str(s.term) != "1"
+        }
+        self.n_features_in_ = frame.shape[1]
+        if named:
+            self.feature_names_in_ = np.asarray([str(c) for c in frame.columns], dtype=object)
+
+    def _frame(self, X, *, reset: bool):
+        import pandas as pd
+
+        if isinstance(X, pd.DataFrame):
+            if X.shape[0] == 0:
+                raise ValueError(f"{type(self).__name__}: the data has 0 rows")
+            return X
+        if reset:
+            arr = validate_data(self, X, dtype=np.float64)
+            for attr in ("n_features_in_", "feature_names_in_"):
+                self.__dict__.pop(attr, None)
+        else:
+            arr = validate_data(self, X, reset=False, dtype=np.float64)
+        return pd.DataFrame(arr, columns=[f"x{j}" for j in range(arr.shape[1])])
+
+    def _check_missing(self, frame, rhs) -> None:
+        used = [c for c in frame.columns if str(c) in variables(rhs)]
+        bad = [str(c) for c in used if frame[c].isna().any()]
+        if bad:
+            rows = int(frame[used].isna().any(axis=1).sum())
+            raise ValueError(
+                f"{type(self).__name__}: {_contains_nan(bad)} ({rows} row(s)); drop or impute "
+                "them first (lm() and glm() drop them as R's na.omit)"
+            )
+
+    def transform(self, X):
+        """The design matrix of ``X`` under the fitted encoding.
+
+        Parameters
+        ----------
+        X : pandas.DataFrame or array-like of shape (n_samples, n_features)
+            Columns are found by name (arrays: ``x0, x1, …``).
+
+        Returns
+        -------
+        ndarray of shape (n_samples, n_features_out)
+        """
+        from sklearn.utils.validation import check_is_fitted
+
+        check_is_fitted(self, "model_spec_")
+        frame = self._frame(X, reset=False)
+        return design_values(self, frame)
+
+    def get_feature_names_out(self, input_features=None):
+        """R's names of the output columns.
+
+        Parameters
+        ----------
+        input_features : None
+            Ignored (the names come from the formula).
+
+        Returns
+        -------
+        ndarray of str
+        """
+        from sklearn.utils.validation import check_is_fitted
+
+        check_is_fitted(self, "model_spec_")
+        return self.feature_names_out_.copy()
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.transformer_tags.preserves_dtype = ["float64"]
+        tags.input_tags.string = True
+        tags.input_tags.categorical = True
+        return tags
+
+
+def check_columns(owner: str, rhs, frame) -> None:
+    """Every variable of the formula is a column of the data (or a formula function)."""
+    context = build_context()
+    absent = sorted(v for v in variables(rhs) if v not in frame.columns and v not in context)
+    if absent:
+        p = frame.shape[1]
+        raise ValueError(
+            f"{owner}: the formula reads column{'s' if len(absent) > 1 else ''} "
+            f"{', '.join(map(repr, absent))}, not in the data (X has {p} feature(s): "
+            f"{', '.join(str(c) for c in list(frame.columns)[:10])}{', …' if p > 10 else ''})"
+        )
+
+
+def check_new_data(owner: str, spec, frame) -> None:
+    """Missing columns, missing values and unseen factor levels, each named."""
+    needed = sorted(str(v) for v in spec.required_variables)
+    absent = [v for v in needed if v not in frame.columns]
+    if absent:
+        raise ValueError(
+            f"{owner}: column{'s' if len(absent) > 1 else ''} {', '.join(map(repr, absent))} "
+            f"missing from the new data; the formula reads {', '.join(needed)}"
+        )
+    bad = [v for v in needed if frame[v].isna().any()]
+    if bad:
+        raise ValueError(f"{owner}: in the new data, {_contains_nan(bad)}")
+    for expr, (_, state) in spec.encoder_state.items():
+        levels = state.get("categories") if isinstance(state, dict) else None
+        column = _factor_column(expr)
+        if levels is None or column not in frame.columns:
+            continue
+        values = frame[column].astype(object)
+        unseen = sorted({str(v) for v in values if v not in set(levels)})
+        if unseen:
+            raise ValueError(
+                f"{owner}: column {column!r} has level(s) unseen when the model was fitted: "
+                f"{', '.join(map(repr, unseen[:5]))}; the fitted levels are "
+                f"{', '.join(map(repr, levels))}"
+            )
+
+
+def _contains_nan(columns) -> str:
+    if len(columns) == 1:
+        return f"column {columns[0]!r} contains NaN"
+    return f"columns {', '.join(map(repr, columns))} contain NaN"
+
+
+def _factor_column(expr: str):
+    try:
+        node = rd.parse(expr)
+    except ValueError:
+        return None
+    if node.kind == "call" and node.args and node.args[0][1].kind == "name":
+        return node.args[0][1].value
+    return node.value if node.kind == "name" else None
+
+
+def design_values(transformer, frame) -> np.ndarray:
+    """The fitted transformer's design of ``frame`` as a float array (no intercept column)."""
+    spec = transformer.model_spec_
+    frame = r_types(frame)
+    check_new_data(type(transformer).__name__, spec, frame)
+    mm, _ = materialize(None, frame, spec=spec, na_action="ignore")
+    values = np.asarray(mm, dtype=np.float64)
+    keep = [i for i, c in enumerate(spec.column_names) if c != "Intercept"]
+    return values[:, keep]

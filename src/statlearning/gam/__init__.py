@@ -1,0 +1,1 @@
+"""Generalised additive models."""
