@@ -7,6 +7,7 @@ from numbers import Integral, Real
 
 import numpy as np
 
+from .. import _dask
 from .._core.class_labels import encode_class_labels, label_repr, resolve_priors
 from .._core.compiled import kernel_array
 from .._core.grouped_moments import grouped_sums
@@ -41,7 +42,12 @@ class _DiscreteNB(ClassifierMixin, NaiveBayesMixin, StatBase):
         if sample_weight is not None:
             w = check_sample_weight(sample_weight, X.shape[0], estimator_name=name)
         K = self.classes_.size
-        class_weight = np.bincount(codes, weights=w, minlength=K).astype(np.float64)
+        self._set_priors(np.bincount(codes, weights=w, minlength=K).astype(np.float64))
+        return codes, w
+
+    def _set_priors(self, class_weight):
+        name = type(self).__name__
+        K = self.classes_.size
         check_class_weights(class_weight, self.classes_, name)
         self.class_count_ = class_weight
         priors = renamed_parameter(self, "class_prior", "priors")
@@ -54,7 +60,27 @@ class _DiscreteNB(ClassifierMixin, NaiveBayesMixin, StatBase):
             prior = np.full(K, 1.0 / K)
         with np.errstate(divide="ignore"):
             self.class_log_prior_ = np.log(prior)
-        return codes, w
+
+    def _fit_dask(self, X, y, sample_weight=None):
+        """``fit`` on Dask collections: one pass of per-class weights and feature sums."""
+        name = type(self).__name__
+        rows = _dask.row_blocks(self, X, y, sample_weight, labels=True)
+        counts = _dask.map_reduce(
+            _block_counts, _merge_counts, [rows.X, rows.y, rows.w], rows.offsets,
+            type(self) is MultinomialNB, getattr(self, "binarize", None),
+        )  # fmt: skip
+        checks, (bad, labels, class_weight, sums) = _dask.compute(_dask.check_blocks(rows), counts)
+        _dask.raise_for_bad_blocks(self, rows, checks, rescales=False)  # counts: not rescaled
+        if bad is not None and not isinstance(self, MultinomialNB):  # X before y, as in memory
+            raise ValueError(self._value_error(bad[1], bad[2]))
+        self.classes_, _ = encode_class_labels(labels, name)
+        self._check_threshold()
+        self._set_priors(class_weight)
+        if bad is not None:  # the first offending entry, in row order as in memory
+            raise ValueError(self._value_error(bad[1], bad[2]))
+        self._set_counts(sums)
+        return self
+
 
     @property
     def _log_prior(self):
@@ -64,6 +90,39 @@ class _DiscreteNB(ClassifierMixin, NaiveBayesMixin, StatBase):
         tags = super().__sklearn_tags__()
         tags.classifier_tags.multi_class = self.decision_threshold is None
         return tags
+
+
+def _block_counts(X, y, w, offset, non_negative, binarize):
+    """One block's first invalid entry ``(row, column, value)`` (or None), its sorted labels,
+    class weights and per-class feature sums (after binarising for BernoulliNB)."""
+    if non_negative:
+        bad = X < 0
+    elif binarize is not None:
+        X = (X > binarize).astype(np.float64)
+        bad = None
+    else:
+        bad = (X != 0) & (X != 1)
+    first = None
+    if bad is not None and bad.any():
+        i, j = np.argwhere(bad)[0]
+        first = (int(offset + i), int(j), float(X[i, j]))
+    classes, codes = np.unique(y, return_inverse=True)
+    codes = codes.astype(np.int64).ravel()
+    K = classes.size
+    _, sums = grouped_sums(kernel_array(X), codes, K, w)
+    return first, classes, np.bincount(codes, weights=w, minlength=K).astype(np.float64), sums
+
+
+def _merge_counts(a, b):
+    firsts = [f for f in (a[0], b[0]) if f is not None]
+    classes = np.union1d(a[1], b[1])
+    weight = np.zeros(classes.size)
+    sums = np.zeros((classes.size, a[3].shape[1]))
+    for part in (a, b):
+        idx = np.searchsorted(classes, part[1])
+        weight[idx] += part[2]
+        sums[idx] += part[3]
+    return (min(firsts) if firsts else None), classes, weight, sums
 
 
 class BernoulliNB(_DiscreteNB):
@@ -164,12 +223,15 @@ class BernoulliNB(_DiscreteNB):
         bad = (X != 0) & (X != 1)
         if bad.any():
             i, j = np.argwhere(bad)[0]
-            raise ValueError(
-                f"{type(self).__name__}: with binarize=None X must contain only 0 and 1; "
-                f"feature {feature_names(self)[j]!r} has value {X[i, j]:g}. Set binarize to "
-                "a threshold."
-            )
+            raise ValueError(self._value_error(j, X[i, j]))
         return X
+
+    def _value_error(self, j, value) -> str:
+        return (
+            f"{type(self).__name__}: with binarize=None X must contain only 0 and 1; "
+            f"feature {feature_names(self)[j]!r} has value {value:g}. Set binarize to "
+            "a threshold."
+        )
 
     @fit_context
     def fit(self, X, y, sample_weight=None):
@@ -189,13 +251,16 @@ class BernoulliNB(_DiscreteNB):
         X = kernel_array(X)
         X = self._binary(X)
         codes, w = self._labels_and_weights(X, y, sample_weight)
-        _, self.feature_count_ = grouped_sums(X, codes, self.classes_.size, w)
+        self._set_counts(grouped_sums(X, codes, self.classes_.size, w)[1])
+        return self
+
+    def _set_counts(self, feature_count):
+        self.feature_count_ = feature_count
         N = self.class_count_
         self.feature_log_prob_ = smoothed_log_prob(self.feature_count_, N, self.alpha, 2.0)
         self._log_one_minus = smoothed_log_prob(
             np.clip(N[:, None] - self.feature_count_, 0.0, None), N, self.alpha, 2.0
         )
-        return self
 
     def _validate_X(self, X):
         return self._binary(validate_data(self, X, reset=False, dtype=np.float64))
@@ -296,11 +361,14 @@ class MultinomialNB(_DiscreteNB):
     def _check_non_negative(self, X):
         if np.any(X < 0):
             j = int(np.argwhere(X < 0)[0, 1])
-            raise ValueError(
-                f"{type(self).__name__}: Negative values in data passed to X (feature "
-                f"{feature_names(self)[j]!r}); X must be non-negative counts."
-            )
+            raise ValueError(self._value_error(j, None))
         return X
+
+    def _value_error(self, j, value) -> str:
+        return (
+            f"{type(self).__name__}: Negative values in data passed to X (feature "
+            f"{feature_names(self)[j]!r}); X must be non-negative counts."
+        )
 
     @fit_context
     def fit(self, X, y, sample_weight=None):
@@ -321,12 +389,15 @@ class MultinomialNB(_DiscreteNB):
         X = kernel_array(X)
         codes, w = self._labels_and_weights(X, y, sample_weight)
         self._check_non_negative(X)
-        _, self.feature_count_ = grouped_sums(X, codes, self.classes_.size, w)
-        totals = self.feature_count_.sum(axis=1)
-        self.feature_log_prob_ = smoothed_log_prob(
-            self.feature_count_, totals, self.alpha, float(X.shape[1])
-        )
+        self._set_counts(grouped_sums(X, codes, self.classes_.size, w)[1])
         return self
+
+    def _set_counts(self, feature_count):
+        self.feature_count_ = feature_count
+        totals = feature_count.sum(axis=1)
+        self.feature_log_prob_ = smoothed_log_prob(
+            feature_count, totals, self.alpha, float(feature_count.shape[1])
+        )
 
     def _validate_X(self, X):
         return self._check_non_negative(validate_data(self, X, reset=False, dtype=np.float64))
@@ -444,6 +515,8 @@ class CategoricalNB(_DiscreteNB):
         "handle_unknown": [Options({"warn", "error", "ignore"})],
         "missing": [Options({"exclude", "count"})],
     }
+
+    _fit_dask = None  # its level tables are not formed from Dask collections (yet)
 
     def __init__(
         self,

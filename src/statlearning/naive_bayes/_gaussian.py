@@ -8,6 +8,7 @@ from numbers import Real
 
 import numpy as np
 
+from .. import _dask
 from .._core.class_labels import encode_class_labels, label_repr, resolve_priors
 from .._core.compiled import kernel_array, numba_threads
 from .._core.gaussian_loglik import gaussian_log_likelihood
@@ -29,13 +30,19 @@ def gaussian_moments(X, codes, n_classes, w, ddof, var_smoothing, owner, names, 
     wsum, sums = grouped_sums(X, codes, n_classes, w)
     with np.errstate(invalid="ignore", divide="ignore"):
         theta = sums / wsum
+    ss = None if np.any(wsum <= 0) else grouped_centred_squares(X, codes, theta, w)
+    return gaussian_from_moments(wsum, theta, ss, ddof, var_smoothing, owner, names, classes)
+
+
+def gaussian_from_moments(wsum, theta, ss, ddof, var_smoothing, owner, names, classes):
+    """:func:`gaussian_moments` from the per-class weights, means and centred sums of squares
+    (each of shape ``(K, p)``; data held in blocks merge these)."""
     if np.any(wsum <= 0):
         k, j = np.argwhere(wsum <= 0)[0]
         raise ValueError(
             f"{owner}: feature {names[j]!r} has no observed (non-missing) value in class "
             f"{label_repr(classes[k])}; its class mean is undefined."
         )
-    ss = grouped_centred_squares(X, codes, theta, w)
     # overall variance of each feature (divisor Σw), from the class moments (no extra pass)
     total_w = wsum.sum(axis=0)
     grand = (wsum * theta).sum(axis=0) / total_w
@@ -252,6 +259,23 @@ class GaussianNB(ClassifierMixin, NaiveBayesMixin, StatBase):
         class_weight = np.bincount(codes, weights=w, minlength=K).astype(np.float64)
         check_class_weights(class_weight, self.classes_, name)
         fit_gaussian_part(self, X, codes, K, w, feature_names(self))
+        self.class_count_ = class_weight
+        self.class_prior_ = resolve_priors(self.priors, class_weight, name)
+        return self
+
+    def _fit_dask(self, X, y, sample_weight=None):
+        """:meth:`fit` on Dask collections: one pass of per-class moments, merged in a tree."""
+        name = type(self).__name__
+        _, wsum, theta, ss = _dask.class_moments(self, X, y, sample_weight)
+        self._check_threshold()
+        class_weight = wsum[:, 0].copy() if wsum.shape[1] else np.zeros(self.classes_.size)
+        check_class_weights(class_weight, self.classes_, name)
+        theta, var, epsilon, _ = gaussian_from_moments(
+            wsum, theta, ss, self.ddof, self.var_smoothing, name, feature_names(self),
+            self.classes_,
+        )  # fmt: skip
+        self._rescaled_moments = None
+        self.theta_, self.var_, self.epsilon_ = theta, var, epsilon
         self.class_count_ = class_weight
         self.class_prior_ = resolve_priors(self.priors, class_weight, name)
         return self
