@@ -27,7 +27,9 @@ def public_modules() -> list[str]:
     import statlearning
 
     return sorted(
-        info.name for info in pkgutil.iter_modules(statlearning.__path__) if not info.name.startswith("_")
+        info.name
+        for info in pkgutil.iter_modules(statlearning.__path__)
+        if not info.name.startswith("_")
     )
 
 
@@ -57,7 +59,8 @@ def module_page(name: str) -> str:
     if name in EXTRAS:
         lines += [
             ".. note::",
-            f"   Needs the ``{EXTRAS[name]}`` extra: ``pip install \"statlearning[{EXTRAS[name]}]\"``.",
+            f"   Needs the ``{EXTRAS[name]}`` extra:",
+            f'   ``pip install "statlearning[{EXTRAS[name]}]"``.',
             "",
         ]
     names = module_all(name)
@@ -73,9 +76,9 @@ def index_page(names: list[str]) -> str:
         ".. _api:",
         "",
         _heading("API reference"),
-        "One page per public module, generated from its ``__all__``; every public object has a page",
-        "of its own with its numpydoc docstring (parameters, attributes, the objective in the Notes,",
-        "and a runnable example).",
+        "One page per public module, generated from its ``__all__``; every public object has a",
+        "page of its own with its numpydoc docstring (parameters, attributes, the objective in",
+        "the Notes, and a runnable example).",
         "",
         ".. toctree::",
         "   :maxdepth: 1",

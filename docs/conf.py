@@ -26,7 +26,7 @@ guidegen.write_guide_stubs()
 
 project = "statlearning"
 author = "The statlearning developers"
-copyright = "The statlearning developers"  # noqa: A001
+copyright = "The statlearning developers"
 release = statlearning.__version__
 version = release
 
@@ -50,9 +50,9 @@ autodoc_default_options = {"member-order": "bysource"}
 autodoc_typehints = "none"  # the numpydoc sections carry the types
 autodoc_inherit_docstrings = False
 
-# numpydoc: the class pages list members themselves (autosummary template), so numpydoc's own member
-# tables (which would ask for a stub page per method) are off. Parameter types are prose ("array-like
-# of shape (n_samples, n_features)"), not cross-reference targets.
+# numpydoc: the class pages list members themselves (autosummary template), so numpydoc's own
+# member tables (which would ask for a stub page per method) are off. Parameter types are prose
+# ("array-like of shape (n_samples, n_features)"), not cross-reference targets.
 numpydoc_show_class_members = False
 numpydoc_class_members_toctree = False
 numpydoc_xref_param_type = False
