@@ -39,7 +39,8 @@ def module_all(name: str) -> list[str]:
     return list(getattr(module, "__all__", []))
 
 
-def _heading(text: str, char: str = "=") -> str:
+def heading(text: str, char: str = "=") -> str:
+    """A reStructuredText section title."""
     return f"{text}\n{char * len(text)}\n"
 
 
@@ -49,7 +50,7 @@ def module_page(name: str) -> str:
     lines = [
         f".. _api-{name}:",
         "",
-        _heading(f":mod:`{full}`"),
+        heading(f":mod:`{full}`"),
         f".. automodule:: {full}",
         "   :no-members:",
         "",
@@ -75,7 +76,7 @@ def index_page(names: list[str]) -> str:
     lines = [
         ".. _api:",
         "",
-        _heading("API reference"),
+        heading("API reference"),
         "One page per public module, generated from its ``__all__``; every public object has a",
         "page of its own with its numpydoc docstring (parameters, attributes, the objective in",
         "the Notes, and a runnable example).",
@@ -97,16 +98,37 @@ def api_sources() -> dict[str, str]:
     return sources
 
 
-def write_api_sources(directory: Path | None = None) -> list[Path]:
-    """Write the sources into ``directory`` (``docs/api``), rewriting only what changed."""
-    directory = HERE / "api" if directory is None else Path(directory)
+def write_sources(directory: Path, sources: dict[str, str]) -> list[Path]:
+    """Write ``sources`` (file name → text) into ``directory``, rewriting only what changed.
+
+    Pages in ``directory`` that are not in ``sources`` (a module or family that no longer exists,
+    or a build of another checkout) are removed.
+    """
     directory.mkdir(parents=True, exist_ok=True)
     written = []
-    for filename, text in api_sources().items():
+    for filename, text in sources.items():
         path = directory / filename
         if not path.exists() or path.read_text(encoding="utf-8") != text:
             path.write_text(text, encoding="utf-8")
             written.append(path)
+    for path in directory.glob("*.rst"):
+        if path.name not in sources:
+            path.unlink()
+    return written
+
+
+def write_api_sources(directory: Path | None = None) -> list[Path]:
+    """Write the API sources into ``directory`` (``docs/api``)."""
+    directory = HERE / "api" if directory is None else Path(directory)
+    written = write_sources(directory, api_sources())
+    objects = {
+        f"statlearning.{module}.{name}.rst"
+        for module in public_modules()
+        for name in module_all(module)
+    }
+    for path in (directory / "generated").glob("statlearning.*.rst"):  # objects now gone
+        if path.name not in objects:
+            path.unlink()
     return written
 
 

@@ -104,18 +104,22 @@ def _skip_member(app, what, name, obj, skip, options):
 # reStructuredText a word ending in "_" is a hyperlink reference, so each docstring would need
 # every such word quoted. The docstrings are written for ``help()`` as much as for the site, so
 # the escape is added here, outside literals, roles and maths.
-_LITERAL = re.compile(r"(``.*?``|:\w+:`[^`]*`|`[^`]*`)")
+_LITERAL = re.compile(r"(``.+?``|:\w+:`[^`]+`|`[^`]+`)", re.DOTALL)
 _TRAILING_UNDERSCORE = re.compile(r"(?<![\\\w`|])([A-Za-z][A-Za-z0-9_]*)_(?=$|[\s,.;:)\]}])")
 
 
+def _escape_line(line):
+    if line.lstrip().startswith((">>>", "...", ".. ")):
+        return line
+    return _TRAILING_UNDERSCORE.sub(r"\1\\_", line)
+
+
 def _escape_trailing_underscores(app, what, name, obj, options, lines):
-    for i, line in enumerate(lines):
-        if not line.strip() or line.lstrip().startswith((">>>", "...", ".. ")):
-            continue
-        parts = _LITERAL.split(line)
-        for j in range(0, len(parts), 2):  # even parts are outside literals
-            parts[j] = _TRAILING_UNDERSCORE.sub(r"\1\\_", parts[j])
-        lines[i] = "".join(parts)
+    # Literals may run over a line break, so the docstring is split as one text.
+    parts = _LITERAL.split("\n".join(lines))
+    for j in range(0, len(parts), 2):  # even parts are outside literals
+        parts[j] = "\n".join(_escape_line(line) for line in parts[j].split("\n"))
+    lines[:] = "".join(parts).split("\n")
 
 
 # statlearning.base re-exports scikit-learn's mixins; their docstrings cite scikit-learn's own

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from apigen import module_all, public_modules
+from apigen import heading, module_all, public_modules, write_sources
 
 HERE = Path(__file__).resolve().parent
 
@@ -939,19 +939,16 @@ def _table(rows, columns) -> list[str]:
     return lines
 
 
-def _heading(text: str, char: str = "=") -> str:
-    return f"{text}\n{char * len(text)}\n"
-
-
 def covered_packages() -> set[str]:
     return {package for family in FAMILIES for package in family["packages"]}
 
 
 def families() -> list[dict]:
     """The families of :data:`FAMILIES` plus one for every public package none of them covers."""
-    result = list(FAMILIES)
+    present = set(public_modules())
+    result = [family for family in FAMILIES if set(family["packages"]) <= present]
     covered = covered_packages()
-    for name in public_modules():
+    for name in sorted(present):
         if name in covered or name in NOT_FAMILIES:
             continue
         result.append(
@@ -961,7 +958,7 @@ def families() -> list[dict]:
 
 
 def family_page(family: dict) -> str:
-    lines = [f".. _guide-{family['page']}:", "", _heading(family["title"])]
+    lines = [f".. _guide-{family['page']}:", "", heading(family["title"])]
     if family["intro"]:
         lines += [family["intro"], ""]
     if family["rows"]:
@@ -986,14 +983,14 @@ def family_page(family: dict) -> str:
 
 def r_page() -> str:
     rows = []
-    for family in FAMILIES:
+    for family in families():
         for method, objects, _notes, r, _sk in family["rows"]:
             if r and r != "—":
                 rows.append((r, objects, method, f":ref:`guide-{family['page']}`"))
     lines = [
         ".. _r-equivalents:",
         "",
-        _heading("R function → statlearning"),
+        heading("R function → statlearning"),
         "Every R function the user guide maps, with the statlearning object that reproduces it.",
         "The docstrings' Notes say which arguments correspond and where the numbers agree with R.",
         "",
@@ -1006,7 +1003,7 @@ def index_page(pages: list[dict]) -> str:
     lines = [
         ".. _guide:",
         "",
-        _heading("User guide"),
+        heading("User guide"),
         "One page per family: each method, the lecture notes' sections that define it (cited as",
         "*Notes 004 §6.2*: seed 000 is Zupan & Štrumbelj's *Machine Learning for Data Science 1*,",
         "001 Artelt's *Introduction to Machine Learning: Supplementary notes*, 002 Welling's",
@@ -1033,16 +1030,8 @@ def guide_sources() -> dict[str, str]:
 
 
 def write_guide_stubs(directory: Path | None = None) -> list[Path]:
-    """Write the guide into ``directory`` (``docs/guide``), rewriting only what changed."""
-    directory = HERE / "guide" if directory is None else Path(directory)
-    directory.mkdir(parents=True, exist_ok=True)
-    written = []
-    for filename, text in guide_sources().items():
-        path = directory / filename
-        if not path.exists() or path.read_text(encoding="utf-8") != text:
-            path.write_text(text, encoding="utf-8")
-            written.append(path)
-    return written
+    """Write the guide into ``directory`` (``docs/guide``)."""
+    return write_sources(HERE / "guide" if directory is None else Path(directory), guide_sources())
 
 
 if __name__ == "__main__":
