@@ -302,7 +302,7 @@ FAMILIES: list[dict] = [
                 "AdaBoost (SAMME)",
                 _o("ensemble.AdaBoostClassifier"),
                 "Notes 001 §6.4",
-                "``adabag::boosting``",
+                '``adabag::boosting(coeflearn = "Zhu")``',
                 "``AdaBoostClassifier``",
             ),
             (
@@ -375,7 +375,7 @@ FAMILIES: list[dict] = [
                 "Kernel ridge regression (dual)",
                 _o("kernel_methods.KernelRidge"),
                 "Notes 001 §4.11; Notes 002 §10; Notes 000 Ch. 6",
-                "``CVST::krr``",
+                "—",
                 "``KernelRidge``",
             ),
             (
@@ -672,7 +672,7 @@ FAMILIES: list[dict] = [
             (
                 "Nested cross-validation",
                 _o("model_selection.nested_cv"),
-                "Notes 001 §7.3",
+                "Notes 001 §7.2–7.3; Notes 000 Ch. 1",
                 "—",
                 "``cross_val_score(GridSearchCV(...))``",
             ),
@@ -771,7 +771,7 @@ FAMILIES: list[dict] = [
             (
                 "Adjusted p-values",
                 _o("metrics.p_adjust"),
-                "Notes 004 §5.3",
+                "Notes 004 §2.1.4 (Bonferroni)",
                 "``p.adjust``",
                 "statsmodels ``multipletests``",
             ),
