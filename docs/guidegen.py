@@ -578,6 +578,53 @@ FAMILIES: list[dict] = [
         ],
     ),
     dict(
+        page="gam",
+        title="Generalised additive models",
+        packages=["gam"],
+        intro="Additive models as mgcv fits them (penalised regression splines, smoothing "
+        "parameters by GCV/UBRE or REML, ``summary.gam``) and R gam's backfitting, with the "
+        "notes' partial-effect panels (:func:`~statlearning.plot.plot_partial_dependence`).",
+        rows=[
+            (
+                "Additive models for a numeric response or two classes",
+                _o("gam.GAMRegressor", "gam.GAMClassifier"),
+                "Notes 004 §6.3",
+                "``mgcv::gam``, ``summary.gam``",
+                "pygam ``LinearGAM``, ``LogisticGAM``",
+            ),
+            (
+                "Smooth, tensor-product, linear and factor terms",
+                _o("gam.s", "gam.te", "gam.l", "gam.f", "gam.Terms"),
+                "Notes 004 §6.3",
+                "``mgcv::s``, ``mgcv::te``",
+                "pygam ``s``, ``te``, ``l``, ``f``",
+            ),
+            (
+                "Backfitting with smoothing splines and loess",
+                _o("gam.ss", "gam.lo"),
+                "Notes 004 §6.3",
+                "``gam::gam`` with ``s()``, ``lo()``",
+                "—",
+            ),
+        ],
+    ),
+    dict(
+        page="optimize",
+        title="Quadratic programming",
+        packages=["optimize"],
+        intro="Convex quadratic programmes with their KKT conditions reported, the optimisation "
+        "behind the notes' support-vector and constrained least-squares derivations.",
+        rows=[
+            (
+                "Quadratic programme, KKT multipliers",
+                _o("optimize.solve_qp", "optimize.QPResult"),
+                "Notes 001 App. A.5–A.6; Notes 002 App. A",
+                "``quadprog::solve.QP``",
+                "``scipy.optimize.minimize``, cvxpy",
+            ),
+        ],
+    ),
+    dict(
         page="neural_network",
         title="Neural networks",
         packages=["neural_network"],

@@ -30,3 +30,22 @@ def as_float_array(values) -> np.ndarray:
         [np.nan if v is None else v for v in np.ravel(np.array(values, dtype=object))],
         dtype=np.float64,
     ).reshape(np.shape(np.array(values, dtype=object)))
+
+
+@pytest.fixture(scope="session")
+def client():
+    """A Dask ``distributed.Client`` on a ``LocalCluster`` of two worker processes (one thread
+    each: every block is pickled to a worker and its summary back, as on a real cluster),
+    started once per session by the first test that asks for it (tests/dask). Skipped when
+    dask or distributed is not installed (the ``[dask]`` extra)."""
+    pytest.importorskip("dask.array", reason="dask is not installed (statlearning[dask])")
+    distributed = pytest.importorskip(
+        "distributed", reason="distributed is not installed (statlearning[dask])"
+    )
+    cluster = distributed.LocalCluster(
+        processes=True, n_workers=2, threads_per_worker=1, dashboard_address=None,
+        memory_limit="1GiB",
+    )  # fmt: skip
+    with distributed.Client(cluster) as c:
+        yield c
+    cluster.close()

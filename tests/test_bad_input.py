@@ -481,6 +481,10 @@ def _applies(name: str, est) -> str | None:
 
 #: (estimator, cell) -> (expected outcome, reason): where an estimator documents another answer.
 OVERRIDES: dict[tuple[str, str], tuple] = {
+    **{
+        (gam, "text_column"): (OK(), "documented: text columns are factor terms (f())")
+        for gam in ("GAMRegressor", "GAMClassifier")
+    },
     ("ReliefF", "size_larger_than_n"): (
         OK(),
         "documented: k hits and misses per class, fewer when a class is smaller (CORElearn)",

@@ -10,7 +10,9 @@ Layers (the first component under ``statlearning``):
 * ``_core``: stdlib, numpy, scipy, numba, threadpoolctl (BLAS thread limits), and ``_core`` itself.
 * ``_solvers``: the same plus ``_core`` (and ``_solvers``).
 * ``_validation``, ``exceptions``: stdlib, numpy, public scikit-learn, and each other.
-* ``base``: stdlib, numpy, public scikit-learn, ``_validation``, ``exceptions``.
+* ``base``: stdlib, numpy, public scikit-learn, ``_validation``, ``exceptions``, ``_dask``.
+* ``_dask``: stdlib, numpy (dask, distributed and pandas only inside functions), ``_core``,
+  ``_validation``, ``exceptions``.
 * ``inference``: stdlib, numpy, scipy (pandas only inside functions), ``_core``, ``exceptions``
   and ``inference`` itself.
 * every other subpackage (an *estimator subpackage*, found by listing directories): ``base``,
@@ -60,6 +62,7 @@ INFRASTRUCTURE = {
     "inference",
     "exceptions",
     "_registry",
+    "_dask",
 }
 
 #: scikit-learn modules that may be imported (public names only).
@@ -77,6 +80,7 @@ ALLOWED_SKLEARN_MODULES = {
     "sklearn.exceptions",
     "sklearn.pipeline",
     "sklearn.preprocessing",
+    "sklearn.inspection",  # permutation importance and partial dependence (functions only)
 }
 
 #: scikit-learn modules holding estimators: never imported from ``src``.
@@ -126,9 +130,10 @@ THIRD_PARTY = {
     "exceptions": {"numpy", "sklearn"},
     "base": {"numpy", "sklearn"},
     "inference": {"numpy", "scipy"},
+    "_dask": {"numpy"},
 }
 #: Third-party packages a layer may import only inside a function (optional dependencies).
-LAZY_THIRD_PARTY = {"inference": {"pandas"}}
+LAZY_THIRD_PARTY = {"inference": {"pandas"}, "_dask": {"dask", "distributed", "pandas"}}
 
 #: statlearning layers each restricted layer may import.
 INTERNAL = {
@@ -136,8 +141,9 @@ INTERNAL = {
     "_solvers": {"_core", "_solvers"},
     "_validation": {"_validation", "exceptions"},
     "exceptions": {"_validation", "exceptions"},
-    "base": {"base", "_validation", "exceptions"},
+    "base": {"base", "_validation", "exceptions", "_dask"},
     "inference": {"inference", "_core", "exceptions"},
+    "_dask": {"_dask", "_core", "_validation", "exceptions"},
 }
 
 

@@ -51,6 +51,7 @@ FAMILIES = (
     "svm",
     "kernel_methods",
     "mars",
+    "gam",
     "preprocessing",
     "smoothing",
     "neural_network",

@@ -48,6 +48,7 @@ __all__ = [
     "check_constraint_keys",
     "check_finite_columns",
     "check_sample_weight",
+    "non_finite_message",
     "renamed_parameter",
     "validate_data",
     "validate_kernel_data",
@@ -586,8 +587,39 @@ def _numeric_target(estimator, y):
 
 
 def _rows_phrase(rows: np.ndarray) -> str:
-    count = rows.size
-    return f"{count} row{'s' if count != 1 else ''} (first: row {int(rows[0])})"
+    return _count_phrase(rows.size, int(rows[0]))
+
+
+def _count_phrase(count: int, first: int) -> str:
+    return f"{count} row{'s' if count != 1 else ''} (first: row {first})"
+
+
+def non_finite_message(owner: str, label: str, kind: str, count: int, first: int) -> str:
+    """The sentence :func:`validate_data` raises for NaN or infinite values.
+
+    Parameters
+    ----------
+    owner : str
+        The estimator's name.
+    label : str
+        ``"column 'a'"``, ``"column 3"`` or ``"y"``.
+    kind : {"NaN", "infinity"}
+    count, first : int
+        How many rows hold such values, and the first of them (counted from 0).
+
+    Returns
+    -------
+    str
+    """
+    phrase = _count_phrase(count, first)
+    if label == "y":
+        return f"{owner}: y contains {kind} in {phrase}; drop those rows first."
+    if kind == "NaN":
+        return (
+            f"{owner}: {label} contains NaN in {phrase}; {owner} does not accept missing "
+            "values, so drop or impute them first."
+        )
+    return f"{owner}: {label} contains infinity in {phrase}; replace or drop them first."
 
 
 def _finiteness(check_params) -> str:
@@ -672,16 +704,10 @@ def _explain_columns(estimator, X, check_params) -> str | None:
         positions = rows_of if rows_of is not None else np.arange(values.size)
         nan_rows = positions[np.isnan(values)]
         if nan_rows.size and finiteness == "finite":
-            return (
-                f"{name}: {label} contains NaN in {_rows_phrase(nan_rows)}; {name} does not "
-                "accept missing values, so drop or impute them first."
-            )
+            return non_finite_message(name, label, "NaN", nan_rows.size, int(nan_rows[0]))
         inf_rows = positions[np.isinf(values)]
         if inf_rows.size and finiteness in ("finite", "no-inf"):
-            return (
-                f"{name}: {label} contains infinity in {_rows_phrase(inf_rows)}; "
-                "replace or drop them first."
-            )
+            return non_finite_message(name, label, "infinity", inf_rows.size, int(inf_rows[0]))
     return None
 
 
@@ -715,7 +741,7 @@ def _explain_target(estimator, y) -> str | None:
     for kind, mask in (("NaN", np.isnan(flat)), ("infinity", np.isinf(flat))):
         rows = np.flatnonzero(mask.any(axis=1))
         if rows.size:
-            return f"{name}: y contains {kind} in {_rows_phrase(rows)}; drop those rows first."
+            return non_finite_message(name, "y", kind, rows.size, int(rows[0]))
     return None
 
 

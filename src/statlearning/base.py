@@ -20,6 +20,7 @@ import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin, TransformerMixin
 from sklearn.utils.validation import check_is_fitted
 
+from . import _dask
 from ._validation import check_constraint_keys, validate_data, validate_params
 
 __all__ = [
@@ -65,12 +66,16 @@ def fit_context(fit_method):
     callable
         A wrapper with ``fit_method``'s name and docstring that calls
         ``self._validate_params()`` (checking the hyper-parameters against
-        ``_parameter_constraints``) and then ``fit_method``, returning what it returns.
+        ``_parameter_constraints``) and then ``fit_method``, returning what it returns. When
+        an argument is a Dask collection it calls the estimator's ``_fit_dask`` instead
+        (:mod:`statlearning._dask`).
     """
 
     @functools.wraps(fit_method)
     def wrapper(estimator, *args, **kwargs):
         estimator._validate_params()
+        if _dask.any_dask(args, kwargs):  # the distributed path (statlearning._dask)
+            return _dask.fit(estimator, args, kwargs)
         return fit_method(estimator, *args, **kwargs)
 
     return wrapper
@@ -85,6 +90,8 @@ class LinearPredictorMixin:
 
     def _linear_predictor(self, X) -> np.ndarray:
         check_is_fitted(self, "coef_")
+        if _dask.is_dask_collection(X):  # a lazy Dask array of predictions
+            return _dask.linear_predictor(self, X)
         X = validate_data(self, X, reset=False, dtype=[np.float64, np.float32])
         return self._linear_predictor_raw(X)
 
@@ -127,6 +134,9 @@ class PosteriorClassifierMixin:
         -------
         ndarray of shape (n_samples, n_classes)
         """
+        if _dask.is_dask_collection(X):  # lazy, block by block
+            check_is_fitted(self)
+            return _dask.predict_blocks(self, X, "predict_proba", len(self.classes_))
         with np.errstate(under="ignore"):
             return np.exp(self.predict_log_proba(X))
 
@@ -141,6 +151,9 @@ class PosteriorClassifierMixin:
         -------
         ndarray of shape (n_samples,)
         """
+        if _dask.is_dask_collection(X):  # lazy, block by block
+            check_is_fitted(self)
+            return _dask.predict_blocks(self, X, "predict", dtype=self.classes_.dtype)
         log_proba = self.predict_log_proba(X)  # first: it checks that the model is fitted
         return self.classes_[np.argmax(log_proba, axis=1)]
 

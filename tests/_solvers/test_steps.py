@@ -15,6 +15,7 @@ from statlearning._solvers.steps import (
     Nesterov,
     RMSProp,
     make_rule,
+    optimal_rate_offset,
 )
 
 # f(θ) = ½ Σ h_j θ_j² − b·θ: separable, so every coordinate follows its own scalar recursion
@@ -185,3 +186,22 @@ def test_make_rule_and_schedules():
     assert adam.learning_rate == 0.1  # Adam keeps its own step sequence
     with pytest.raises(ValueError, match="schedule"):
         LearningRateSchedule("cosine", 0.1)
+
+
+def test_per_step_schedules():
+    # scikit-learn's SGD rates, step t counted from 1
+    assert LearningRateSchedule("constant", 0.1).rate(7) == 0.1
+    assert LearningRateSchedule("adaptive", 0.1).rate(7, current=0.02) == 0.02
+    assert LearningRateSchedule("invscaling", 0.1, power_t=0.5).rate(4) == pytest.approx(0.05)
+    # "optimal": Bottou's start τ/max(1, L'(1, −τ)) with τ = α^(−1/4), then 1/(α(t0 + t − 1))
+    alpha = 1e-4
+    hinge = lambda y, p: -y if y * p <= 1 else 0.0  # noqa: E731
+    t0 = optimal_rate_offset(alpha, hinge)
+    assert t0 == pytest.approx(1.0 / (alpha * alpha**-0.25))
+    schedule = LearningRateSchedule("optimal", 0.0, alpha=alpha, optimal_offset=t0)
+    assert schedule.rate(1) == pytest.approx(alpha**-0.25)  # starts at τ
+    assert schedule.rate(11) == pytest.approx(1.0 / (alpha * (t0 + 10)))
+    steep = lambda y, p: 4.0  # noqa: E731 - a derivative above 1 shrinks the first rate
+    assert optimal_rate_offset(alpha, steep) == pytest.approx(4.0 * t0)
+    with pytest.raises(ValueError, match="optimal"):
+        LearningRateSchedule("optimal", 0.1)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import warnings
 
 import numpy as np
 import pytest
@@ -155,3 +156,87 @@ def test_summary_prints_a_tiny_sd_in_scientific_notation_as_R():
     table = PCASummary(sdev, float(np.sum(sdev**2)))
     assert str(table).splitlines() == ref["printed"]
     assert "0.0000000000" not in str(table)
+
+
+# ------------------------------------------------------------------------------ whitening
+
+
+@pytest.mark.parametrize("case", ["pca_unscaled", "pca_scaled"])
+@pytest.mark.parametrize("solver", ["auto", "full", "randomized"])
+def test_whiten_is_prcomp_scores_over_sdev(case, solver):
+    """Seed 002's Λ^(−1/2)Wᵀ(x − x̄) with R's prcomp: the scores divided by ``sdev``."""
+    ref = REF[case]
+    pca = PCA(4, scale=ref["scale"], whiten=True, svd_solver=solver, random_state=0)
+    Z = pca.fit_transform(ARRESTS)
+    scores = np.array(ref["scores"]).reshape(50, 4) / np.asarray(ref["sdev"])
+    signs = np.sign(np.sum(Z * scores, axis=0))
+    np.testing.assert_allclose(Z * signs, scores, atol=1e-9)
+    # unit sample variance (divisor n − 1), uncorrelated
+    np.testing.assert_allclose(np.cov(Z, rowvar=False), np.eye(4), atol=1e-12)
+    np.testing.assert_allclose(pca.inverse_transform(Z), ARRESTS, rtol=1e-12, atol=1e-10)
+    # new rows: the same map
+    np.testing.assert_allclose(pca.transform(ARRESTS[:5]), Z[:5], rtol=1e-12)
+
+
+@pytest.mark.parametrize("n_components", [None, 3])
+@pytest.mark.parametrize("scale", [False, True])
+def test_whiten_matches_sklearn(n_components, scale):
+    from sklearn.decomposition import PCA as SkPCA
+
+    rng = np.random.default_rng(5)
+    X = rng.normal(size=(120, 5)) @ rng.normal(size=(5, 5)) + 10.0
+    ours = PCA(n_components, whiten=True, scale=scale, svd_solver="full").fit(X)
+    Xs = (X - X.mean(axis=0)) / X.std(axis=0, ddof=1) if scale else X
+    peer = SkPCA(n_components, whiten=True, svd_solver="full").fit(Xs)
+    Z, Zp = ours.transform(X), peer.transform(Xs)
+    signs = np.sign(np.sum(Z * Zp, axis=0))
+    np.testing.assert_allclose(Z * signs, Zp, atol=1e-12)
+    # scikit-learn's divisor is n − 1 too: its explained_variance_ is ours
+    np.testing.assert_allclose(ours.explained_variance_, peer.explained_variance_, rtol=1e-12)
+    back = peer.inverse_transform(Zp)
+    back = back * X.std(axis=0, ddof=1) + X.mean(axis=0) if scale else back
+    np.testing.assert_allclose(ours.inverse_transform(Z), back, rtol=1e-12, atol=1e-10)
+
+
+def test_whiten_notes_divisor_n():
+    """The notes' covariance divides by N: their whitened scores are ours × √(N/(N−1)),
+    with unit variance under the divisor N."""
+    X = ARRESTS
+    n = X.shape[0]
+    Z = PCA(whiten=True).fit_transform(X)
+    Xc = X - X.mean(axis=0)
+    lam, U = np.linalg.eigh(Xc.T @ Xc / n)  # C = UΛUᵀ with divisor N (seed 002, eq. 1.3)
+    notes = Xc @ U / np.sqrt(lam)  # Λ^(−1/2) Uᵀ (x − mean), row by row
+    notes = notes[:, ::-1]
+    signs = np.sign(np.sum(Z * notes, axis=0))
+    np.testing.assert_allclose(notes * signs, Z * np.sqrt(n / (n - 1)), atol=1e-10)
+    np.testing.assert_allclose(np.var(notes, axis=0), 1.0, rtol=1e-12)
+
+
+@pytest.mark.parametrize("solver", ["auto", "full"])
+def test_whiten_rank_deficient_warns(solver):
+    from statlearning.exceptions import NumericalWarning
+
+    X = np.column_stack([ARRESTS[:, :2], ARRESTS[:, 0] - 2.0 * ARRESTS[:, 1]])  # rank 2
+    with pytest.warns(NumericalWarning, match=r"1 retained component\(s\) \(PC3\)"):
+        pca = PCA(whiten=True, svd_solver=solver).fit(X)
+    Z = pca.transform(X)
+    assert np.all(np.isfinite(Z)) and np.all(Z[:, 2] == 0.0)
+    np.testing.assert_allclose(np.var(Z[:, :2], axis=0, ddof=1), 1.0, rtol=1e-10)
+    np.testing.assert_allclose(pca.inverse_transform(Z), X, rtol=1e-10, atol=1e-9)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # dropping the null component: no warning
+        PCA(2, whiten=True, svd_solver=solver).fit(X)
+
+
+def test_whiten_extreme_scale():
+    """Data near float64's end: the standard deviations come from the singular values, so
+    whitening stays exact where explained_variance_ overflows."""
+    X = ARRESTS * 2.0**600
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        pca = PCA(whiten=True).fit(X)
+    Z = pca.transform(X)
+    Z0 = PCA(whiten=True).fit_transform(ARRESTS)
+    np.testing.assert_allclose(Z, Z0, rtol=1e-10, atol=1e-12)
+    np.testing.assert_allclose(pca.inverse_transform(Z) / 2.0**600, ARRESTS, rtol=1e-10)

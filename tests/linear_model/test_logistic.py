@@ -290,6 +290,16 @@ def test_r_warning_for_fitted_probabilities_0_or_1():
         LogisticRegression().fit([[0.0], [1.0], [2.0], [3.0]], [0, 0, 1, 1])
 
 
+@pytest.mark.parametrize("learning_rate", ["armijo", "wolfe"])
+def test_line_searches_reach_the_newton_fit(binary, learning_rate):
+    X, y, w = binary
+    newton = LogisticRegression().fit(X, y, w)
+    gd = LogisticRegression(solver="gd", learning_rate=learning_rate, tol=1e-10, max_iter=10_000)
+    gd.fit(X, y, w)
+    np.testing.assert_allclose(gd.coef_, newton.coef_, rtol=1e-6, atol=1e-8)
+    np.testing.assert_allclose(gd.intercept_, newton.intercept_, rtol=1e-6, atol=1e-8)
+
+
 def test_non_convergence_warns(binary):
     X, y, _ = binary
     with pytest.warns(ConvergenceWarning, match="did not converge"):
@@ -351,7 +361,9 @@ def test_auto_l2_finishes_with_newton_when_lbfgs_stops(binary, three_class, mult
 
 def test_threshold_needs_two_classes(three_class):
     X, y = three_class
-    with pytest.raises(ValueError, match="decision_threshold applies to binary"):
+    with pytest.raises(
+        ValueError, match="Only binary classification is supported with a decision_threshold"
+    ):
         LogisticRegression(decision_threshold=0.3).fit(X, y)
 
 

@@ -139,3 +139,15 @@ def test_no_training_data_stored(estimator):
     for name, value in vars(estimator).items():
         if isinstance(value, np.ndarray):
             assert 257 not in value.shape, name
+
+
+def test_least_squares_zero_label_is_welling_sign_of_zero():
+    # Welling's LMS classifier predicts sign(wᵀx − α) with sign(0) = +1: a sample exactly on the
+    # boundary goes to the positive class with zero_label="positive", to classes_[0] by default
+    X = np.array([[-2.0], [2.0], [0.0], [0.0]])
+    y = np.array(["neg", "pos", "neg", "pos"])
+    strict = LeastSquaresClassifier().fit(X, y)
+    welling = LeastSquaresClassifier(zero_label="positive").fit(X, y)
+    assert strict.decision_function([[0.0]])[0] == 0.0
+    assert strict.predict([[0.0], [1.0]]).tolist() == ["neg", "pos"]
+    assert welling.predict([[0.0], [-1.0]]).tolist() == ["pos", "neg"]

@@ -255,9 +255,12 @@ def test_nothing_else_imports_matplotlib():
     from pathlib import Path
 
     src = Path(plot.__file__).resolve().parents[1]
+    # the command line's HTML report draws figures; it checks for the [report] extra first
+    allowed = {Path("cli/_report.py")}
     offenders = [
         str(p.relative_to(src)) for p in src.rglob("*.py")
         if "matplotlib" in p.read_text(encoding="utf-8") and "plot" not in p.parts
+        and p.relative_to(src) not in allowed
     ]
     assert offenders == []
 

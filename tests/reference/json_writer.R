@@ -49,3 +49,14 @@ to_json <- function(x, indent = 0L) {
 
 # Matrix -> unnamed list of row arrays.
 rows_of <- function(m) lapply(seq_len(nrow(m)), function(i) I(unname(m[i, ])))
+
+# A data frame of numbers written as CSV with 17 significant digits, read back and checked,
+# so that R and the tests see the same doubles; returns the data read back.
+write_csv17 <- function(d, file) {
+  out <- d
+  for (nm in names(out)) out[[nm]] <- sprintf("%.17g", as.double(out[[nm]]))
+  write.csv(out, file, row.names = FALSE, quote = FALSE)
+  back <- read.csv(file)
+  for (nm in names(d)) stopifnot(identical(as.double(back[[nm]]), as.double(d[[nm]])))
+  back
+}

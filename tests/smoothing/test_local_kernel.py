@@ -37,7 +37,8 @@ def test_loess_matches_r(case):
 
 
 def test_loess_weights_and_wide_span_match_r():
-    model = LocalRegression(span=0.75).fit(SIM1[["x"]], SIM1["y"], sample_weight=SIM1["w"])
+    model = LocalRegression(span=0.75, weights="precision")
+    model.fit(SIM1[["x"]], SIM1["y"], sample_weight=SIM1["w"])
     np.testing.assert_allclose(
         model.predict(SIM1[["x"]]), LOESS["weighted"]["fitted_1d"], atol=1e-8
     )
@@ -101,3 +102,79 @@ def test_kernel_regression_integer_weights_repeat_rows():
         np.repeat(x, w.astype(int))[:, None], np.repeat(y, w.astype(int))
     )
     assert weighted.bandwidth_ == pytest.approx(repeated.bandwidth_, rel=1e-5)
+
+
+@pytest.mark.parametrize(
+    "params",
+    [
+        {"span": 0.3, "degree": 2},
+        {"span": 0.5, "degree": 1, "family": "symmetric"},
+        {"span": 0.75, "degree": 0},
+        {"span": 1.4, "degree": 1},
+    ],
+)
+def test_frequency_weights_are_repeated_rows(params):
+    """The default weights: an integer weight is that many copies of the row, in 1-D and in
+    2-D (normalisation by the trimmed SD of the repeated sample)."""
+    rng = np.random.default_rng(7)
+    counts = rng.integers(0, 4, SIM2.shape[0])
+    for cols in (["x1"], ["x1", "x2"]):
+        X = SIM2[cols].to_numpy()
+        y = SIM2["y"].to_numpy()
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", NumericalWarning)
+            weighted = LocalRegression(**params).fit(X, y, sample_weight=counts)
+            repeated = LocalRegression(**params).fit(X.repeat(counts, 0), y.repeat(counts))
+        np.testing.assert_allclose(weighted.scale_, repeated.scale_, rtol=1e-14)
+        np.testing.assert_allclose(weighted.predict(X), repeated.predict(X), atol=1e-10)
+        new = X[:5] + 0.1
+        np.testing.assert_allclose(weighted.predict(new), repeated.predict(new), atol=1e-10)
+
+
+def test_weights_precision_and_frequency_coincide_without_weights():
+    a = LocalRegression(span=0.4, weights="precision").fit(SIM1[["x"]], SIM1["y"])
+    b = LocalRegression(span=0.4).fit(SIM1[["x"]], SIM1["y"], sample_weight=np.ones(len(SIM1)))
+    np.testing.assert_allclose(a.predict(SIM1[["x"]]), b.predict(SIM1[["x"]]), atol=1e-12)
+    # precision weights keep R's row count: the weighted R fit differs from the frequency fit
+    w = np.random.default_rng(0).integers(1, 5, len(SIM1)).astype(float)
+    p = LocalRegression(span=0.4, weights="precision").fit(SIM1[["x"]], SIM1["y"], sample_weight=w)
+    f = LocalRegression(span=0.4).fit(SIM1[["x"]], SIM1["y"], sample_weight=w)
+    assert np.max(np.abs(p.predict(SIM1[["x"]]) - f.predict(SIM1[["x"]]))) > 1e-3
+
+
+def test_frequency_weights_count_the_neighbourhood_in_weight():
+    x = np.arange(10.0)[:, None]
+    y = np.arange(10.0) ** 2
+    with pytest.raises(ValueError, match=r"no neighbours of the 0\.5 observations"):
+        LocalRegression(span=0.5).fit(x, y, sample_weight=np.full(10, 0.05))
+    # halving every weight halves the count: the same fit as span halved on unit weights
+    half = LocalRegression(span=0.8, degree=1).fit(x, y, sample_weight=np.full(10, 0.5))
+    unit = LocalRegression(span=0.8, degree=1).fit(x, y)
+    np.testing.assert_allclose(half.predict(x), unit.predict(x), atol=1e-12)
+
+
+def test_repeated_sample_helpers():
+    from statlearning._core.loess import repeated_median, trimmed_sd
+
+    rng = np.random.default_rng(1)
+    v = rng.normal(size=(23, 3))
+    c = rng.integers(0, 5, 23)
+    expanded = v.repeat(c, axis=0)
+    for j in range(3):
+        assert repeated_median(v[:, j], c.astype(float)) == np.median(expanded[:, j])
+    assert repeated_median(v[:-1, 0], np.ones(22)) == np.median(v[:-1, 0])
+    trim = int(np.ceil(0.1 * expanded.shape[0]))
+    core = np.sort(expanded, axis=0)[trim : expanded.shape[0] - trim]
+    np.testing.assert_allclose(trimmed_sd(v, c.astype(float)), core.std(axis=0, ddof=1))
+
+
+def test_robustness_weights_ignore_rounding_residuals():
+    """A robust fit that interpolates the data: residuals are rounding noise, so every point
+    keeps weight 1 (the weights are not drawn from the noise)."""
+    rng = np.random.RandomState(42)
+    X = rng.rand(15, 30)
+    y = rng.randint(0, 3, size=15).astype(float)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", NumericalWarning)
+        model = LocalRegression(span=0.5, degree=1, family="symmetric").fit(X, y)
+    np.testing.assert_array_equal(model.robustness_weights_, 1.0)

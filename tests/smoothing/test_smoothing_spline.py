@@ -213,3 +213,20 @@ def test_plot_fit_draws_the_bayesian_band():
     plt.close(ax.figure)
     with pytest.raises(ValueError, match="band must be"):
         plot_fit(model, x, y, band="3se")
+
+
+@pytest.mark.parametrize("df", [1.5, 2.0])
+def test_df_at_or_below_the_line_is_refused(df):
+    """The trace of a smoothing spline exceeds 2 (the least-squares line is its limit)."""
+    x = np.array([0.12573022, -0.13210486, 0.64042265, 0.10490012])
+    y = np.array([-0.40993915, 0.22949019, 1.9444227, 1.05198108])
+    with pytest.raises(ValueError, match=r"SmoothingSpline: df=.* choose df > 2"):
+        SmoothingSpline(df=df).fit(x, y)
+
+
+def test_lambda_beyond_floating_point_is_a_clear_error():
+    x = np.array([0.12573022, -0.13210486, 0.64042265, 0.10490012])
+    y = np.array([-0.40993915, 0.22949019, 1.9444227, 1.05198108])
+    # a trace above the number of unique x (10 of 4 here) is rounding, not a fit
+    with pytest.raises(ValueError, match=r"SmoothingSpline: spar=-5\.0 gives lambda="):
+        SmoothingSpline(spar=-5.0).fit(x, y)

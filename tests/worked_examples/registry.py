@@ -63,12 +63,7 @@ QP = "tests/optimize/test_solve_qp.py::"
 
 #: Node ids of tests that are being written alongside and may not exist yet in this checkout.
 #: The registry test reports them instead of failing while their file is absent.
-PENDING = frozenset(
-    {
-        QP + "test_seed001_e19_nonconvex_qp",
-        QP + "test_seed001_e20_kkt",
-    }
-)
+PENDING: frozenset[str] = frozenset()
 
 
 def _r(seed, id, what, *tests, erratum=""):
@@ -463,11 +458,11 @@ EXAMPLES: tuple[Example, ...] = (
         "X and y are not given; plot only",
         erratum="seed 001 part 2 §6, line 4047: the gradient is XᵀXw − Xᵀy",
     ),
-    _o(
+    _r(
         "001-2",
         "E18",
         "LP max x1 + 2x2 s.t. x ≥ 0, x1 + x2 = 42: x = (0, 42)",
-        "a linear programme; the library has no public LP solver",
+        S001 + "test_pt2_e18_linear_programme_optimum",
     ),
     _r(
         "001-2",

@@ -128,3 +128,21 @@ def test_pt2_e25_bernoulli_mle_is_the_posterior_mode_under_a_flat_prior():
     )
     grid = np.linspace(0, 1, 100_001)
     assert grid[np.argmax(grid**6 * (1 - grid) ** 4)] == pytest.approx(0.6, abs=1e-5)
+
+
+@pytest.mark.parametrize("method", ["enumerate", "auto"])
+def test_pt2_e18_linear_programme_optimum(method):
+    """Part 2 E18: max x1 + 2 x2 s.t. x >= 0, x1 + x2 = 42 has its optimum at (0, 42)."""
+    from statlearning.optimize import solve_qp
+
+    if method == "auto":
+        pytest.importorskip("highspy")
+
+    res = solve_qp(
+        np.zeros((2, 2)), np.array([-1.0, -2.0]),
+        A_eq=np.array([[1.0, 1.0]]), b_eq=np.array([42.0]),
+        bounds=[(0, None), (0, None)], method=method,
+    )  # fmt: skip
+    assert res.status == "optimal"
+    np.testing.assert_allclose(res.x, [0.0, 42.0], atol=1e-9)
+    assert res.fun == pytest.approx(-84.0, abs=1e-9)

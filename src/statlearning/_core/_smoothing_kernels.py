@@ -27,7 +27,7 @@ def _banded_inverse(ab, out):  # pragma: no cover - compiled
     for d in range(4):
         for i in range(n):
             out[d, i] = 0.0
-    for i in range(n - 1, -1, -1):
+    for i in range(n - 1, max(n - 4, -1), -1):  # the last rows: the band is cut short
         uii = ab[3, i]
         # off-diagonal entries Σ[i, i+d], d = 3, 2, 1: −Σ_k U[i, k] Σ[k, i+d] / U[i, i]
         for d in range(3, 0, -1):
@@ -52,6 +52,14 @@ def _banded_inverse(ab, out):  # pragma: no cover - compiled
                 break
             s += ab[3 - e, k] * out[e, i]
         out[0, i] = (1.0 / uii - s) / uii
+    for i in range(n - 4, -1, -1):  # the same recursion written out for a full band
+        r = 1.0 / ab[3, i]
+        a1, a2, a3 = ab[2, i + 1], ab[1, i + 2], ab[0, i + 3]
+        s3 = -(a1 * out[2, i + 1] + a2 * out[1, i + 2] + a3 * out[0, i + 3]) * r
+        s2 = -(a1 * out[1, i + 1] + a2 * out[0, i + 2] + a3 * out[1, i + 2]) * r
+        s1 = -(a1 * out[0, i + 1] + a2 * out[1, i + 1] + a3 * out[2, i + 1]) * r
+        out[3, i], out[2, i], out[1, i] = s3, s2, s1
+        out[0, i] = (r - (a1 * s1 + a2 * s2 + a3 * s3)) * r
 
 
 @numba.njit(cache=True, nogil=True)
@@ -77,37 +85,42 @@ def _banded_cholesky_solve(ab, rhs, U, coef):  # pragma: no cover - compiled
     """
     n = ab.shape[1]
     # left-looking, column by column: U[j-d, j] (d = 3, 2, 1) from the columns before, then
-    # the diagonal; everything stays inside the band
+    # the diagonal; everything stays inside the band. r1, r2, r3: 1/U[j-1, j-1], ... (one
+    # division per column)
+    r1 = r2 = r3 = 0.0
     for j in range(n):
-        u3 = ab[0, j] / U[3, j - 3] if j >= 3 else 0.0
+        u3 = ab[0, j] * r3 if j >= 3 else 0.0
         u2 = 0.0
         if j >= 2:
-            t = ab[1, j]
-            if j >= 3:
-                t -= U[2, j - 2] * u3
-            u2 = t / U[3, j - 2]
+            u2 = (ab[1, j] - U[2, j - 2] * u3) * r2 if j >= 3 else ab[1, j] * r2
         u1 = 0.0
         if j >= 1:
-            t = ab[2, j]
+            t = ab[2, j] - U[2, j - 1] * u2
             if j >= 3:
                 t -= U[1, j - 1] * u3
-            if j >= 2:
-                t -= U[2, j - 1] * u2
-            u1 = t / U[3, j - 1]
+            u1 = t * r1
         s = ab[3, j] - u3 * u3 - u2 * u2 - u1 * u1
         if not s > 0.0:
             return j + 1
-        U[0, j], U[1, j], U[2, j], U[3, j] = u3, u2, u1, s**0.5
-    for i in range(n):  # Uᵀ z = rhs
+        d = s**0.5
+        U[0, j], U[1, j], U[2, j], U[3, j] = u3, u2, u1, d
+        r3, r2, r1 = r2, r1, 1.0 / d
+    for i in range(min(n, 3)):  # Uᵀ z = rhs
         t = rhs[i]
-        for k in range(max(0, i - 3), i):
+        for k in range(0, i):
             t -= U[3 + k - i, i] * coef[k]
         coef[i] = t / U[3, i]
-    for i in range(n - 1, -1, -1):  # U c = z
+    for i in range(3, n):
+        t = rhs[i] - U[2, i] * coef[i - 1] - U[1, i] * coef[i - 2] - U[0, i] * coef[i - 3]
+        coef[i] = t / U[3, i]
+    for i in range(n - 1, max(n - 4, -1), -1):  # U c = z
         t = coef[i]
-        for k in range(i + 1, min(i + 4, n)):
+        for k in range(i + 1, n):
             t -= U[3 + i - k, k] * coef[k]
         coef[i] = t / U[3, i]
+    for i in range(n - 4, -1, -1):
+        t = coef[i] - U[2, i + 1] * coef[i + 1] - U[1, i + 2] * coef[i + 2]
+        coef[i] = (t - U[0, i + 3] * coef[i + 3]) / U[3, i]
     return 0
 
 
@@ -161,9 +174,8 @@ def fit_summary(ab, rhs, gram, vals, first, w, y, U, coef, inv, out):  # pragma:
     tr = 0.0
     for j in range(n):
         tr += gram[3, j] * inv[0, j]
-        for d in range(1, 4):
-            if j - d >= 0:
-                tr += 2.0 * gram[3 - d, j] * inv[d, j - d]
+        for d in range(1, min(j, 3) + 1):
+            tr += 2.0 * gram[3 - d, j] * inv[d, j - d]
     rss = 0.0
     for i in range(vals.shape[0]):
         f = first[i]

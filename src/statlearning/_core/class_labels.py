@@ -10,7 +10,15 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["encode_class_labels", "label_repr", "log_normalise_rows", "resolve_priors"]
+__all__ = [
+    "binary_log_odds",
+    "check_binary_threshold",
+    "encode_class_labels",
+    "label_repr",
+    "log_normalise_rows",
+    "resolve_priors",
+    "threshold_labels",
+]
 
 
 def encode_class_labels(y: np.ndarray, owner: str, *, min_classes: int = 2):
@@ -80,6 +88,15 @@ def log_normalise_rows(scores: np.ndarray, owner: str) -> np.ndarray:
     ndarray of shape (n_samples, n_classes)
     """
     scores = np.asarray(scores, dtype=np.float64)
+    top = _checked_top(scores, owner)
+    with np.errstate(under="ignore"):
+        shifted = scores - top
+        lse = np.log(np.exp(shifted).sum(axis=1, keepdims=True))
+    return shifted - lse
+
+
+def _checked_top(scores: np.ndarray, owner: str) -> np.ndarray:
+    """Row maxima of class scores, after refusing NaN, ``+inf`` and rows that are all ``−inf``."""
     top = scores.max(axis=1, keepdims=True)
     if np.any(np.isnan(scores)) or np.any(top == np.inf):
         raise FloatingPointError(f"{owner}: invalid (NaN or +inf) class scores.")
@@ -91,10 +108,66 @@ def log_normalise_rows(scores: np.ndarray, owner: str) -> np.ndarray:
             "class, so their posterior is undefined (0/0). This happens with alpha=0 when a "
             "sample has feature values never seen in any class; use alpha > 0."
         )
-    with np.errstate(under="ignore"):
-        shifted = scores - top
-        lse = np.log(np.exp(shifted).sum(axis=1, keepdims=True))
-    return shifted - lse
+    return top
+
+
+def binary_log_odds(scores: np.ndarray, owner: str) -> np.ndarray:
+    """Log posterior odds ``S₁ − S₀`` of the second class from two columns of log scores.
+
+    ``±inf`` where one class has zero likelihood; a row where both do is an error (as in
+    :func:`log_normalise_rows`).
+
+    Parameters
+    ----------
+    scores : ndarray of shape (n_samples, 2)
+        Unnormalised log posteriors (joint log-likelihoods).
+    owner : str
+        Name used in the error message.
+
+    Returns
+    -------
+    ndarray of shape (n_samples,)
+    """
+    scores = np.asarray(scores, dtype=np.float64)
+    _checked_top(scores, owner)
+    return scores[:, 1] - scores[:, 0]
+
+
+def check_binary_threshold(threshold, n_classes: int, owner: str, *, default=None) -> None:
+    """A decision threshold other than ``default`` needs exactly two classes.
+
+    The message begins as scikit-learn's for a classifier whose ``multi_class`` tag is
+    False ("Only binary classification is supported").
+    """
+    if threshold is not None and threshold != default and n_classes != 2:
+        raise ValueError(
+            f"{owner}: Only binary classification is supported with a decision_threshold; "
+            f"y has {n_classes} classes (use decision_threshold={default!r})."
+        )
+
+
+def threshold_labels(classes: np.ndarray, log_odds: np.ndarray, threshold: float) -> np.ndarray:
+    """``classes[1]`` where its posterior exceeds ``threshold``, else ``classes[0]``.
+
+    The rule ``p̂ > t`` is applied on the log-odds scale, ``log_odds > logit(t)``, strictly:
+    ``t = 0`` predicts ``classes[1]`` unless its posterior is exactly 0, ``t = 1`` never does,
+    and a posterior equal to ``t`` goes to ``classes[0]``.
+
+    Parameters
+    ----------
+    classes : ndarray of shape (2,)
+    log_odds : ndarray of shape (n_samples,)
+        ``log(p̂ / (1 − p̂))`` of ``classes[1]``, ``±inf`` allowed.
+    threshold : float in [0, 1]
+
+    Returns
+    -------
+    ndarray of shape (n_samples,)
+    """
+    t = float(threshold)
+    with np.errstate(divide="ignore"):
+        cut = np.log(t) - np.log1p(-t)
+    return classes[(np.asarray(log_odds) > cut).astype(np.intp)]
 
 
 #: Tolerance on the sum of user priors (they are rescaled to sum to one exactly).

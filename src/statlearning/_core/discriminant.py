@@ -41,8 +41,10 @@ __all__ = [
     "linear_discriminants",
     "quadratic_discriminants",
     "shrink_covariance",
+    "stacked_r_factor",
     "standardised_fourth_moment_sum",
     "within_r_factor",
+    "within_r_from_blocks",
     "within_scatter",
 ]
 
@@ -109,9 +111,20 @@ def within_r_factor(X, codes, means, extra_rows=None):
         M[: R.shape[0]] = R
         np.subtract(X[s:e], means[codes[s:e]], out=M[R.shape[0] :])
         R = _r_of(M)
+    return within_r_from_blocks(R, extra_rows)
+
+
+def stacked_r_factor(a, b):
+    """The triangular factor of two stacked blocks from theirs (blocks of rows, any order)."""
+    return _r_of(np.asfortranarray(np.vstack([a, b])))
+
+
+def within_r_from_blocks(R, extra_rows=None):
+    """:func:`within_r_factor` from the triangular factor ``R`` of the centred rows (merged
+    over blocks with :func:`stacked_r_factor`): the extra rows appended, padded to p rows."""
+    p = R.shape[1]
     if extra_rows is not None and len(extra_rows):
-        M = np.asfortranarray(np.vstack([R, extra_rows]))
-        R = _r_of(M)
+        R = stacked_r_factor(R, extra_rows)
     if R.shape[0] < p:  # fewer rows than columns: pad (the scatter is singular)
         R = np.vstack([R, np.zeros((p - R.shape[0], p))])
     return R

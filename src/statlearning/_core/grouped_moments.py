@@ -17,7 +17,12 @@ import numpy as np
 
 from .compiled import I8, contiguous, either_layout, lazy_kernel, readonly
 
-__all__ = ["grouped_centred_squares", "grouped_sums"]
+__all__ = [
+    "block_class_moments",
+    "grouped_centred_squares",
+    "grouped_sums",
+    "merge_class_moments",
+]
 
 
 @lazy_kernel(either_layout(readonly(dtype=I8), readonly(), I8), cache=True, nogil=True)
@@ -90,3 +95,43 @@ def grouped_centred_squares(X, codes, means, sample_weight=None):
     """
     X, codes, w = _prepare(X, codes, sample_weight)
     return _centred_squares(X, codes, w, np.ascontiguousarray(means, dtype=np.float64))
+
+
+def block_class_moments(X, labels, sample_weight=None):
+    """Per-class weights, means and centred sums of squares of one block of rows.
+
+    Returns ``(classes, wsum, means, ss)``: the block's sorted distinct labels and arrays of
+    shape ``(K_block, p)`` (means 0 where a class has no weight). Blocks merge with
+    :func:`merge_class_moments` in any order, so data held in blocks give the moments of the
+    whole.
+    """
+    classes, codes = np.unique(labels, return_inverse=True)
+    codes = codes.astype(np.int64).ravel()
+    wsum, sums = grouped_sums(X, codes, classes.size, sample_weight)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        means = np.where(wsum > 0, sums / np.where(wsum > 0, wsum, 1.0), 0.0)
+    ss = grouped_centred_squares(X, codes, means, sample_weight)
+    return classes, wsum, means, ss
+
+
+def merge_class_moments(a, b):
+    """Merge two :func:`block_class_moments` results (Chan et al.'s pairwise update per class).
+
+    The merged sum of squares adds ``δ² W_a W_b / W`` for the difference ``δ`` of the two
+    means instead of subtracting large sums, so no digits cancel.
+    """
+    classes = np.union1d(a[0], b[0])
+    p = a[1].shape[1]
+    out = []
+    for part in (a, b):
+        idx = np.searchsorted(classes, part[0])
+        full = [np.zeros((classes.size, p)) for _ in range(3)]
+        for dest, src in zip(full, part[1:], strict=True):
+            dest[idx] = src
+        out.append(full)
+    (wa, ma, sa), (wb, mb, sb) = out
+    w = wa + wb
+    delta = mb - ma
+    with np.errstate(invalid="ignore", divide="ignore"):
+        share = np.where(w > 0, wb / np.where(w > 0, w, 1.0), 0.0)
+    return classes, w, ma + delta * share, sa + sb + delta * delta * wa * share

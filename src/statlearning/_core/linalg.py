@@ -419,3 +419,33 @@ def weighted_gram(X, y, sqrt_w=None, fit_intercept=True) -> tuple[np.ndarray, np
     """``(AᵀA, Aᵀy)`` for the design ``A = diag(sqrt_w) [1, X]`` (through :func:`gram`)."""
     G = gram(X, sqrt_weights=sqrt_w, intercept=fit_intercept, extra=y)
     return G[:-1, :-1].copy(), G[:-1, -1].copy()
+
+
+def block_cross_moments(Z, w=None, *, centred=True):
+    """``(W, mean, C)`` of one block of rows ``Z``: total weight, weighted column means and
+    ``C = Σ w (z − mean)(z − mean)ᵀ`` (``centred=False``: ``Σ w z zᵀ`` and a zero mean).
+
+    Blocks merge with :func:`merge_cross_moments` in any order (data held in blocks).
+    """
+    Z = np.asarray(Z, dtype=np.float64)
+    total = float(Z.shape[0] if w is None else w.sum())
+    k = Z.shape[1]
+    if not centred or total == 0:
+        mean = np.zeros(k)
+    else:
+        mean = (Z.sum(axis=0) if w is None else w @ Z) / total
+    sqrt_w = None if w is None else np.sqrt(w)
+    C = gram(Z, sqrt_weights=sqrt_w, center=mean if centred else None)
+    return total, mean, C
+
+
+def merge_cross_moments(a, b):
+    """Merge two :func:`block_cross_moments` (the matrix form of Chan et al.'s update:
+    ``C = C_a + C_b + δδᵀ W_a W_b / W``; uncentred moments, whose means are zero, add)."""
+    wa, ma, ca = a
+    wb, mb, cb = b
+    w = wa + wb
+    if wa == 0 or wb == 0:
+        return w, ma if wb == 0 else mb, ca + cb
+    delta = mb - ma
+    return w, ma + delta * (wb / w), ca + cb + np.outer(delta, delta) * (wa * wb / w)

@@ -23,6 +23,8 @@ Every estimator that picks a model from a cross-validation curve calls :func:`se
 A continuous tuning parameter (a bandwidth, a smoothing parameter) is chosen by
 :func:`minimise_on_grid`: the criterion on a grid, then Brent's method between the best grid
 point's neighbours (``KernelDensity``, ``KernelRegression``, ``SmoothingSpline``).
+:func:`golden_section_fmin` is the same search as R's smoothing-spline code runs it
+(``sbart``'s Forsythe–Malcolm–Moler ``fmin``), for results that must follow R's path.
 """
 
 from __future__ import annotations
@@ -120,3 +122,78 @@ def minimise_on_grid(func, grid, *, xatol: float) -> tuple[float, float]:
     if res.fun <= values[k]:
         return float(res.x), float(res.fun)
     return float(grid[k]), float(values[k])
+
+
+#: ``(3 − √5)/2``, the golden-section fraction of Brent's ``localmin``.
+_GOLD = 0.381966011250105151795413165634
+#: R's ``BIG_f``: criteria at least this large force golden-section steps.
+_BIG = 1e100
+
+
+def golden_section_fmin(func, a: float, b: float, *, tol: float, eps: float, max_iter: int = 500):
+    """Brent's ``localmin`` (golden section with parabolic steps) on ``[a, b]``, evaluation by
+    evaluation as the ``fmin`` of Forsythe, Malcolm and Moler that R's ``sbart`` (the search of
+    ``smooth.spline`` and of the gam package's ``s()``) runs, so that R's tolerances give R's
+    answer.
+
+    The search stops when ``|x − (a + b)/2| ≤ 2·tol₁ − (b − a)/2`` with
+    ``tol₁ = eps·|x| + tol/3``, or after ``max_iter`` iterations.
+
+    Returns
+    -------
+    x : float
+        The best point found.
+    fx : float
+        ``func(x)``.
+    last : float
+        The last point evaluated (R's ``sbart`` leaves its fit at this point).
+    """
+    v = w = x = a + _GOLD * (b - a)
+    fv = fw = fx = func(x)
+    d = e = 0.0
+    u = x
+    for _ in range(max_iter):
+        xm = 0.5 * (a + b)
+        tol1 = eps * abs(x) + tol / 3.0
+        tol2 = 2.0 * tol1
+        if abs(x - xm) <= tol2 - 0.5 * (b - a):
+            break
+        golden = abs(e) <= tol1 or max(fx, fv, fw) >= _BIG
+        if not golden:  # a parabola through (v, w, x)
+            r = (x - w) * (fx - fv)
+            q = (x - v) * (fx - fw)
+            p = (x - v) * q - (x - w) * r
+            q = 2.0 * (q - r)
+            if q > 0.0:
+                p = -p
+            q = abs(q)
+            r, e = e, d
+            if abs(p) >= abs(0.5 * q * r) or q == 0.0 or p <= q * (a - x) or p >= q * (b - x):
+                golden = True
+            else:
+                d = p / q
+                if (x + d) - a < tol2 or b - (x + d) < tol2:
+                    d = tol1 if xm - x >= 0 else -tol1
+        if golden:
+            e = (a - x) if x >= xm else (b - x)
+            d = _GOLD * e
+        u = x + (d if abs(d) >= tol1 else (tol1 if d >= 0 else -tol1))
+        fu = func(u)
+        if not np.isfinite(fu):
+            fu = 2.0 * _BIG  # R: "non-finite value; using BIG value"
+        if fu <= fx:
+            if u >= x:
+                a = x
+            else:
+                b = x
+            v, fv, w, fw, x, fx = w, fw, x, fx, u, fu
+        else:
+            if u < x:
+                a = u
+            else:
+                b = u
+            if fu <= fw or w == x:
+                v, fv, w, fw = w, fw, u, fu
+            elif fu <= fv or v == x or v == w:
+                v, fv = u, fu
+    return float(x), float(fx), float(u)

@@ -34,17 +34,20 @@ from ._smoothing_kernels import (
     banded_inverse,
     fit_summary,
 )
-from .selection import minimise_on_grid
+from .selection import golden_section_fmin
 
 __all__ = [
     "SplineSystem",
     "collapse_ties",
+    "extrapolated_rows",
     "gram_band",
     "lambda_for_df",
+    "lambda_for_df_gam",
     "lambda_from_spar",
     "minimise_criterion",
     "nknots_smspl",
     "penalty_band",
+    "row_values",
     "smoothing_knots",
     "solve_band",
 ]
@@ -90,18 +93,28 @@ def collapse_ties(x, y, w, tol):
     return ux, wbar, ybar, yssw, inverse
 
 
-def smoothing_knots(xbar, all_knots: bool) -> np.ndarray:
-    """Full cubic knot vector on the rescaled unique x: every x (``all_knots``) or R's
-    ``xbar[seq.int(1, nx, length.out = .nknots.smspl(nx))]``, boundary knots fourfold."""
+def smoothing_knots(xbar, all_knots: bool, rule: str = "smooth.spline") -> np.ndarray:
+    """Full cubic knot vector on the rescaled unique x: every x (``all_knots``) or
+    ``.nknots.smspl(nx)`` of them, boundary knots fourfold.
+
+    ``rule="smooth.spline"`` picks R's ``xbar[seq.int(1, nx, length.out = m)]`` (positions in
+    floating point, truncated); ``rule="gam"`` the gam package's ``sknotl``, positions
+    ``1 + ⌊j (nx − 1)/(m − 1)⌋`` in integer arithmetic (the two differ where the floating-point
+    position falls just below an integer).
+    """
     nx = xbar.size
     if all_knots:
         inner = xbar
     else:
         m = nknots_smspl(nx)
-        by = (nx - 1.0) / (m - 1.0)
-        pos = 1.0 + np.arange(m) * by
-        pos[0], pos[-1] = 1.0, float(nx)
-        inner = xbar[np.trunc(pos).astype(np.int64) - 1]
+        if rule == "gam":
+            idx = (np.arange(m, dtype=np.int64) * (nx - 1)) // (m - 1)
+        else:
+            by = (nx - 1.0) / (m - 1.0)
+            pos = 1.0 + np.arange(m) * by
+            pos[0], pos[-1] = 1.0, float(nx)
+            idx = np.trunc(pos).astype(np.int64) - 1
+        inner = xbar[idx]
     return np.concatenate([np.repeat(xbar[0], 3), inner, np.repeat(xbar[-1], 3)])
 
 
@@ -147,6 +160,7 @@ def penalty_band(knots, third: float = R_SGRAM_THIRD) -> np.ndarray:
         right[ok, r] = 6.0 * coef[jj[ok], ir[ok]]
     s = right - left
     band = np.zeros((4, nk))
+    contiguous = m.size > 0 and m[-1] - m[0] == m.size - 1  # no empty interval inside
     for r in range(4):
         for q in range(r, 4):
             v = h * (
@@ -154,7 +168,10 @@ def penalty_band(knots, third: float = R_SGRAM_THIRD) -> np.ndarray:
                 + 0.5 * (s[:, r] * left[:, q] + s[:, q] * left[:, r])
                 + third * s[:, r] * s[:, q]
             )
-            band[3 - (q - r)] += np.bincount(m - 3 + q, weights=v, minlength=nk)
+            if contiguous:  # column m − 3 + q of each interval, in order
+                band[3 - (q - r), m[0] - 3 + q : m[-1] - 2 + q] += v
+            else:
+                band[3 - (q - r)] += np.bincount(m - 3 + q, weights=v, minlength=nk)
     return band
 
 
@@ -162,6 +179,27 @@ def basis_rows(knots, x):
     """The four non-zero cubic B-spline values at each ``x`` and the index of the first."""
     D = BSpline.design_matrix(np.asarray(x, dtype=np.float64), knots, 3)
     return D.data.reshape(-1, 4), D.indices.reshape(-1, 4)[:, 0].astype(np.int64)
+
+
+def extrapolated_rows(knots, xs):
+    """Rows ``a(x)`` (four non-zero entries from column ``first``) with ``g(x) = a(x)ᵀc`` for
+    the cubic spline on ``knots`` (boundary knots 0 and 1, fourfold), continued linearly
+    beyond ``[0, 1]`` (R's ``predict.smooth.spline`` and the gam package's ``gam.sp``)."""
+    xs = np.asarray(xs, dtype=np.float64)
+    vals, first = basis_rows(knots, np.clip(xs, 0.0, 1.0))
+    for side, end in ((xs < 0, 0.0), (xs > 1, 1.0)):
+        if side.any():
+            i = 0 if end == 0.0 else knots.size - 8
+            local = BSpline(knots[i : i + 8], np.eye(4), 3)
+            v0, v1 = local(end), local(end, nu=1)
+            vals[side] = v0 + (xs[side, None] - end) * v1
+            first[side] = i
+    return vals, first
+
+
+def row_values(vals, first, coef) -> np.ndarray:
+    """``a(x)ᵀc`` for rows from :func:`basis_rows` or :func:`extrapolated_rows`."""
+    return np.einsum("ij,ij->i", vals, coef[first[:, None] + np.arange(4)])
 
 
 def gram_band(vals, first, w, nk):
@@ -173,6 +211,13 @@ def gram_band(vals, first, w, nk):
                 first + b, weights=w * vals[:, a] * vals[:, b], minlength=nk
             )
     return band
+
+
+def _xwy(vals, first, wy, nk):
+    out = np.zeros(nk)
+    for a in range(4):
+        out += np.bincount(first + a, weights=wy * vals[:, a], minlength=nk)
+    return out
 
 
 @dataclass
@@ -192,21 +237,23 @@ class SplineSystem:
     @classmethod
     def build(cls, xbar, ybar, wbar, yssw, knots):
         vals, first = basis_rows(knots, xbar)
+        return cls.from_rows(knots, vals, first, penalty_band(knots), wbar, ybar, yssw)
+
+    @classmethod
+    def from_rows(cls, knots, vals, first, penalty, wbar, ybar, yssw=0.0):
+        """The system from basis rows and a penalty band already computed (a smoother
+        refitted with new weights: backfitting's working weights)."""
         nk = knots.size - 4
-        xwy = np.zeros(nk)
-        for a in range(4):
-            xwy += np.bincount(first + a, weights=wbar * ybar * vals[:, a], minlength=nk)
-        return cls(
-            knots,
-            vals,
-            first,
-            wbar,
-            ybar,
-            yssw,
-            gram_band(vals, first, wbar, nk),
-            xwy,
-            penalty_band(knots),
-        )
+        gram = gram_band(vals, first, wbar, nk)
+        return cls(knots, vals, first, wbar, ybar, yssw, gram, _xwy(vals, first, wbar * ybar, nk),
+                   penalty)  # fmt: skip
+
+    def with_response(self, ybar, yssw=0.0) -> SplineSystem:
+        """The same basis, weights and penalty with responses ``ybar`` (only ``BᵀWȳ`` is
+        recomputed)."""
+        xwy = _xwy(self.vals, self.first, self.w * ybar, self.xwy.size)
+        return SplineSystem(self.knots, self.vals, self.first, self.w, ybar, yssw, self.gram,
+                            xwy, self.penalty)  # fmt: skip
 
     @property
     def ratio(self) -> float:
@@ -305,31 +352,84 @@ def gcv_value(system: SplineSystem, df: float, rss: float) -> float:
 
 
 def lambda_for_df(system: SplineSystem, df: float, tol: float = 1e-13) -> float:
-    """The ``λ`` with ``tr S_λ = df`` (root of a decreasing function of ``spar``)."""
+    """The ``λ`` with ``tr S_λ = df`` (root of a decreasing function of ``spar``).
+
+    Raises
+    ------
+    ValueError
+        Naming ``df`` when no ``λ`` representable in floating point reaches it: ``df ≤ 2``
+        (the trace of the least-squares line, the limit ``λ → ∞``) or so close to 2 that the
+        penalised system stops being positive definite first.
+    """
     ratio = system.ratio
+    if not df > 2.0:
+        raise ValueError(
+            f"df={df:g} is not reachable: the smoother's trace exceeds 2, that of the "
+            "least-squares line (lambda -> infinity); choose df > 2."
+        )
 
     def gap(spar):
         return df_and_rss(system, lambda_from_spar(ratio, spar))[0] - df
 
     lo, hi = -1.5, 1.5
-    for _ in range(20):
-        if gap(lo) > 0:
-            break
-        lo -= 1.0
-    for _ in range(20):
-        if gap(hi) < 0:
-            break
-        hi += 1.0
-    spar = optimize.brentq(gap, lo, hi, xtol=tol, rtol=4 * np.finfo(float).eps, maxiter=500)
+    try:
+        for _ in range(20):
+            if gap(lo) > 0:
+                break
+            lo -= 1.0
+        for _ in range(20):
+            if gap(hi) < 0:
+                break
+            hi += 1.0
+        spar = optimize.brentq(gap, lo, hi, xtol=tol, rtol=4 * np.finfo(float).eps, maxiter=500)
+    except (np.linalg.LinAlgError, ValueError):
+        raise ValueError(
+            f"df={df:g} needs a lambda so large (or small) that the penalised system is not "
+            "positive definite in floating point; choose a df further from 2 and from the "
+            "number of unique x."
+        ) from None
     return lambda_from_spar(ratio, spar)
 
 
-def minimise_criterion(system: SplineSystem, criterion: str, low=-1.5, high=1.5):
-    """``(λ, value)`` minimising GCV or LOOCV over ``spar``: a grid over R's range
-    ``[low, high]`` (19 values, steps of 1/6), then Brent's method to ``1e-9`` between the best grid
-    point's neighbours. When the criterion still decreases at ``high`` (large n: R's range
-    then stops short of the minimum), the range is extended by steps of 0.5 up to
-    ``spar = 5`` (where the fit is the least-squares line to many digits)."""
+#: The gam package's ``splsm`` settings of ``sbart``'s search for ``s(x, df)``: ``spar`` in
+#: ``[−1.5, 2]``, ``tol = 1e-4``, ``eps = 2e-8``, at most 200 iterations.
+GAM_SPAR_SEARCH = {"a": -1.5, "b": 2.0, "tol": 1e-4, "eps": 2e-8, "max_iter": 200}
+
+
+def lambda_for_df_gam(system: SplineSystem, df: float, last: bool = False) -> float:
+    """The ``λ`` the gam package's ``s(x, df)`` takes for ``tr S_λ = df``: ``sbart``'s
+    golden-section search of ``(df − tr S)²`` over ``spar`` with gam's settings
+    (:data:`GAM_SPAR_SEARCH`), so ``tr S_λ`` is ``df`` to about ``1e-5`` only; see
+    :func:`lambda_for_df` for the exact root. ``last``: the last ``spar`` the search
+    evaluated instead of the best, where ``sbart`` leaves its fit (what gam's ``gam.s``
+    returns)."""
+    ratio = system.ratio
+
+    def crit(spar):  # R's criterion 3 + (df − tr S)², rounding of the 3 included
+        try:
+            return 3.0 + (df - df_and_rss(system, lambda_from_spar(ratio, spar))[0]) ** 2
+        except np.linalg.LinAlgError:
+            return np.inf
+
+    best, _, final = golden_section_fmin(crit, **GAM_SPAR_SEARCH)
+    return lambda_from_spar(ratio, final if last else best)
+
+
+#: Tolerance on ``spar`` of the GCV/LOOCV search (R's ``control.spar`` default is ``1e-4``).
+SPAR_TOL = 1e-6
+
+
+def minimise_criterion(system: SplineSystem, criterion: str, low=-1.5, high=1.5, top=5.0):
+    """``(λ, value)`` minimising GCV or LOOCV over ``spar``.
+
+    R's own search first: ``sbart``'s golden section with parabolic steps on R's range
+    ``[low, high]`` (:func:`~statlearning._core.selection.golden_section_fmin`, so the
+    minimum it settles in is R's when the criterion has several), to ``spar`` within
+    :data:`SPAR_TOL` instead of R's ``1e-4`` (about 15–25 evaluations). When it ends at
+    ``high`` with the criterion still decreasing (large n: R's range stops short of the
+    minimum), the criterion is followed upwards in steps of 0.25 until it increases (at most
+    to ``spar = top``, where the fit is the least-squares line to many digits) and the same
+    search runs again between the neighbours of the best point."""
     ratio = system.ratio
 
     def crit(spar):
@@ -343,10 +443,20 @@ def minimise_criterion(system: SplineSystem, criterion: str, low=-1.5, high=1.5)
             # is no candidate; the search goes on among the others
             return np.inf
 
-    grid = np.linspace(low, high, 19)
-    while True:
-        spar, value = minimise_on_grid(crit, grid, xatol=1e-9)
-        if spar < grid[-1] - 1e-6 or grid[-1] >= 5.0:  # not at the upper bound
-            break
-        grid = np.linspace(grid[-1] - 0.25, grid[-1] + 0.5, 4)
+    search = {"tol": SPAR_TOL, "eps": 2e-8}
+    spar, value, _ = golden_section_fmin(crit, low, high, **search)
+    if spar > high - 1e-3:
+        points, values = [spar], [value]
+        while points[-1] < top:
+            points.append(min(max(points[-1], high) + 0.25, top))
+            values.append(crit(points[-1]))
+            if values[-1] > values[-2]:
+                break
+        k = int(np.argmin(values))
+        lo, hi = points[max(k - 1, 0)], points[min(k + 1, len(points) - 1)]
+        if hi > lo:
+            s2, v2, _ = golden_section_fmin(crit, lo, hi, **search)
+            if v2 < values[k]:
+                points[k], values[k] = s2, v2
+        spar, value = points[k], values[k]
     return lambda_from_spar(ratio, spar), float(value)

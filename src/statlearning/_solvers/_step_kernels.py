@@ -68,3 +68,18 @@ def adam_step(p, g, m, v, beta_1, beta_2, lr_t, eps):  # pragma: no cover - comp
         m[i] = mi
         v[i] = vi
         p[i] += -lr_t * mi / (np.sqrt(vi) + eps)
+
+
+# Learning-rate schedules per step (codes of ``steps.SCHEDULE_CODES``).
+CONSTANT, OPTIMAL, INVSCALING, ADAPTIVE = 1, 2, 3, 4
+
+
+@njit(**_OPTIONS)
+def scheduled_rate(kind, eta, alpha, t, power_t, optimal_init):  # pragma: no cover - compiled
+    """The rate of step ``t`` (counted from 1): ``eta`` itself (constant, adaptive),
+    ``eta / t**power_t`` (invscaling) or ``1 / (alpha (optimal_init + t − 1))`` (optimal)."""
+    if kind == OPTIMAL:
+        return 1.0 / (alpha * (optimal_init + t - 1.0))
+    if kind == INVSCALING:
+        return eta / t**power_t
+    return eta

@@ -322,10 +322,11 @@ def gd_fit(obj: Objective, x0, *, max_iter=100, tol=1e-8, learning_rate="armijo"
     """Gradient descent: the notes' rule ``θ ← θ − η ∇F`` (rule (3.41), summed objective).
 
     ``learning_rate="armijo"`` backtracks from a unit step on ``F/Σw`` in preconditioned
-    coordinates (:class:`Preconditioned`); a float is the notes' fixed step η on the summed
-    objective ``F`` in the original coordinates.
+    coordinates (:class:`Preconditioned`), ``"wolfe"`` takes a strong Wolfe step there
+    (:func:`~statlearning._solvers.gradient_descent.strong_wolfe`); a float is the notes'
+    fixed step η on the summed objective ``F`` in the original coordinates.
     """
-    if learning_rate == "armijo":
+    if learning_rate in ("armijo", "wolfe"):
         pre = Preconditioned(obj)
         scale = 1.0 / obj.w.sum()
         cache = {}
@@ -342,7 +343,7 @@ def gd_fit(obj: Objective, x0, *, max_iter=100, tol=1e-8, learning_rate="armijo"
             lambda xi: value_grad(xi)[0],
             lambda xi: value_grad(xi)[1],
             pre.to_scaled(x0),
-            step="armijo",
+            step=learning_rate,
             learning_rate=1.0,
             tol=tol,
             max_iter=max_iter,

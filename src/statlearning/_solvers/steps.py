@@ -37,8 +37,12 @@ operation elementwise, the rules are
 ================  =========================================================================
 
 All state starts at zero. :class:`LearningRateSchedule` changes ``rule.learning_rate`` between
-epochs (scikit-learn's ``"constant"``, ``"invscaling"`` and ``"adaptive"``). The updates run in
-compiled loops (:mod:`._step_kernels`), one pass over each array and no temporaries.
+epochs (scikit-learn's ``"constant"``, ``"invscaling"`` and ``"adaptive"``), or gives the rate of
+every step (:meth:`LearningRateSchedule.rate`: the per-sample schedules of scikit-learn's
+``SGDClassifier``, ``"optimal"`` included, whose compiled twin
+:func:`._step_kernels.scheduled_rate` the linear models' stochastic gradient loop calls). The
+updates run in compiled loops (:mod:`._step_kernels`), one pass over each array and no
+temporaries.
 """
 
 from __future__ import annotations
@@ -52,6 +56,7 @@ from . import _step_kernels as _k
 
 __all__ = [
     "RULES",
+    "SCHEDULE_CODES",
     "SGD",
     "Adadelta",
     "Adagrad",
@@ -62,6 +67,7 @@ __all__ = [
     "RMSProp",
     "StepRule",
     "make_rule",
+    "optimal_rate_offset",
 ]
 
 
@@ -277,21 +283,58 @@ def make_rule(
     raise ValueError(f"unknown step rule {name!r}; expected one of {sorted(RULES)}")
 
 
+#: Codes of the per-step schedules in the compiled loops (:func:`._step_kernels.scheduled_rate`).
+SCHEDULE_CODES = {
+    "constant": _k.CONSTANT,
+    "optimal": _k.OPTIMAL,
+    "invscaling": _k.INVSCALING,
+    "adaptive": _k.ADAPTIVE,
+}
+
+
+def optimal_rate_offset(alpha: float, loss_derivative) -> float:
+    """The offset :math:`t_0` of the ``"optimal"`` rate :math:`\\eta_t = 1/(\\alpha (t_0 + t - 1))`.
+
+    Bottou's heuristic, as scikit-learn applies it: for a typical weight size
+    :math:`\\tau = \\alpha^{-1/4}` the first rate is :math:`\\eta_1 = \\tau / \\max(1,
+    L'(1, -\\tau))`, and :math:`t_0 = 1 / (\\eta_1 \\alpha)` makes the schedule start there.
+
+    Parameters
+    ----------
+    alpha : float
+        The penalty strength (> 0).
+    loss_derivative : callable
+        ``loss_derivative(y, p)``: the loss's derivative in the prediction ``p``.
+
+    Returns
+    -------
+    float
+    """
+    typical = np.sqrt(1.0 / np.sqrt(alpha))
+    eta1 = typical / max(1.0, float(loss_derivative(1.0, -typical)))
+    return 1.0 / (eta1 * alpha)
+
+
 class LearningRateSchedule:
     """scikit-learn's learning-rate schedules, applied to a rule between epochs.
 
     Parameters
     ----------
-    kind : {"constant", "invscaling", "adaptive"}
+    kind : {"constant", "invscaling", "adaptive", "optimal"}
         ``"constant"``: :math:`\\eta = \\eta_0` throughout. ``"invscaling"``: after each epoch,
         :math:`\\eta = \\eta_0 / (t + 1)^{\\text{power\\_t}}` with :math:`t` the number of samples
         seen so far. ``"adaptive"``: :math:`\\eta_0` until the loss stops improving
         (:meth:`plateau`), then divided by 5 at each plateau; training stops when it would fall
-        to 1e-6 or below.
+        to 1e-6 or below. ``"optimal"`` (per step only, :meth:`rate`):
+        :math:`\\eta_t = 1/(\\alpha (t_0 + t - 1))`, :func:`optimal_rate_offset`.
     learning_rate_init : float
         :math:`\\eta_0`.
     power_t : float, default=0.5
         Exponent of ``"invscaling"``.
+    alpha : float, default=None
+        Penalty strength of ``"optimal"``.
+    optimal_offset : float, default=None
+        :math:`t_0` of ``"optimal"``.
 
     Notes
     -----
@@ -301,12 +344,42 @@ class LearningRateSchedule:
     stops training, as scikit-learn does for Adam.
     """
 
-    def __init__(self, kind: str, learning_rate_init: float, power_t: float = 0.5):
-        if kind not in ("constant", "invscaling", "adaptive"):
+    def __init__(
+        self,
+        kind: str,
+        learning_rate_init: float,
+        power_t: float = 0.5,
+        alpha: float | None = None,
+        optimal_offset: float | None = None,
+    ):
+        if kind not in SCHEDULE_CODES:
             raise ValueError(f"unknown learning-rate schedule {kind!r}")
+        if kind == "optimal" and (alpha is None or optimal_offset is None):
+            raise ValueError("the 'optimal' schedule needs alpha and optimal_offset")
         self.kind = kind
         self.learning_rate_init = float(learning_rate_init)
         self.power_t = float(power_t)
+        self.alpha = None if alpha is None else float(alpha)
+        self.optimal_offset = None if optimal_offset is None else float(optimal_offset)
+
+    @property
+    def code(self) -> int:
+        """The schedule's code in the compiled loops."""
+        return SCHEDULE_CODES[self.kind]
+
+    def rate(self, t: float, current: float | None = None) -> float:
+        """The per-step rate at step ``t`` (from 1): scikit-learn's ``SGDClassifier`` schedules.
+
+        ``current`` is the rate ``"constant"`` and ``"adaptive"`` keep (default
+        ``learning_rate_init``); ``"invscaling"`` is :math:`\\eta_0 / t^{\\text{power\\_t}}`.
+        """
+        eta = self.learning_rate_init if current is None else float(current)
+        return float(
+            _k.scheduled_rate(
+                self.code, eta, self.alpha or 0.0, float(t), self.power_t,
+                self.optimal_offset or 0.0,
+            )
+        )  # fmt: skip
 
     def epoch_end(self, rule: StepRule, n_seen: int) -> None:
         """Update ``rule.learning_rate`` after an epoch; ``n_seen`` samples so far."""

@@ -48,6 +48,11 @@ class CVResult:
     error: str | None = None
     baseline: bool = False
     planned: int = 0  # folds planned; more than len(primary) when stopped by the time budget
+    #: Out-of-fold predictions by fold index, ``(pred, proba, decision)`` (kept for the HTML
+    #: report): ``proba`` holds the class probabilities in the order of ``np.unique(y)``
+    #: (``None`` for regression or a classifier without ``predict_proba``), ``decision`` a
+    #: binary classifier's ``decision_function`` when it has no ``predict_proba``.
+    predictions: dict = field(default_factory=dict)
 
     @property
     def mean(self) -> float:
@@ -145,7 +150,11 @@ def _baseline(X, y, splits, task, classes):
     return result
 
 
-def _one_fold(spec, X, y, train, test, task, classes):
+def _one_fold(spec, X, y, train, test, task, classes, keep=False):
+    """Fit on ``train``, score on ``test``: ``(primary, secondary, seconds, predictions)``,
+    the predictions ``(pred, proba, decision)`` of the test rows (``decision``, computed only
+    when ``keep``: a binary classifier's ``decision_function`` when it has no
+    ``predict_proba``)."""
     estimator = build_estimator(spec)
     start = time.perf_counter()
     estimator.fit(X[train], y[train])
@@ -154,39 +163,55 @@ def _one_fold(spec, X, y, train, test, task, classes):
     pred = estimator.predict(X[test])
     if task == "regression":
         primary, secondary = _regression_scores(y_test, pred)
-        return primary, secondary, elapsed
+        return primary, secondary, elapsed, (np.asarray(pred, dtype=float).ravel(), None, None)
     pred = np.asarray(pred).ravel()
     if pred.shape != y_test.shape:
         raise ValueError(f"predict returned shape {pred.shape}, expected {y_test.shape}")
     primary = float(np.mean(pred == y_test))
     secondary = math.nan
+    aligned = None
     if hasattr(estimator, "predict_proba"):
         proba = np.asarray(estimator.predict_proba(X[test]), dtype=float)
         fitted = getattr(estimator, "classes_", None)
         fitted = np.unique(y[train]) if fitted is None else fitted
         secondary = _log_loss(y_test, proba, list(fitted), classes)
-    return primary, secondary, elapsed
+        aligned = np.zeros((len(test), len(classes)))
+        column = {c: j for j, c in enumerate(fitted)}
+        for j, label in enumerate(classes):
+            if label in column:
+                aligned[:, j] = proba[:, column[label]]
+    elif keep and len(classes) == 2 and hasattr(estimator, "decision_function"):
+        # a score for the ROC curve: larger means the second class
+        score = np.asarray(estimator.decision_function(X[test]), dtype=float).ravel()
+        fitted = list(getattr(estimator, "classes_", classes))
+        sign = 1.0 if fitted[-1] == classes[1] else -1.0
+        return primary, secondary, elapsed, (pred, None, sign * score)
+    return primary, secondary, elapsed, (pred, aligned, None)
 
 
-def fold_task(spec, X, y, train, test, task, classes, k):
+def fold_task(spec, X, y, train, test, task, classes, k, keep=False):
     """Fit and score fold ``k``; a picklable task for joblib.
 
     Returns
     -------
     tuple
-        ``(k, primary, secondary, seconds, warnings, error)``: ``warnings`` a list of
-        ``(category, message)``, ``error`` a one-line reason or None.
+        ``(k, primary, secondary, seconds, warnings, error, predictions)``: ``warnings`` a
+        list of ``(category, message)``, ``error`` a one-line reason or None, ``predictions``
+        the fold's ``(pred, proba, decision)`` when ``keep`` (else None).
     """
+    predictions = None
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         try:
-            primary, secondary, elapsed = _one_fold(spec, X, y, train, test, task, classes)
+            primary, secondary, elapsed, predictions = _one_fold(
+                spec, X, y, train, test, task, classes, keep
+            )
             error = None
         except Exception as exc:  # a failing model is reported, not fatal
             primary = secondary = elapsed = math.nan
             error = _reason(exc)
     found = [(w.category.__name__, one_line(w.message)) for w in caught]
-    return k, primary, secondary, elapsed, found, error
+    return k, primary, secondary, elapsed, found, error, predictions if keep else None
 
 
 def _reason(exc, limit=90) -> str:
@@ -260,6 +285,7 @@ class _Folds:
 
     def __init__(self, spec, n_folds, log, progress, deadline, clock, workers=1):
         self.result = CVResult(name=spec.name)
+        self.predictions = {}
         self.workers = workers
         self.scores = {}
         self.n_folds, self.log, self.progress = n_folds, log, progress
@@ -270,8 +296,10 @@ class _Folds:
 
     def add(self, outcome):
         """Record one fold; return False when the model should stop."""
-        k, primary, secondary, elapsed, found, error = outcome
+        k, primary, secondary, elapsed, found, error, predictions = outcome
         self.seen += 1
+        if predictions is not None:
+            self.predictions[k] = predictions
         for category, message in found:
             self.log.add(self.result.name, category, message, k)
         self.progress.update(detail=self.result.name)
@@ -301,6 +329,8 @@ class _Folds:
             self.result.primary.append(primary)
             self.result.secondary.append(secondary)
             self.result.fit_times.append(elapsed)
+            if k in self.predictions:
+                self.result.predictions[k] = self.predictions[k]
         return self.result
 
 
@@ -309,9 +339,9 @@ def _min_folds(n_folds):
     return max(2, math.ceil(n_folds / 2))
 
 
-def _run_folds(spec, X, y, splits, task, classes, folds, jobs):
+def _run_folds(spec, X, y, splits, task, classes, folds, jobs, keep=False):
     tasks = (
-        delayed(fold_task)(spec, X, y, train, test, task, classes, k)
+        delayed(fold_task)(spec, X, y, train, test, task, classes, k, keep)
         for k, (train, test) in enumerate(splits)
     )
     if jobs > 1:
@@ -342,14 +372,27 @@ def cross_validate_models(X, y, specs, splits, task, progress, **options):
 
 
 def _cross_validate_models(
-    X, y, specs, splits, task, progress, *, budget=None, jobs=1, seed=0, clock=None, start=None
+    X,
+    y,
+    specs,
+    splits,
+    task,
+    progress,
+    *,
+    budget=None,
+    jobs=1,
+    seed=0,
+    clock=None,
+    start=None,
+    keep_predictions=False,
 ):
     """Cross-validate the baseline and every model in ``specs`` on the same folds.
 
     With a ``budget`` (seconds, counted from ``start``), each model is first timed on a
     subsample (:mod:`._budget`); the models run cheapest first, and a model expected to take
     longer than what is left of the budget is skipped with a note, as is one whose folds turn
-    out slower than the budget allows.
+    out slower than the budget allows. With ``keep_predictions`` every result keeps its
+    out-of-fold predictions (for the HTML report).
 
     Returns
     -------
@@ -401,7 +444,9 @@ def _cross_validate_models(
                 progress.set_total(progress.total - n_folds)
                 continue
         folds = _Folds(spec, n_folds, log, progress, deadline, clock, jobs if parallel else 1)
-        _run_folds(spec, X, y, splits, task, classes, folds, jobs if parallel else 1)
+        _run_folds(
+            spec, X, y, splits, task, classes, folds, jobs if parallel else 1, keep_predictions
+        )
         if folds.stopped is not None:
             notes.append(folds.stopped)
         if folds.stopped is None or len(folds.scores) >= _min_folds(n_folds):

@@ -1,4 +1,5 @@
-"""The ``statlearning`` command: ``compare``, ``fit``, ``predict``, ``models`` and ``--version``."""
+"""The ``statlearning`` command: ``compare``, ``report``, ``fit``, ``predict``, ``models`` and
+``--version``."""
 
 from __future__ import annotations
 
@@ -85,6 +86,32 @@ def _add_data_arguments(parser):
     )
 
 
+def _add_compare_arguments(parser):
+    _add_data_arguments(parser)
+    parser.add_argument("--cv", type=int, default=10, metavar="K", help="folds (default 10)")
+    parser.add_argument(
+        "--repeats", type=int, default=1, metavar="R", help="repetitions of K-fold CV (default 1)"
+    )
+    parser.add_argument("--seed", type=int, default=0, metavar="S", help="random seed (0)")
+    parser.add_argument("--models", metavar="NAME,...", help="compare only these models")
+    parser.add_argument("--quiet", action="store_true", help="no progress bar")
+    parser.add_argument(
+        "--time-budget",
+        type=float,
+        default=DEFAULT_BUDGET,
+        metavar="SECONDS",
+        help=f"skip models expected to take longer than what is left of this many seconds "
+        f"(default {DEFAULT_BUDGET:g}; 0: no limit)",
+    )
+    parser.add_argument(
+        "--jobs",
+        type=int,
+        default=-1,
+        metavar="J",
+        help="folds of a slow model fitted in parallel on J processes (default -1: all cores)",
+    )
+
+
 def build_parser():
     """Return the argument parser of the ``statlearning`` command."""
     parser = _Parser(
@@ -100,30 +127,35 @@ def build_parser():
         description="Cross-validate every registered model that fits the task, next to a "
         "baseline, and print a leaderboard (best first).",
     )
-    _add_data_arguments(compare)
-    compare.add_argument("--cv", type=int, default=10, metavar="K", help="folds (default 10)")
+    _add_compare_arguments(compare)
     compare.add_argument(
-        "--repeats", type=int, default=1, metavar="R", help="repetitions of K-fold CV (default 1)"
-    )
-    compare.add_argument("--seed", type=int, default=0, metavar="S", help="random seed (0)")
-    compare.add_argument("--models", metavar="NAME,...", help="compare only these models")
-    compare.add_argument("--quiet", action="store_true", help="no progress bar")
-    compare.add_argument(
-        "--time-budget",
-        type=float,
-        default=DEFAULT_BUDGET,
-        metavar="SECONDS",
-        help=f"skip models expected to take longer than what is left of this many seconds "
-        f"(default {DEFAULT_BUDGET:g}; 0: no limit)",
+        "--format",
+        choices=["text", "json"],
+        default="text",
+        help="leaderboard as a text table (default) or as JSON on standard output (the rest "
+        "then goes to standard error)",
     )
     compare.add_argument(
-        "--jobs",
-        type=int,
-        default=-1,
-        metavar="J",
-        help="folds of a slow model fitted in parallel on J processes (default -1: all cores)",
+        "--report",
+        metavar="FILE",
+        help="also write an HTML report (plots, diagnostics, the data) to FILE; needs the "
+        "[report] extra",
     )
     compare.set_defaults(func=_cmd_compare)
+
+    report = commands.add_parser(
+        "report",
+        help="compare the models and write an HTML report",
+        description="Run 'compare' and write a self-contained HTML report: the leaderboard, "
+        "per-fold scores, diagnostics of the best and the best interpretable model, and the "
+        "data. Needs the [report] extra.",
+    )
+    _add_compare_arguments(report)
+    report.add_argument(
+        "-o", "--output", default="report.html", metavar="FILE",
+        help="the HTML file to write (default report.html)",
+    )  # fmt: skip
+    report.set_defaults(func=_cmd_report, format="text")
 
     fit = commands.add_parser(
         "fit",
@@ -257,6 +289,13 @@ def _cmd_compare(args):
         raise ValueError(f"--time-budget must be a number of seconds >= 0; got {args.time_budget}")
     budget = args.time_budget or None
     jobs = _jobs(args.jobs)
+    report = getattr(args, "report", None)
+    if report:
+        from ._report import check_report_dependencies
+
+        check_report_dependencies()
+    # with --format json, standard output carries the JSON alone; the rest goes to stderr
+    info = sys.stderr if args.format == "json" else sys.stdout
     data, task, reason = _load(args)
     if args.models:
         names = list(dict.fromkeys(n.strip() for n in args.models.split(",") if n.strip()))
@@ -274,20 +313,21 @@ def _cmd_compare(args):
     folds = f"{args.cv}-fold CV" + (f" x {args.repeats} repeats" if args.repeats > 1 else "")
     primary, _, larger = METRICS[task]
     limit = f"time budget {budget:g} s" if budget else "no time budget"
-    _say(f"data: {data.source}: n = {data.n}, p = {data.p}, target = {data.target_name}")
+    _say(f"data: {data.source}: n = {data.n}, p = {data.p}, target = {data.target_name}", info)
     _say(
         f"task: {task} ({reason}); {folds}, seed {args.seed}; {primary} "
-        f"({'higher' if larger else 'lower'} is better), mean ± SE over {len(splits)} folds"
+        f"({'higher' if larger else 'lower'} is better), mean ± SE over {len(splits)} folds",
+        info,
     )
-    _say(f"run: {limit} (--time-budget), up to {jobs} parallel folds (--jobs)")
+    _say(f"run: {limit} (--time-budget), up to {jobs} parallel folds (--jobs)", info)
     for note in _data_notes(data) + split_notes + left_out:
-        _say(f"note: {note}")
+        _say(f"note: {note}", info)
     if not considered:
-        _say(f"note: no {task} model is registered yet; only the baseline is shown")
+        _say(f"note: no {task} model is registered yet; only the baseline is shown", info)
 
     if _kernels_cold():
-        _say(FIRST_RUN_NOTICE)
-    sys.stdout.flush()  # the header before the progress bar, even when stdout is a pipe
+        _say(FIRST_RUN_NOTICE, info)
+    info.flush()  # the header before the progress bar, even when stdout is a pipe
     # the time budget is for the models: compiling the kernels on a first run is not charged
     # to it (else the timing of the first models, compiling, would leave no time for the rest)
     with (
@@ -297,24 +337,39 @@ def _cmd_compare(args):
         run = cross_validate_models(
             data.X, data.y, specs, splits, task, bar,
             budget=budget, jobs=jobs, seed=args.seed, start=clock_start,
-            clock=lambda: time.monotonic() - compiling.seconds,
+            clock=lambda: time.monotonic() - compiling.seconds, keep_predictions=bool(report),
         )  # fmt: skip
-    _say()
-    for line in leaderboard(run.results, task):
-        _say(line)
+    if args.format == "json":
+        from ._leaderboard import rank_results, to_json
+
+        print(to_json(rank_results(run.results, task, specs, run.notes), task))
+    else:
+        _say()
+        for line in leaderboard(run.results, task):
+            _say(line)
     if run.notes:
-        _say()
+        _say(file=info)
         for note in run.notes:
-            _say(f"note: {note}")
-        _say("note: a larger --time-budget or fewer folds (--cv) would include them")
+            _say(f"note: {note}", info)
+        _say("note: a larger --time-budget or fewer folds (--cv) would include them", info)
     if run.warning_lines:
-        _say()
+        _say(file=info)
         for line in run.warning_lines:
-            _say(f"warning: {line}")
+            _say(f"warning: {line}", info)
     if considered and run.n_fitted == 0:
         _say(f"{PROG}: no model could be fitted to these data", file=sys.stderr)
         return 1
+    if report:
+        from ._report import write_report
+
+        path = write_report(report, data, task, reason, specs, splits, run, args)
+        _say(f"note: report written to {path}", info)
     return 0
+
+
+def _cmd_report(args):
+    args.report = args.output
+    return _cmd_compare(args)
 
 
 def _cmd_fit(args):
@@ -428,7 +483,7 @@ def main(argv=None) -> int:
         return exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 2)
     if args.command is None:
         print(
-            f"{PROG}: error: choose a command: compare, fit, predict or models (see "
+            f"{PROG}: error: choose a command: compare, report, fit, predict or models (see "
             f"'{PROG} --help')",
             file=sys.stderr,
         )

@@ -96,6 +96,14 @@ MODELS: tuple[Model, ...] = (
           {"penalty": "l1", "solver": "cd"}, needs_scaling=True, cost=(1, 1)),
     Model("perceptron", LM, "Perceptron", CLS,
           "Rosenblatt's perceptron (one-vs-rest for K > 2)", needs_scaling=True, cost=(1, 1)),
+    Model("sgd_classifier", LM, "SGDClassifier", CLS,
+          "Linear SVM (hinge loss, L2) trained by stochastic gradient descent, averaged "
+          "iterate (one-vs-all for K > 2)", {"average": True, "random_state": 0},
+          needs_scaling=True, cost=(1, 1)),
+    Model("sgd_regressor", LM, "SGDRegressor", REG,
+          "Least squares with an L2 penalty (alpha=1e-4) trained by stochastic gradient "
+          "descent (rate eta0 / t^0.25)", {"random_state": 0},
+          needs_scaling=True, cost=(1, 1)),
     Model("least_squares_classifier", LM, "LeastSquaresClassifier", CLS,
           "Linear regression on class indicators used as a classifier", rows=U, cost=(1, 2)),
     Model("ridge", LM, "Ridge", REG, "Ridge regression (L2 penalty, alpha=1), closed form",
@@ -210,6 +218,10 @@ MODELS: tuple[Model, ...] = (
     Model("mars_classifier", "mars", "MARSClassifier", CLS,
           "MARS terms as R's earth, then a binomial GLM per class (earth glm=binomial)",
           cost=(1, 1.2)),
+    # gam (n·q² per iteration for q ≤ 10 p coefficients)
+    Model("gam", "gam", "GAMRegressor", REG,
+          "Additive model as mgcv's gam: cubic regression splines (k <= 10) on numeric "
+          "features, dummies linear, smoothing parameters by GCV", cost=(1, 2)),
     # smoothing
     Model("smoothing_spline", "smoothing", "SmoothingSpline", REG,
           "Cubic smoothing spline of one feature, lambda by GCV (smooth.spline); "

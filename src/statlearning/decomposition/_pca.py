@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import warnings
 from numbers import Integral, Real
 
 import numpy as np
@@ -15,7 +16,7 @@ from .._core.linalg import gram
 from .._core.scaling import max_abs, scale_for, times
 from .._validation import Boolean, Interval, Options, RandomState, validate_data
 from ..base import StatBase, TransformerMixin, fit_context
-from ..exceptions import warn_data_scale
+from ..exceptions import NumericalWarning, warn_data_scale
 from ._summary import PCASummary
 
 __all__ = ["PCA", "retained_components"]
@@ -205,6 +206,11 @@ class PCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, StatBase):
     scale : bool, default=False
         Divide each centred column by its sample standard deviation (divisor ``n − 1``), i.e.
         PCA of the correlation matrix: R's ``prcomp(x, scale. = TRUE)``.
+    whiten : bool, default=False
+        Divide each score by its component's standard deviation
+        ``sqrt(explained_variance_)`` (divisor ``n − 1``), so that the scores of the training
+        data have unit sample variance and are uncorrelated: :math:`Z = \\Lambda^{-1/2}
+        W^\\top (x - \\bar x)` (see Notes). :meth:`inverse_transform` undoes it.
     svd_solver : {"auto", "full", "randomized"}, default="auto"
         - ``"full"``: LAPACK SVD of the centred (scaled) data;
         - ``"randomized"``: randomised range finder for the leading ``k`` components (an
@@ -268,11 +274,38 @@ class PCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, StatBase):
     Mapping to R: ``PCA(scale=s).fit(X)`` is ``prcomp(X, scale. = s)``: ``sqrt(
     explained_variance_)`` is ``sdev``, ``components_.T`` is ``rotation``, ``transform(X)`` is
     ``x`` (up to the sign of each component), :meth:`summary` is ``summary(prcomp)``.
+
+    Whitening (``whiten=True``) is seed 002's "centre, rotate, then scale" (P5): with the
+    covariance :math:`C = W \\Lambda W^\\top`, the whitened scores are
+    :math:`z = \\Lambda_k^{-1/2} W_k^\\top (x - \\bar x)`, :math:`\\Lambda_k` the retained
+    ``explained_variance_``. The divisor of :math:`C` is this class's :math:`n - 1` (as
+    scikit-learn's ``PCA(whiten=True)``, to the sign of each component), so the training
+    scores have sample variance exactly 1. The notes' covariance divides by :math:`N`: their
+    whitened scores are ours times :math:`\\sqrt{N/(N-1)}` (unit variance with divisor
+    :math:`N`). A retained component with numerically zero variance (rank-deficient data:
+    :math:`s_k \\le s_1 \\max(n, p)\\,\\epsilon`, or
+    :math:`\\lambda_k \\le \\lambda_1 \\max(n, p)\\,\\epsilon` for the Gram solver, whose
+    small eigenvalues carry an error of order :math:`\\epsilon\\lambda_1`) has no
+    direction to rescale: its whitened score is 0 and ``fit`` warns (scikit-learn divides
+    by a variance clipped at machine epsilon instead, returning amplified rounding noise).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from statlearning.decomposition import PCA
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.normal(size=(50, 3)) @ [[2.0, 0.0, 0.0], [1.0, 1.0, 0.0], [0.0, 0.5, 0.3]]
+    >>> Z = PCA(whiten=True).fit_transform(X)
+    >>> np.cov(Z, rowvar=False).round(12) + 0.0  # identity: unit variances, uncorrelated
+    array([[1., 0., 0.],
+           [0., 1., 0.],
+           [0., 0., 1.]])
     """
 
     _parameter_constraints: dict = {
         "n_components": "no_validation",  # int, float or rule string: checked in fit
         "scale": [Boolean()],
+        "whiten": [Boolean()],
         "svd_solver": [Options({"auto", "full", "randomized"})],
         "n_oversamples": [Interval(Integral, 0, None, closed="left")],
         "iterated_power": [Interval(Integral, 0, None, closed="left")],
@@ -284,6 +317,7 @@ class PCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, StatBase):
         n_components=None,
         *,
         scale=False,
+        whiten=False,
         svd_solver="auto",
         n_oversamples=10,
         iterated_power=7,
@@ -291,6 +325,7 @@ class PCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, StatBase):
     ):
         self.n_components = n_components
         self.scale = scale
+        self.whiten = whiten
         self.svd_solver = svd_solver
         self.n_oversamples = n_oversamples
         self.iterated_power = iterated_power
@@ -407,7 +442,35 @@ class PCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, StatBase):
         self.solver_ = solver
         if s_data is not None:
             self._unscale(s_data, max_abs(X) * s_data)
+        if self.whiten:
+            null = np.flatnonzero(self._null_components())
+            if null.size:
+                warnings.warn(
+                    f"PCA(whiten=True): {null.size} retained component(s) (PC{null[0] + 1}"
+                    f"{', …' if null.size > 1 else ''}) have numerically zero variance (the "
+                    "centred data are rank deficient), so they cannot be rescaled to unit "
+                    "variance; their whitened scores are set to 0. Keep fewer components "
+                    "(n_components) to drop them.",
+                    NumericalWarning,
+                )
         return self
+
+    def _null_components(self) -> np.ndarray:
+        """Mask of retained components whose variance is zero to working precision."""
+        s = self.singular_values_
+        if s.size == 0 or s[0] == 0:
+            return np.ones(s.size, bool)
+        tol = max(self.n_samples_, self.n_features_in_) * np.finfo(np.float64).eps
+        if self.solver_ == "gram":  # eigenvalues of the Gram matrix: absolute error ~ ε λ₁
+            return (s / s[0]) ** 2 <= tol
+        return s / s[0] <= tol
+
+    def _whitening_sd(self) -> np.ndarray:
+        """Standard deviation of each retained component (``inf`` for a null component, whose
+        whitened score is 0), from the singular values: finite even where a rescaled fit's
+        ``explained_variance_`` left float64's range."""
+        sd = self.singular_values_ / np.sqrt(self.n_samples_ - 1)
+        return np.where(self._null_components(), np.inf, sd)
 
     def _unscale(self, s, magnitude) -> None:
         """Map a fit on ``X / s`` back to ``X``: centres and scales by ``s``; without
@@ -453,13 +516,19 @@ class PCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, StatBase):
         Returns
         -------
         ndarray of shape (n_samples, n_components_)
+            With ``whiten=True`` each column is divided by its component's standard
+            deviation (unit sample variance on the training data).
         """
-        return self._standardise(X) @ self.components_.T
+        scores = self._standardise(X) @ self.components_.T
+        if self.whiten:
+            scores /= self._whitening_sd()
+        return scores
 
     def inverse_transform(self, X) -> np.ndarray:
         """Map scores back to the original space: ``Z Wᵀ`` unscaled and uncentred.
 
-        Exact at full rank (``n_components_ = n_features``).
+        Exact at full rank (``n_components_ = n_features``). Whitened scores are first
+        multiplied back by the components' standard deviations.
 
         Parameters
         ----------
@@ -475,6 +544,8 @@ class PCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, StatBase):
             raise ValueError(
                 f"X must have shape (n_samples, {self.n_components_}) (the scores); got {Z.shape}."
             )
+        if self.whiten:
+            Z = Z * np.where(np.isinf(sd := self._whitening_sd()), 0.0, sd)
         out = Z @ self.components_
         if self.scale_ is not None:
             out *= self.scale_

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 from sklearn.utils.validation import check_is_fitted
 
+from .. import _dask
 from .._core.class_labels import log_normalise_rows
 from .._core.compiled import kernel_array
 from .._validation import validate_data
@@ -65,6 +66,9 @@ class DiscriminantMixin(PosteriorClassifierMixin):
         -------
         ndarray of shape (n_samples, n_classes)
         """
+        if _dask.is_dask_collection(X):  # lazy, block by block
+            check_is_fitted(self, "classes_")
+            return _dask.predict_blocks(self, X, "predict_log_proba", len(self.classes_))
         return log_normalise_rows(self._scores(self._validated(X)), type(self).__name__)
 
     def predict(self, X):
@@ -78,5 +82,8 @@ class DiscriminantMixin(PosteriorClassifierMixin):
         -------
         ndarray of shape (n_samples,)
         """
+        if _dask.is_dask_collection(X):  # lazy, block by block
+            check_is_fitted(self, "classes_")
+            return _dask.predict_blocks(self, X, "predict", dtype=self.classes_.dtype)
         scores = self._scores(self._validated(X))
         return self.classes_[np.argmax(scores, axis=1)]

@@ -9,6 +9,7 @@ from scipy import linalg
 from sklearn.base import ClassNamePrefixFeaturesOutMixin
 from sklearn.utils.validation import check_is_fitted
 
+from .. import _dask
 from .._core.class_labels import encode_class_labels, resolve_priors
 from .._core.compiled import kernel_array
 from .._core.discriminant import (
@@ -19,8 +20,10 @@ from .._core.discriminant import (
     ledoit_wolf_shrinkage,
     linear_discriminants,
     shrink_covariance,
+    stacked_r_factor,
     standardised_fourth_moment_sum,
     within_r_factor,
+    within_r_from_blocks,
     within_scatter,
 )
 from .._core.scaling import max_abs, scale_for, times
@@ -175,12 +178,29 @@ class LinearDiscriminantAnalysis(
         -------
         self : LinearDiscriminantAnalysis
         """
-        name = type(self).__name__
         X, y = validate_data(self, X, y, dtype=np.float64)
         scale = scale_for(X)  # data near float64's ends: fitted on X / scale, mapped back
         X = kernel_array(X if scale is None else X / scale)
-        self.classes_, codes = encode_class_labels(y, name)
-        n, p = X.shape
+        self.classes_, codes = encode_class_labels(y, type(self).__name__)
+        counts, means = class_means(X, codes, self.classes_.size)
+        self._fit_moments(_InMemory(X, codes, means), counts, means)
+        if scale is not None:
+            self._unscale(scale, float(max_abs(X)) * scale)
+        return self
+
+    def _fit_dask(self, X, y):
+        """``fit`` on Dask collections: the class means in one pass, then the within-class
+        triangular factor (``solver="svd"``, TSQR of the centred rows) or scatter matrix
+        (``"eigen"``) in another."""
+        rows, wsum, means, _ = _dask.class_moments(self, X, y)
+        counts = wsum[:, 0].copy() if wsum.shape[1] else np.zeros(self.classes_.size)
+        self._fit_moments(_Blocks(rows, self.classes_, means), counts, means)
+        return self
+
+    def _fit_moments(self, data, counts, means) -> None:
+        """Everything after the class means; ``data`` gives the within-class scatter."""
+        name = type(self).__name__
+        n, p = data.n, means.shape[1]
         K = self.classes_.size
         if self.shrinkage is not None and self.solver != "eigen":
             raise ValueError(f"{name}: shrinkage requires solver='eigen'; got solver='svd'.")
@@ -190,7 +210,6 @@ class LinearDiscriminantAnalysis(
                 f"{name}: n_components={self.n_components} cannot exceed "
                 f"min(n_classes - 1, n_features) = {max_components}."
             )
-        counts, means = class_means(X, codes, K)
         priors = resolve_priors(self.priors, counts, name)
         total = self.covariance == "total"
         divisor = n - 1 if total else n - K
@@ -203,9 +222,9 @@ class LinearDiscriminantAnalysis(
         grand = counts @ means / n
         extra = np.sqrt(counts)[:, None] * (means - grand) if total else None
         if self.solver == "svd":
-            precision_times, scalings, svd = self._fit_svd(X, codes, means, priors, extra)
+            precision_times, scalings, svd = self._fit_svd(data, means, priors, extra)
         else:
-            precision_times, scalings, svd = self._fit_eigen(X, codes, means, priors, extra)
+            precision_times, scalings, svd = self._fit_eigen(data, means, priors, extra)
         if scalings.shape[1] == 0:
             raise ValueError(f"{name}: the class means are numerically identical.")
         big = np.argmax(np.abs(scalings), axis=0)
@@ -220,9 +239,6 @@ class LinearDiscriminantAnalysis(
         rank = svd.size
         self.n_components_ = min(rank, self.n_components or max_components)
         self.explained_variance_ratio_ = (svd**2 / np.sum(svd**2))[: self.n_components_]
-        if scale is not None:
-            self._unscale(scale, float(max_abs(X)) * scale)
-        return self
 
     def _unscale(self, s, magnitude):
         """Map a fit on ``X / s`` back to ``X``: locations by ``s``, the covariance by ``s²``,
@@ -257,10 +273,10 @@ class LinearDiscriminantAnalysis(
                 "features."
             )
 
-    def _fit_svd(self, X, codes, means, priors, extra):
-        n = X.shape[0]
+    def _fit_svd(self, data, means, priors, extra):
+        n = data.n
         divisor = n - 1 if extra is not None else n - means.shape[0]
-        R = within_r_factor(X, codes, means, extra)
+        R = data.within_r(extra)
         whitener, sd, d = lda_whitener_from_r(R, n, divisor, self.tol)
         self._whitening_errors(sd, d)
         self.covariance_ = (R.T @ R) / divisor
@@ -268,11 +284,11 @@ class LinearDiscriminantAnalysis(
         scalings, svd = fisher_directions(whitener, means, priors, n, self.tol)
         return (lambda B: whitener @ (whitener.T @ B)), scalings, svd
 
-    def _fit_eigen(self, X, codes, means, priors, extra):
-        n = X.shape[0]
+    def _fit_eigen(self, data, means, priors, extra):
+        n = data.n
         total = extra is not None
         divisor = n - 1 if total else n - means.shape[0]
-        W = within_scatter(X, codes, means)
+        W = data.within_scatter()
         if total:
             W += extra.T @ extra
         cov = W / divisor
@@ -281,12 +297,7 @@ class LinearDiscriminantAnalysis(
         if alpha == "auto":
             scale = np.sqrt(np.diag(W) / n)
             scale = np.where(scale > 0, scale, 1.0)
-            if total:  # residuals about the overall mean
-                counts = np.bincount(codes, minlength=means.shape[0])
-                grand = (counts @ means / n)[None, :]
-                m4 = standardised_fourth_moment_sum(X, np.zeros_like(codes), grand, scale)
-            else:
-                m4 = standardised_fourth_moment_sum(X, codes, means, scale)
+            m4 = data.fourth_moments(total, scale)
             alpha = ledoit_wolf_shrinkage(W / n / np.outer(scale, scale), m4, n)
             d = np.sqrt(np.diag(cov))
             d = np.where(d > 0, d, 1.0)
@@ -333,6 +344,8 @@ class LinearDiscriminantAnalysis(
             ``(x − xbar_) @ scalings_[:, :n_components_]``.
         """
         check_is_fitted(self, "scalings_")
+        if _dask.is_dask_collection(X):  # lazy, block by block
+            return _dask.predict_blocks(self, X, "transform", self.n_components_)
         X = validate_data(self, X, reset=False, dtype=np.float64)
         X = kernel_array(X)
         return (X - self.xbar_) @ self.scalings_[:, : self.n_components_]
@@ -358,4 +371,69 @@ class LinearDiscriminantAnalysis(
         check_is_fitted(self, "discriminant_functions_")
         return format_linear(
             self.discriminant_functions_, self.classes_, formula_names(self), digits
+        )
+
+
+class _InMemory:
+    """The within-class scatter of data in memory, for :meth:`_fit_moments`."""
+
+    def __init__(self, X, codes, means):
+        self.X, self.codes, self.means, self.n = X, codes, means, X.shape[0]
+
+    def within_r(self, extra):
+        return within_r_factor(self.X, self.codes, self.means, extra)
+
+    def within_scatter(self):
+        return within_scatter(self.X, self.codes, self.means)
+
+    def fourth_moments(self, total, scale):
+        X, codes, means = self.X, self.codes, self.means
+        if total:  # residuals about the overall mean
+            counts = np.bincount(codes, minlength=means.shape[0])
+            grand = (counts @ means / self.n)[None, :]
+            return standardised_fourth_moment_sum(X, np.zeros_like(codes), grand, scale)
+        return standardised_fourth_moment_sum(X, codes, means, scale)
+
+
+def _centred(X, y, classes, means):
+    return X - means[np.searchsorted(classes, y)]
+
+
+def _block_r(X, y, offset, classes, means):
+    D = _centred(X, y, classes, means)
+    return np.linalg.qr(D, mode="r") if D.shape[0] else np.zeros((0, D.shape[1]))
+
+
+def _block_scatter(X, y, offset, classes, means):
+    D = _centred(X, y, classes, means)
+    return D.T @ D
+
+
+def _add(a, b):
+    return a + b
+
+
+class _Blocks:
+    """The within-class scatter of Dask collections: one more pass over the blocks."""
+
+    def __init__(self, rows, classes, means):
+        self.rows, self.classes, self.means, self.n = rows, classes, means, rows.n
+
+    def _pass(self, fn, combine):
+        rows = self.rows
+        job = _dask.map_reduce(fn, combine, [rows.X, rows.y], rows.offsets, self.classes,
+                               self.means)  # fmt: skip
+        return _dask.compute(job)[0]
+
+    def within_r(self, extra):
+        return within_r_from_blocks(self._pass(_block_r, stacked_r_factor), extra)
+
+    def within_scatter(self):
+        W = self._pass(_block_scatter, _add)
+        return 0.5 * (W + W.T)
+
+    def fourth_moments(self, total, scale):
+        raise ValueError(
+            "LinearDiscriminantAnalysis: shrinkage='auto' does not fit on Dask collections; "
+            "give the shrinkage as a number in [0, 1]."
         )

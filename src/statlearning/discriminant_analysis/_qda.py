@@ -7,6 +7,7 @@ from numbers import Real
 import numpy as np
 from sklearn.utils.validation import check_is_fitted
 
+from .. import _dask
 from .._core.class_labels import encode_class_labels, label_repr, resolve_priors
 from .._core.compiled import kernel_array
 from .._core.discriminant import (
@@ -131,9 +132,33 @@ class QuadraticDiscriminantAnalysis(ClassifierMixin, DiscriminantMixin, StatBase
             warn_unrescaled_scale(self, X, "X")
         X = kernel_array(X if scale is None else X / scale)
         self.classes_, codes = encode_class_labels(y, name)
-        p = X.shape[1]
+        counts, means = class_means(X, codes, self.classes_.size)
+        self._fit_moments(counts, means, lambda: class_scatters(X, codes, means), scale)
+        if scale is not None and not np.all(
+            np.isfinite(self.covariances_) & np.isfinite(self.quadratic_terms_)
+        ):
+            warn_data_scale(self, ["covariances_", "quadratic_terms_"], float(max_abs(X)) * scale)
+        return self
+
+    def _fit_dask(self, X, y):
+        """``fit`` on Dask collections: the class means in one pass, the class scatter
+        matrices in another."""
+        rows, wsum, means, _ = _dask.class_moments(self, X, y)
+        counts = wsum[:, 0].copy() if wsum.shape[1] else np.zeros(self.classes_.size)
+
+        def scatters():
+            job = _dask.map_reduce(_block_scatters, _add, [rows.X, rows.y], rows.offsets,
+                                   self.classes_, means)  # fmt: skip
+            return _dask.compute(job)[0]
+
+        self._fit_moments(counts, means, scatters, None)
+        return self
+
+    def _fit_moments(self, counts, means, scatters, scale) -> None:
+        """Everything after the class means; ``scatters()`` gives the class scatter matrices."""
+        name = type(self).__name__
+        p = means.shape[1]
         K = self.classes_.size
-        counts, means = class_means(X, codes, K)
         small = np.flatnonzero(counts < 2)
         if small.size:
             raise ValueError(
@@ -148,7 +173,7 @@ class QuadraticDiscriminantAnalysis(ClassifierMixin, DiscriminantMixin, StatBase
                 f"few for a {p}-feature covariance (QDA needs at least p + 1 = {p + 1} per class); "
                 "use reg_param > 0, fewer features, or LinearDiscriminantAnalysis."
             )
-        covs = class_scatters(X, codes, means) / (counts - 1.0)[:, None, None]
+        covs = scatters() / (counts - 1.0)[:, None, None]
         if self.reg_param > 0:
             ridge = self.reg_param if scale is None else times(self.reg_param, 1.0 / scale, 2)
             covs = (1.0 - self.reg_param) * covs + ridge * np.eye(p)
@@ -176,9 +201,6 @@ class QuadraticDiscriminantAnalysis(ClassifierMixin, DiscriminantMixin, StatBase
         self.quadratic_terms_, self.linear_terms_, self.constant_terms_ = Q, L, c
         with np.errstate(divide="ignore"):
             self._offsets = np.log(priors) - (0.5 * log_det if self.include_log_det else 0.0)
-        if scale is not None and not np.all(np.isfinite(covs) & np.isfinite(Q)):
-            warn_data_scale(self, ["covariances_", "quadratic_terms_"], float(max_abs(X)) * scale)
-        return self
 
     def _scores(self, X):
         out = np.empty((X.shape[0], self.classes_.size))
@@ -213,3 +235,11 @@ class QuadraticDiscriminantAnalysis(ClassifierMixin, DiscriminantMixin, StatBase
             formula_names(self),
             digits,
         )
+
+
+def _block_scatters(X, y, offset, classes, means):
+    return class_scatters(X, np.searchsorted(classes, y), means)
+
+
+def _add(a, b):
+    return a + b

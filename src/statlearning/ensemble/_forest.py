@@ -10,6 +10,7 @@ from sklearn.utils.validation import check_is_fitted
 from .._validation import Boolean, Interval, Options, RandomState
 from ..base import ClassifierMixin, RegressorMixin, fit_context
 from ..tree import DecisionTreeClassifier, DecisionTreeRegressor
+from ..tree._criteria import CLASSIFICATION_CRITERIA
 from ..tree._params import resolve_max_features
 from ._base import BaseBagging, ClassifierOutputs, RegressorOutputs
 from ._importance import mean_and_se, tree_permutation_deltas
@@ -265,9 +266,11 @@ class RandomForestClassifier(ClassifierOutputs, ClassifierMixin, _BaseForest):
     ----------
     n_estimators : int, default=100
         Number of trees (R's ``ntree``).
-    criterion : {"gini", "entropy", "misclassification"}, default="gini"
+    criterion : {"gini", "entropy", "misclassification", "gain_ratio", "chi2"}, default="gini"
         Impurity minimised by each split: the Gini index (R's ``randomForest``), the
-        entropy (deviance) or the misclassification rate of the in-bag class weights.
+        entropy (deviance) or the misclassification rate of the in-bag class weights; or the
+        split scores ``"gain_ratio"`` and ``"chi2"`` of
+        :class:`~statlearning.tree.DecisionTreeClassifier`.
     max_depth : int, default=None
         Maximum depth of each tree (``None``: unlimited, as R).
     min_samples_split : int, default=2
@@ -346,7 +349,7 @@ class RandomForestClassifier(ClassifierOutputs, ClassifierMixin, _BaseForest):
 
     _parameter_constraints = {
         **_CONSTRAINTS,
-        "criterion": [Options({"gini", "entropy", "misclassification"})],
+        "criterion": [Options(set(CLASSIFICATION_CRITERIA))],
         "voting": [Options({"soft", "hard"})],
     }
     _is_classifier = True

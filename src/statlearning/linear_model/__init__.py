@@ -12,6 +12,7 @@ from ._logistic import LogisticRegression
 from ._perceptron import LeastSquaresClassifier, Perceptron
 from ._ridge import Ridge, RidgeCV
 from ._robust import HuberRegressor, LADRegressor
+from ._sgd import SGDClassifier, SGDRegressor
 
 __all__ = [
     "BayesianLinearRegression",
@@ -28,6 +29,8 @@ __all__ = [
     "Perceptron",
     "Ridge",
     "RidgeCV",
+    "SGDClassifier",
+    "SGDRegressor",
     "deviance_table",
     "enet_path",
     "lasso_path",

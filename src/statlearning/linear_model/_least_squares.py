@@ -8,6 +8,7 @@ from numbers import Integral, Real
 import numpy as np
 from sklearn.utils.validation import check_is_fitted
 
+from .. import _dask
 from .._core.linalg import (
     R_TOL,
     Factorisation,
@@ -17,7 +18,15 @@ from .._core.linalg import (
     svd_least_squares,
     weighted_gram,
 )
-from .._core.ols import ols_statistics
+from .._core.ols import (
+    block_fit_sums,
+    block_r_factor,
+    block_weighted_residuals,
+    merge_fit_sums,
+    merge_r_factors,
+    ols_statistics,
+    ols_statistics_from_sums,
+)
 from .._core.scaling import linear_rescaling
 from .._solvers.gradient_descent import gradient_descent
 from .._validation import Boolean, Interval, Options, check_sample_weight, validate_data
@@ -138,6 +147,16 @@ class LinearRegression(RegressorMixin, LinearPredictorMixin, InferenceMixin, Sta
     after projecting on the earlier kept columns falls below ``rank_tol`` times its norm is
     aliased (R's limited-pivoting QR, ``dqrdc2``).
 
+    Dask collections (``pip install statlearning[dask]``): ``fit`` accepts a
+    ``dask.array.Array`` or ``dask.dataframe`` collection, chunked by rows, and gives the
+    in-memory fit (solvers ``"qr"``, ``"normal"``, ``"gd"``): the triangular factor of
+    ``[√W A | √W y]`` by TSQR (blocks' ``R`` factors stacked and refactorised in a tree;
+    ``"qr"``) or the summed blockwise Gram matrix, then the same aliasing rule and inference;
+    the fit statistics from merged block sums; the residual quantiles of :meth:`summary`
+    exactly, by counting passes that narrow an interval of float values until its few values
+    can be selected. Only ``(p+2)``-sized summaries leave the workers; ``predict`` on a Dask
+    collection returns a lazy Dask array.
+
     Every fit statistic is an attribute named as its ``summary().stats`` key plus ``_``
     (``n_obs_``, ``df_model_``, ``sigma_``, ``r_squared_``, ``f_statistic_``, ``deviance_``,
     ``dispersion_``, ...), built by :mod:`statlearning.inference` as for ``GLMRegressor`` and
@@ -212,6 +231,58 @@ class LinearRegression(RegressorMixin, LinearPredictorMixin, InferenceMixin, Sta
         self._target_name = str(target_name) if target_name is not None else "y"
         return self
 
+    def _fit_dask(self, X, y, sample_weight=None):
+        """:meth:`fit` on Dask collections (see :mod:`statlearning._dask`).
+
+        Pass 1 validates the blocks and forms the triangular factor of ``[A | y]`` by TSQR
+        (``solver="qr"``) or the Gram matrix (``"normal"``, ``"gd"``); pass 2 the fit
+        statistics; then a few counting passes select the exact residual quantiles.
+        """
+        if self.solver == "svd":
+            raise ValueError(
+                f"{type(self).__name__}: solver='svd' does not fit on Dask collections; use "
+                "solver='qr' (TSQR) or 'normal'."
+            )
+        rows = _dask.row_blocks(self, X, y, sample_weight)
+        args = [rows.X, rows.y, rows.w]
+        intercept = bool(self.fit_intercept)
+        if self.solver == "qr":
+            stat = _dask.map_reduce(_block_r, merge_r_factors, args, rows.offsets, intercept)
+        else:
+            stat = _dask.map_reduce(_block_gram, _add_pairs, args, rows.offsets, intercept)
+        checks, stat = _dask.compute(_dask.check_blocks(rows), stat)
+        _dask.raise_for_bad_blocks(self, rows, checks)
+        if self.solver == "qr":
+            k = stat.shape[1] - 1
+            fac = qr_least_squares(stat[:, :k], stat[:, k], None, False, self.rank_tol)
+            self.n_iter_ = 1
+        elif self.solver == "normal":
+            fac, self.n_iter_ = cholesky_factor(*stat, self.rank_tol), 1
+        else:
+            fac, self.n_iter_ = self._gd_solve_gram(*stat)
+        self._store_coef(fac)
+        coef = np.where(np.isnan(self.coef_), 0.0, self.coef_)
+        (sums,) = _dask.compute(
+            _dask.map_reduce(_block_sums, merge_fit_sums, args, rows.offsets, coef,
+                             self.intercept_)
+        )
+        n = sums["n"]
+        ssf = sums["fitted_w"][2] if intercept else sums["ssf"]
+        quantiles = None
+        if n:
+            blocks = _dask.map_blocks(_block_residuals, args, rows.offsets, coef, self.intercept_)
+            quantiles = _dask.exact_quantiles(
+                blocks, n, [0.0, 0.25, 0.5, 0.75, 1.0], sums["wr_min"], sums["wr_max"]
+            )
+        st = ols_statistics_from_sums(
+            n, sums["rss"], ssf, sums["sum_log_w"], fac.rank, intercept, quantiles
+        )
+        _, mean_f, m2_f = sums["fitted_all"]
+        weighted = rows.w is not None and sums["w_max"] > sums["w_min"]
+        self._store_statistics(fac, st, weighted, mean_f**2 + m2_f / rows.n)
+        self._target_name = rows.target_name
+        return self
+
     def _bootstrap_ols_design(self) -> dict:
         """Private protocol of :func:`statlearning.model_selection.bootstrap`: this estimator's
         ``fit`` (without ``sample_weight``) is ordinary least squares, so the coefficients of
@@ -237,7 +308,9 @@ class LinearRegression(RegressorMixin, LinearPredictorMixin, InferenceMixin, Sta
 
     def _gd_solve(self, X, y, sqrt_w):
         """Gradient descent on the standardised quadratic; exact inference from its Gram."""
-        G, b = weighted_gram(X, y, sqrt_w, self.fit_intercept)
+        return self._gd_solve_gram(*weighted_gram(X, y, sqrt_w, self.fit_intercept))
+
+    def _gd_solve_gram(self, G, b):
         exact = cholesky_factor(G, b, self.rank_tol)  # aliasing decision and (AᵀWA)⁻¹
         kept = exact.kept
         total_w = G[0, 0] if self.fit_intercept else None
@@ -281,13 +354,21 @@ class LinearRegression(RegressorMixin, LinearPredictorMixin, InferenceMixin, Sta
     fvalue_ = infer.renamed_attribute("f_statistic_", infer.STATS_NAME)
 
     def _store_fit(self, X, y, w, fac: Factorisation) -> None:
+        self._store_coef(fac)
+        fitted = self._linear_predictor_raw(X)
+        st = ols_statistics(y - fitted, fitted, w, fac.rank, self.fit_intercept)
+        weighted = w is not None and np.ptp(w[w > 0]) > 0
+        self._store_statistics(fac, st, weighted, np.mean(fitted) ** 2 + np.var(fitted))
+
+    def _store_coef(self, fac: Factorisation) -> None:
         off = 1 if self.fit_intercept else 0
         self.intercept_ = float(fac.coef[0]) if off else 0.0
         self.coef_ = fac.coef[off:].copy()
         self.aliased_ = ~fac.kept
         self.rank_ = fac.rank
-        fitted = self._linear_predictor_raw(X)
-        st = ols_statistics(y - fitted, fitted, w, fac.rank, self.fit_intercept)
+
+    def _store_statistics(self, fac, st, weighted, fitted_square_mean) -> None:
+        """Fit statistics and Wald inference; ``fitted_square_mean`` is ``mean(ŷ)² + var(ŷ)``."""
         for key in ("n_obs", "df_model", "df_resid", "sigma", "r_squared", "adj_r_squared",
                     "f_statistic", "f_pvalue", "loglik", "aic", "bic"):
             setattr(self, key + "_", st[key])
@@ -299,10 +380,10 @@ class LinearRegression(RegressorMixin, LinearPredictorMixin, InferenceMixin, Sta
         self.cov_params_, self.bse_ = wald.cov_params, wald.bse
         self.tvalues_, self.pvalues_ = wald.statistic, wald.pvalues
         self._residual_quantiles = st["residual_quantiles"]
-        self._weighted = w is not None and np.ptp(w[w > 0]) > 0
-        self._warn_about_fit(fac, st, fitted, w)
+        self._weighted = weighted
+        self._warn_about_fit(fac, st, fitted_square_mean)
 
-    def _warn_about_fit(self, fac, st, fitted, w) -> None:
+    def _warn_about_fit(self, fac, st, fitted_square_mean) -> None:
         name = type(self).__name__
         if self.solver == "svd" and fac.rank < fac.coef.size:
             warnings.warn(
@@ -319,7 +400,7 @@ class LinearRegression(RegressorMixin, LinearPredictorMixin, InferenceMixin, Sta
                 " standard errors, tests and intervals are NaN.",
                 NumericalWarning,
             )
-        elif st["rss"] / st["df_resid"] < 1e-30 * (np.mean(fitted) ** 2 + np.var(fitted)):
+        elif st["rss"] / st["df_resid"] < 1e-30 * fitted_square_mean:
             warnings.warn(
                 f"{name}: essentially perfect fit: the summary may be unreliable.",
                 NumericalWarning,
@@ -387,6 +468,26 @@ class LinearRegression(RegressorMixin, LinearPredictorMixin, InferenceMixin, Sta
             residual_label="Weighted Residuals" if self._weighted else "Residuals",
             kind="lm", notes=notes,
         )
+
+
+def _block_r(X, y, w, offset, fit_intercept):
+    return block_r_factor(X, y, None if w is None else np.sqrt(w), fit_intercept)
+
+
+def _block_gram(X, y, w, offset, fit_intercept):
+    return weighted_gram(X, y, None if w is None else np.sqrt(w), fit_intercept)
+
+
+def _add_pairs(a, b):
+    return a[0] + b[0], a[1] + b[1]
+
+
+def _block_sums(X, y, w, offset, coef, intercept):
+    return block_fit_sums(X, y, w, coef, intercept)
+
+
+def _block_residuals(X, y, w, offset, coef, intercept):
+    return block_weighted_residuals(X, y, w, coef, intercept)
 
 
 def _standardised_quadratic(G, b, total_w):

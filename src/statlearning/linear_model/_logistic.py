@@ -10,7 +10,7 @@ import numpy as np
 from scipy import linalg, special
 from sklearn.utils.validation import check_is_fitted
 
-from .._core.class_labels import encode_class_labels
+from .._core.class_labels import check_binary_threshold, encode_class_labels, threshold_labels
 from .._core.families import get_family
 from .._core.linalg import R_TOL, cholesky_factor, weighted_gram
 from .._core.logistic import (
@@ -94,8 +94,10 @@ class LogisticRegression(ClassifierMixin, InferenceMixin, StatBase):
         (twice the objective; R's ``glm.control(epsilon = 1e-8)``). ``"lbfgs"``: the projected
         gradient tolerance of the mean objective ``F/Σw``. ``"gd"``: the gradient norm relative
         to its initial value.
-    learning_rate : "armijo" or float, default="armijo"
-        ``"gd"`` only: ``"armijo"`` backtracks from a unit step on ``F/Σw``; a float is the
+    learning_rate : "armijo", "wolfe" or float, default="armijo"
+        ``"gd"`` only: ``"armijo"`` backtracks from a unit step on ``F/Σw``; ``"wolfe"``
+        takes a step satisfying the strong Wolfe conditions (``c1 = 1e-4``, ``c2 = 0.9``;
+        Nocedal & Wright's Algorithms 3.5–3.6), tried first at a unit step; a float is the
         notes' fixed step η in ``θ ← θ − η ∇F`` on the summed objective (rule 3.41 of the notes;
         its stable range shrinks as the sample grows, as the notes warn).
     decision_threshold : float in (0, 1), default=0.5
@@ -197,7 +199,7 @@ float or int
         "fit_intercept": [Boolean()],
         "max_iter": [Interval(Integral, 1, None, closed="left")],
         "tol": [Interval(Real, 0, None, closed="neither")],
-        "learning_rate": [Options({"armijo"}), Interval(Real, 0, None, closed="neither")],
+        "learning_rate": [Options({"armijo", "wolfe"}), Interval(Real, 0, None, closed="neither")],
         "decision_threshold": [Interval(Real, 0, 1, closed="neither")],
         "rank_tol": [Interval(Real, 0, 1, closed="left")],
     }
@@ -251,11 +253,7 @@ float or int
                 f"{name}: solver={self.solver!r} does not support penalty={self.penalty!r}; "
                 f"valid solvers for it: {', '.join(map(repr, valid))}."
             )
-        if n_classes > 2 and self.decision_threshold != 0.5:
-            raise ValueError(
-                f"{name}: decision_threshold applies to binary problems only; y has "
-                f"{n_classes} classes (leave decision_threshold=0.5)."
-            )
+        check_binary_threshold(self.decision_threshold, n_classes, name, default=0.5)
         return AUTO_SOLVER[self.penalty] if self.solver == "auto" else self.solver
 
     @fit_context
@@ -566,9 +564,7 @@ float or int
         """
         eta = self.decision_function(X)
         if eta.ndim == 1:
-            t = self.decision_threshold
-            cut = np.log(t) - np.log1p(-t)  # p̂ > t  ⇔  η > logit(t)
-            return self.classes_[(eta > cut).astype(np.intp)]
+            return threshold_labels(self.classes_, eta, self.decision_threshold)
         return self.classes_[np.argmax(eta, axis=1)]
 
     # ---------------------------------------------------------------------------- inference

@@ -13,7 +13,14 @@ from sklearn.utils.validation import check_is_fitted
 from .._core.linalg import R_TOL, qr_least_squares
 from .._core.perceptron import perceptron_epochs
 from .._core.scaling import linear_rescaling
-from .._validation import Boolean, Interval, RandomState, check_sample_weight, validate_data
+from .._validation import (
+    Boolean,
+    Interval,
+    Options,
+    RandomState,
+    check_sample_weight,
+    validate_data,
+)
 from ..base import ClassifierMixin, StatBase, fit_context
 from ..exceptions import ConvergenceWarning, RankDeficientWarning, warn_unrescaled_scale
 from ._logistic import encode_classes
@@ -64,8 +71,11 @@ class _LinearClassifierPredict:
         """
         scores = self.decision_function(X)
         if scores.ndim == 1:
-            return self.classes_[(scores > 0).astype(np.intp)]
+            return self.classes_[self._is_positive(scores).astype(np.intp)]
         return self.classes_[np.argmax(scores, axis=1)]
+
+    def _is_positive(self, scores):
+        return scores > 0
 
 
 class Perceptron(ClassifierMixin, _LinearClassifierPredict, StatBase):
@@ -217,7 +227,12 @@ class LeastSquaresClassifier(ClassifierMixin, _LinearClassifierPredict, StatBase
         Fit an intercept ``b`` for each indicator regression.
     decision_threshold : float, default=0.5
         Two classes: ``predict`` returns ``classes_[1]`` when the fitted indicator
-        ``ŷ = b + xᵀβ`` exceeds it (strict).
+        ``ŷ = b + xᵀβ`` exceeds it (strict, unless ``zero_label="positive"``).
+    zero_label : {"negative", "positive"}, default="negative"
+        Two classes: the class of a sample whose fitted indicator equals the threshold
+        exactly. ``"negative"``: ``classes_[0]`` (the strict rule, as R and scikit-learn);
+        ``"positive"``: ``classes_[1]``, Welling's ``sign(0) = +1``. No effect with more
+        classes (the largest score wins; ties go to the earlier class).
     rank_tol : float, default=1e-7
         Tolerance for aliased columns (R's ``lm``): their coefficients are ``NaN`` and ignored.
 
@@ -244,8 +259,12 @@ class LeastSquaresClassifier(ClassifierMixin, _LinearClassifierPredict, StatBase
     one-vs-rest indicators and ``predict`` takes the largest fitted indicator (the fitted
     indicators sum to one when an intercept is fitted). The fitted values are not
     probabilities: they leave [0, 1] (Boily §3, "why OLS fails for classification"; Zwaan
-    Table 3.1). Welling's "perceptron" (squared error of ±1 labels, ``sign(wᵀx − α)``) has the
-    same decision boundary as this classifier with threshold 0.5.
+    Table 3.1). Welling's "perceptron" (squared error of ±1 labels, ``sign(wᵀx − α)`` with
+    ``sign(0) = +1``) has the same decision boundary as this classifier with threshold 0.5,
+    and the same predictions with ``zero_label="positive"``; its gradient-descent training is
+    :class:`SGDClassifier` with ``loss="squared_error", penalty=None`` (``batch_size=1`` for
+    the stochastic update, ``batch_size ≥ n`` for batch gradient descent), which converges to
+    this closed-form fit (coefficients doubled by the ±1 coding).
 
     Examples
     --------
@@ -260,12 +279,16 @@ class LeastSquaresClassifier(ClassifierMixin, _LinearClassifierPredict, StatBase
     _parameter_constraints = {
         "fit_intercept": [Boolean()],
         "decision_threshold": [Interval(Real, None, None)],
+        "zero_label": [Options({"negative", "positive"})],
         "rank_tol": [Interval(Real, 0, 1, closed="left")],
     }
 
-    def __init__(self, *, fit_intercept=True, decision_threshold=0.5, rank_tol=R_TOL):
+    def __init__(
+        self, *, fit_intercept=True, decision_threshold=0.5, zero_label="negative", rank_tol=R_TOL
+    ):
         self.fit_intercept = fit_intercept
         self.decision_threshold = decision_threshold
+        self.zero_label = zero_label
         self.rank_tol = rank_tol
 
     @fit_context
@@ -292,6 +315,7 @@ class LeastSquaresClassifier(ClassifierMixin, _LinearClassifierPredict, StatBase
             raise ValueError(
                 f"{name}: decision_threshold applies to two classes only; y has {K} classes."
             )
+
         w = (
             None
             if sample_weight is None
@@ -335,3 +359,6 @@ class LeastSquaresClassifier(ClassifierMixin, _LinearClassifierPredict, StatBase
 
     def _offset(self) -> float:
         return float(self.decision_threshold) if self.classes_.size == 2 else 0.0
+
+    def _is_positive(self, scores):
+        return scores >= 0 if self.zero_label == "positive" else scores > 0

@@ -16,6 +16,8 @@ from sklearn.base import BaseEstimator
 from sklearn.metrics import get_scorer
 from sklearn.model_selection import check_cv
 
+from .. import _dask
+from .._core.linalg import block_cross_moments, merge_cross_moments
 from .._core.ridge import (
     centred_cross_products,
     centred_design,
@@ -80,12 +82,8 @@ def solve_ridge(X, y, w, alpha, fit_intercept, solver, name="Ridge"):
     x_mean, y_mean, sqrt_w = _prepare(X, y, w, fit_intercept)
     if solver == "cholesky":
         G, b = centred_cross_products(X, y, x_mean, y_mean, sqrt_w)
-        G[np.diag_indices_from(G)] += alpha
-        # Jacobi scaling, so that the conditioning test is not fooled by column scales
-        d = np.sqrt(np.diag(G))
-        d[d == 0.0] = 1.0
         try:
-            coef = ridge_cholesky(G / np.outer(d, d), b / d, 0.0) / d
+            coef = _cholesky_solve(G, b, alpha)
             return coef, _intercept(x_mean, y_mean, coef), "cholesky"
         except np.linalg.LinAlgError:  # ill-conditioned: the SVD of Z is more accurate
             solver = "svd"
@@ -104,6 +102,21 @@ def solve_ridge(X, y, w, alpha, fit_intercept, solver, name="Ridge"):
             RankDeficientWarning,
         )
     return coef, _intercept(x_mean, y_mean, coef), "svd"
+
+
+def _cholesky_solve(G, b, alpha):
+    """Slopes from the centred cross-products ``G = ZᵀZ``, ``b = Zᵀt``; ``LinAlgError`` when
+    ``G + alpha I`` is too ill-conditioned for the normal equations."""
+    G = G.copy()
+    G[np.diag_indices_from(G)] += alpha
+    # Jacobi scaling, so that the conditioning test is not fooled by column scales
+    d = np.sqrt(np.diag(G))
+    d[d == 0.0] = 1.0
+    return ridge_cholesky(G / np.outer(d, d), b / d, 0.0) / d
+
+
+def _block_cross(X, y, w, offset, fit_intercept):
+    return block_cross_moments(np.column_stack([X, y]), w, centred=fit_intercept)
 
 
 def _solve_ridge_rescaled(X, y, w, alpha, fit_intercept, solver, name, s_x, s_y):
@@ -244,6 +257,41 @@ class Ridge(RegressorMixin, LinearPredictorMixin, StatBase):
         self.coef_, self.intercept_, self.solver_ = solve_ridge(
             X, y, w, float(self.alpha), self.fit_intercept, self.solver, type(self).__name__
         )
+        return self
+
+    def _fit_dask(self, X, y, sample_weight=None):
+        """``fit`` on Dask collections: one pass of (weighted, centred) cross-products of
+        ``[X | y]``, merged over blocks, then the Cholesky solver of the in-memory fit."""
+        name = type(self).__name__
+        if self.solver not in ("auto", "cholesky"):
+            raise ValueError(
+                f"{name}: solver={self.solver!r} does not fit on Dask collections; use "
+                "solver='auto' or 'cholesky' (the normal equations, formed block by block)."
+            )
+        rows = _dask.row_blocks(self, X, y, sample_weight)
+        moments = _dask.map_reduce(
+            _block_cross, merge_cross_moments, [rows.X, rows.y, rows.w], rows.offsets,
+            bool(self.fit_intercept),
+        )  # fmt: skip
+        checks, (_, mean, C) = _dask.compute(_dask.check_blocks(rows), moments)
+        _dask.raise_for_bad_blocks(self, rows, checks)
+        p = rows.X.shape[1]
+        if rows.n < p:
+            raise ValueError(
+                f"{name}: {rows.n} rows and {p} features: the dual solver needs the data in "
+                "memory; fit on a NumPy array."
+            )
+        x_mean, y_mean = (mean[:p], float(mean[p])) if self.fit_intercept else (None, 0.0)
+        try:
+            coef = _cholesky_solve(C[:p, :p], C[:p, p], float(self.alpha))
+        except np.linalg.LinAlgError:
+            raise ValueError(
+                f"{name}: the penalised normal equations are too ill-conditioned for the "
+                f"Cholesky solver (alpha={self.alpha!r}); on Dask collections no SVD fallback "
+                "is available: increase alpha or fit in memory."
+            ) from None
+        self.coef_, self.intercept_ = coef, _intercept(x_mean, y_mean, coef)
+        self.solver_ = "cholesky"
         return self
 
 

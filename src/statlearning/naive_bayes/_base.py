@@ -7,7 +7,13 @@ import warnings
 import numpy as np
 from sklearn.utils.validation import check_is_fitted
 
-from .._core.class_labels import label_repr, log_normalise_rows
+from .._core.class_labels import (
+    binary_log_odds,
+    check_binary_threshold,
+    label_repr,
+    log_normalise_rows,
+    threshold_labels,
+)
 from .._core.compiled import kernel_array
 from ..base import PosteriorClassifierMixin
 
@@ -96,6 +102,60 @@ class NaiveBayesMixin(PosteriorClassifierMixin):
         """
         return log_normalise_rows(self.predict_joint_log_proba(X), type(self).__name__)
 
+    def decision_function(self, X):
+        """Log posterior odds ``S₁ − S₀`` (two classes), else the joint log-likelihoods.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+
+        Returns
+        -------
+        ndarray of shape (n_samples,) or (n_samples, n_classes)
+            Two classes: :math:`S_1 - S_0 = \\log\\frac{P(c_1\\mid x)}{P(c_0\\mid x)}`, where
+            :math:`S_k = \\log\\pi_k + \\sum_j \\log P(x_j\\mid c_k)` and
+            :math:`c_k` is ``classes_[k]`` (``±inf`` where one class has zero likelihood);
+            larger means more likely ``classes_[1]``, as scikit-learn's binary convention.
+            More classes: :meth:`predict_joint_log_proba` (one column per class, as
+            scikit-learn's discriminant analysis).
+
+        Raises
+        ------
+        ValueError
+            If some sample has zero likelihood under both classes (possible with ``alpha=0``).
+        """
+        scores = self.predict_joint_log_proba(X)
+        if scores.shape[1] == 2:
+            return binary_log_odds(scores, type(self).__name__)
+        return scores
+
+    def predict(self, X):
+        """The maximum a posteriori class, or the threshold rule ``S₁ > S₀ + θ``.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+
+        Returns
+        -------
+        ndarray of shape (n_samples,)
+            With ``decision_threshold=None``, the class with the largest posterior (ties go
+            to the first class in ``classes_``). With a threshold ``t``, ``classes_[1]`` where
+            :meth:`decision_function` exceeds :math:`\\theta = \\log(t/(1-t))` (strictly,
+            the posterior of ``classes_[1]`` exceeding ``t``), else ``classes_[0]``.
+        """
+        if getattr(self, "decision_threshold", None) is None:
+            return super().predict(X)
+        log_odds = self.decision_function(X)  # first: it checks that the model is fitted
+        return threshold_labels(self.classes_, log_odds, self.decision_threshold)
+
+    def _check_threshold(self):
+        """At the end of ``fit``: a decision threshold needs two classes.
+
+        (The ``multi_class`` tag is set by each class's ``__sklearn_tags__``: scikit-learn's
+        ``ClassifierMixin`` resets the classifier tags after the mixins.)
+        """
+        check_binary_threshold(self.decision_threshold, self.classes_.size, type(self).__name__)
 
 
 def check_class_weights(class_weight, classes, owner):

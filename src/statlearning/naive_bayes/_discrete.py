@@ -7,6 +7,7 @@ from numbers import Integral, Real
 
 import numpy as np
 
+from .. import _dask
 from .._core.class_labels import encode_class_labels, label_repr, resolve_priors
 from .._core.compiled import kernel_array
 from .._core.grouped_moments import grouped_sums
@@ -36,11 +37,17 @@ class _DiscreteNB(ClassifierMixin, NaiveBayesMixin, StatBase):
     def _labels_and_weights(self, X, y, sample_weight):
         name = type(self).__name__
         self.classes_, codes = encode_class_labels(y, name)
+        self._check_threshold()
         w = None
         if sample_weight is not None:
             w = check_sample_weight(sample_weight, X.shape[0], estimator_name=name)
         K = self.classes_.size
-        class_weight = np.bincount(codes, weights=w, minlength=K).astype(np.float64)
+        self._set_priors(np.bincount(codes, weights=w, minlength=K).astype(np.float64))
+        return codes, w
+
+    def _set_priors(self, class_weight):
+        name = type(self).__name__
+        K = self.classes_.size
         check_class_weights(class_weight, self.classes_, name)
         self.class_count_ = class_weight
         priors = renamed_parameter(self, "class_prior", "priors")
@@ -53,11 +60,69 @@ class _DiscreteNB(ClassifierMixin, NaiveBayesMixin, StatBase):
             prior = np.full(K, 1.0 / K)
         with np.errstate(divide="ignore"):
             self.class_log_prior_ = np.log(prior)
-        return codes, w
+
+    def _fit_dask(self, X, y, sample_weight=None):
+        """``fit`` on Dask collections: one pass of per-class weights and feature sums."""
+        name = type(self).__name__
+        rows = _dask.row_blocks(self, X, y, sample_weight, labels=True)
+        counts = _dask.map_reduce(
+            _block_counts, _merge_counts, [rows.X, rows.y, rows.w], rows.offsets,
+            type(self) is MultinomialNB, getattr(self, "binarize", None),
+        )  # fmt: skip
+        checks, (bad, labels, class_weight, sums) = _dask.compute(_dask.check_blocks(rows), counts)
+        _dask.raise_for_bad_blocks(self, rows, checks, rescales=False)  # counts: not rescaled
+        if bad is not None and not isinstance(self, MultinomialNB):  # X before y, as in memory
+            raise ValueError(self._value_error(bad[1], bad[2]))
+        self.classes_, _ = encode_class_labels(labels, name)
+        self._check_threshold()
+        self._set_priors(class_weight)
+        if bad is not None:  # the first offending entry, in row order as in memory
+            raise ValueError(self._value_error(bad[1], bad[2]))
+        self._set_counts(sums)
+        return self
+
 
     @property
     def _log_prior(self):
         return self.class_log_prior_
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.classifier_tags.multi_class = self.decision_threshold is None
+        return tags
+
+
+def _block_counts(X, y, w, offset, non_negative, binarize):
+    """One block's first invalid entry ``(row, column, value)`` (or None), its sorted labels,
+    class weights and per-class feature sums (after binarising for BernoulliNB)."""
+    if non_negative:
+        bad = X < 0
+    elif binarize is not None:
+        X = (X > binarize).astype(np.float64)
+        bad = None
+    else:
+        bad = (X != 0) & (X != 1)
+    first = None
+    if bad is not None and bad.any():
+        i, j = np.argwhere(bad)[0]
+        first = (int(offset + i), int(j), float(X[i, j]))
+    classes, codes = np.unique(y, return_inverse=True)
+    codes = codes.astype(np.int64).ravel()
+    K = classes.size
+    _, sums = grouped_sums(kernel_array(X), codes, K, w)
+    return first, classes, np.bincount(codes, weights=w, minlength=K).astype(np.float64), sums
+
+
+def _merge_counts(a, b):
+    firsts = [f for f in (a[0], b[0]) if f is not None]
+    classes = np.union1d(a[1], b[1])
+    weight = np.zeros(classes.size)
+    sums = np.zeros((classes.size, a[3].shape[1]))
+    for part in (a, b):
+        idx = np.searchsorted(classes, part[1])
+        weight[idx] += part[2]
+        sums[idx] += part[3]
+    return (min(firsts) if firsts else None), classes, weight, sums
 
 
 class BernoulliNB(_DiscreteNB):
@@ -78,6 +143,10 @@ class BernoulliNB(_DiscreteNB):
         The name of every classifier's prior parameter (scikit-learn's ``class_prior``).
     class_prior : array-like of shape (n_classes,), default="deprecated"
         Deprecated name of ``priors`` (a ``FutureWarning`` says so); it will be removed.
+    decision_threshold : float in [0, 1], default=None
+        Two classes only: predict ``classes_[1]`` when its posterior exceeds ``t``
+        (strictly), that is when :meth:`decision_function` ``S₁ − S₀ > θ`` with
+        ``θ = logit(t)``; see :class:`GaussianNB`. ``None`` predicts the most probable class.
 
     Attributes
     ----------
@@ -128,16 +197,25 @@ class BernoulliNB(_DiscreteNB):
         "fit_prior": [Boolean()],
         "priors": [None, ArrayLike()],
         "class_prior": [Options({DEPRECATED}), None, ArrayLike()],
+        "decision_threshold": [Interval(Real, 0, 1, closed="both"), None],
     }
 
     def __init__(
-        self, *, alpha=1.0, binarize=0.0, fit_prior=True, priors=None, class_prior=DEPRECATED
+        self,
+        *,
+        alpha=1.0,
+        binarize=0.0,
+        fit_prior=True,
+        priors=None,
+        class_prior=DEPRECATED,
+        decision_threshold=None,
     ):
         self.alpha = alpha
         self.binarize = binarize
         self.fit_prior = fit_prior
         self.priors = priors
         self.class_prior = class_prior
+        self.decision_threshold = decision_threshold
 
     def _binary(self, X):
         if self.binarize is not None:
@@ -145,12 +223,15 @@ class BernoulliNB(_DiscreteNB):
         bad = (X != 0) & (X != 1)
         if bad.any():
             i, j = np.argwhere(bad)[0]
-            raise ValueError(
-                f"{type(self).__name__}: with binarize=None X must contain only 0 and 1; "
-                f"feature {feature_names(self)[j]!r} has value {X[i, j]:g}. Set binarize to "
-                "a threshold."
-            )
+            raise ValueError(self._value_error(j, X[i, j]))
         return X
+
+    def _value_error(self, j, value) -> str:
+        return (
+            f"{type(self).__name__}: with binarize=None X must contain only 0 and 1; "
+            f"feature {feature_names(self)[j]!r} has value {value:g}. Set binarize to "
+            "a threshold."
+        )
 
     @fit_context
     def fit(self, X, y, sample_weight=None):
@@ -170,13 +251,16 @@ class BernoulliNB(_DiscreteNB):
         X = kernel_array(X)
         X = self._binary(X)
         codes, w = self._labels_and_weights(X, y, sample_weight)
-        _, self.feature_count_ = grouped_sums(X, codes, self.classes_.size, w)
+        self._set_counts(grouped_sums(X, codes, self.classes_.size, w)[1])
+        return self
+
+    def _set_counts(self, feature_count):
+        self.feature_count_ = feature_count
         N = self.class_count_
         self.feature_log_prob_ = smoothed_log_prob(self.feature_count_, N, self.alpha, 2.0)
         self._log_one_minus = smoothed_log_prob(
             np.clip(N[:, None] - self.feature_count_, 0.0, None), N, self.alpha, 2.0
         )
-        return self
 
     def _validate_X(self, X):
         return self._binary(validate_data(self, X, reset=False, dtype=np.float64))
@@ -207,6 +291,10 @@ class MultinomialNB(_DiscreteNB):
         The name of every classifier's prior parameter (scikit-learn's ``class_prior``).
     class_prior : array-like of shape (n_classes,), default="deprecated"
         Deprecated name of ``priors`` (a ``FutureWarning`` says so); it will be removed.
+    decision_threshold : float in [0, 1], default=None
+        Two classes only: predict ``classes_[1]`` when its posterior exceeds ``t``
+        (strictly), that is when :meth:`decision_function` ``S₁ − S₀ > θ`` with
+        ``θ = logit(t)``; see :class:`GaussianNB`. ``None`` predicts the most probable class.
 
     Attributes
     ----------
@@ -252,22 +340,35 @@ class MultinomialNB(_DiscreteNB):
         "fit_prior": [Boolean()],
         "priors": [None, ArrayLike()],
         "class_prior": [Options({DEPRECATED}), None, ArrayLike()],
+        "decision_threshold": [Interval(Real, 0, 1, closed="both"), None],
     }
 
-    def __init__(self, *, alpha=1.0, fit_prior=True, priors=None, class_prior=DEPRECATED):
+    def __init__(
+        self,
+        *,
+        alpha=1.0,
+        fit_prior=True,
+        priors=None,
+        class_prior=DEPRECATED,
+        decision_threshold=None,
+    ):
         self.alpha = alpha
         self.fit_prior = fit_prior
         self.priors = priors
         self.class_prior = class_prior
+        self.decision_threshold = decision_threshold
 
     def _check_non_negative(self, X):
         if np.any(X < 0):
             j = int(np.argwhere(X < 0)[0, 1])
-            raise ValueError(
-                f"{type(self).__name__}: Negative values in data passed to X (feature "
-                f"{feature_names(self)[j]!r}); X must be non-negative counts."
-            )
+            raise ValueError(self._value_error(j, None))
         return X
+
+    def _value_error(self, j, value) -> str:
+        return (
+            f"{type(self).__name__}: Negative values in data passed to X (feature "
+            f"{feature_names(self)[j]!r}); X must be non-negative counts."
+        )
 
     @fit_context
     def fit(self, X, y, sample_weight=None):
@@ -286,14 +387,17 @@ class MultinomialNB(_DiscreteNB):
         """
         X, y = validate_data(self, X, y, dtype=np.float64)
         X = kernel_array(X)
-        self._check_non_negative(X)
         codes, w = self._labels_and_weights(X, y, sample_weight)
-        _, self.feature_count_ = grouped_sums(X, codes, self.classes_.size, w)
-        totals = self.feature_count_.sum(axis=1)
-        self.feature_log_prob_ = smoothed_log_prob(
-            self.feature_count_, totals, self.alpha, float(X.shape[1])
-        )
+        self._check_non_negative(X)
+        self._set_counts(grouped_sums(X, codes, self.classes_.size, w)[1])
         return self
+
+    def _set_counts(self, feature_count):
+        self.feature_count_ = feature_count
+        totals = feature_count.sum(axis=1)
+        self.feature_log_prob_ = smoothed_log_prob(
+            feature_count, totals, self.alpha, float(feature_count.shape[1])
+        )
 
     def _validate_X(self, X):
         return self._check_non_negative(validate_data(self, X, reset=False, dtype=np.float64))
@@ -341,6 +445,10 @@ class CategoricalNB(_DiscreteNB):
         level probabilities sum to one. ``"count"``: the row stays in the class total (the
         denominator) although it adds to no level, as in the lecture notes' tumour example
         (Boily, Figure 35, where the Bare Nuclei column sums to 97.6%).
+    decision_threshold : float in [0, 1], default=None
+        Two classes only: predict ``classes_[1]`` when its posterior exceeds ``t``
+        (strictly), that is when :meth:`decision_function` ``S₁ − S₀ > θ`` with
+        ``θ = logit(t)``; see :class:`GaussianNB`. ``None`` predicts the most probable class.
 
     Attributes
     ----------
@@ -402,10 +510,13 @@ class CategoricalNB(_DiscreteNB):
         "fit_prior": [Boolean()],
         "priors": [None, ArrayLike()],
         "class_prior": [Options({DEPRECATED}), None, ArrayLike()],
+        "decision_threshold": [Interval(Real, 0, 1, closed="both"), None],
         "min_categories": [None, Interval(Integral, 1, None, closed="left"), ArrayLike()],
         "handle_unknown": [Options({"warn", "error", "ignore"})],
         "missing": [Options({"exclude", "count"})],
     }
+
+    _fit_dask = None  # its level tables are not formed from Dask collections (yet)
 
     def __init__(
         self,
@@ -417,11 +528,13 @@ class CategoricalNB(_DiscreteNB):
         min_categories=None,
         handle_unknown="warn",
         missing="exclude",
+        decision_threshold=None,
     ):
         self.alpha = alpha
         self.fit_prior = fit_prior
         self.priors = priors
         self.class_prior = class_prior
+        self.decision_threshold = decision_threshold
         self.min_categories = min_categories
         self.handle_unknown = handle_unknown
         self.missing = missing
@@ -448,8 +561,10 @@ class CategoricalNB(_DiscreteNB):
         levels, counts, observed = categorical_tables(X, codes, K, w)
         n_levels = np.array([lev.size for lev in levels])
         self.n_categories_ = np.maximum(n_levels, self._min_categories(X.shape[1]))
-        totals = observed if self.missing == "exclude" else np.repeat(
-            self.class_count_[:, None], X.shape[1], axis=1
+        totals = (
+            observed
+            if self.missing == "exclude"
+            else np.repeat(self.class_count_[:, None], X.shape[1], axis=1)
         )
         if self.alpha == 0 and np.any(totals <= 0):
             k, j = np.argwhere(totals <= 0)[0]
@@ -480,9 +595,7 @@ class CategoricalNB(_DiscreteNB):
         return arr.astype(np.int64)
 
     def _validate_X(self, X):
-        return validate_data(
-            self, X, reset=False, dtype=np.float64, ensure_all_finite="allow-nan"
-        )
+        return validate_data(self, X, reset=False, dtype=np.float64, ensure_all_finite="allow-nan")
 
     def _log_likelihood(self, X):
         out, unseen = categorical_log_likelihood(X, self.categories_, self.feature_log_prob_)

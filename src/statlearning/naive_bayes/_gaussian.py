@@ -8,6 +8,7 @@ from numbers import Real
 
 import numpy as np
 
+from .. import _dask
 from .._core.class_labels import encode_class_labels, label_repr, resolve_priors
 from .._core.compiled import kernel_array, numba_threads
 from .._core.gaussian_loglik import gaussian_log_likelihood
@@ -29,13 +30,19 @@ def gaussian_moments(X, codes, n_classes, w, ddof, var_smoothing, owner, names, 
     wsum, sums = grouped_sums(X, codes, n_classes, w)
     with np.errstate(invalid="ignore", divide="ignore"):
         theta = sums / wsum
+    ss = None if np.any(wsum <= 0) else grouped_centred_squares(X, codes, theta, w)
+    return gaussian_from_moments(wsum, theta, ss, ddof, var_smoothing, owner, names, classes)
+
+
+def gaussian_from_moments(wsum, theta, ss, ddof, var_smoothing, owner, names, classes):
+    """:func:`gaussian_moments` from the per-class weights, means and centred sums of squares
+    (each of shape ``(K, p)``; data held in blocks merge these)."""
     if np.any(wsum <= 0):
         k, j = np.argwhere(wsum <= 0)[0]
         raise ValueError(
             f"{owner}: feature {names[j]!r} has no observed (non-missing) value in class "
             f"{label_repr(classes[k])}; its class mean is undefined."
         )
-    ss = grouped_centred_squares(X, codes, theta, w)
     # overall variance of each feature (divisor Σw), from the class moments (no extra pass)
     total_w = wsum.sum(axis=0)
     grand = (wsum * theta).sum(axis=0) / total_w
@@ -122,6 +129,14 @@ class GaussianNB(ClassifierMixin, NaiveBayesMixin, StatBase):
         ``None`` keeps numba's setting (every core unless ``NUMBA_NUM_THREADS`` or
         :func:`numba.set_num_threads` says otherwise); ``-1`` is every core, ``-2`` all but
         one. The result does not depend on it.
+    decision_threshold : float in [0, 1], default=None
+        Two classes only: predict ``classes_[1]`` when its posterior exceeds ``t`` (strictly),
+        that is when :meth:`decision_function` :math:`S_1 - S_0 > \\theta` with
+        :math:`\\theta = \\operatorname{logit}(t) = \\log(t/(1-t))`: the notes' rule
+        :math:`S_1 > S_0 + \\theta`. ``t = 0`` (θ = −∞) predicts ``classes_[1]`` unless
+        its posterior is exactly 0, ``t = 1`` (θ = +∞) never does. Sweeping it traces the
+        ROC curve of :meth:`decision_function`. ``None`` predicts the most probable class
+        (for two classes the same as ``0.5``).
 
     Attributes
     ----------
@@ -164,6 +179,18 @@ class GaussianNB(ClassifierMixin, NaiveBayesMixin, StatBase):
     means and ``sqrt(var_)``). scikit-learn's ``GaussianNB`` is ``ddof=0`` (the default).
     ``sample_weight`` are frequency weights: the divisor is ``Σw − ddof``.
 
+    Decision threshold (every naive Bayes classifier here): with the class scores
+    :math:`S_k = \\log\\pi_k + \\sum_j \\log P(x_j \\mid k)`, the notes' rule for two
+    classes is "``classes_[1]`` if :math:`S_1 > S_0 + \\theta`" (seed 002, eq. 6.9–6.11;
+    θ = 0 is the rule of fewest errors). Since :math:`S_1 - S_0` is the log posterior odds,
+    this is :math:`P(\\text{classes\\_}[1] \\mid x) > t` with
+    :math:`\\theta = \\log(t/(1-t))`: ``decision_threshold=t``. Equality goes to
+    ``classes_[0]`` (the notes flip a coin), as in
+    :class:`~statlearning.neighbors.KNeighborsClassifier` and
+    :class:`~statlearning.linear_model.LogisticRegression`. Sweeping θ from +∞ to −∞
+    traces the ROC curve of :meth:`decision_function`: ``sklearn.metrics.roc_curve`` on it
+    gives the same points.
+
     Data whose largest ``|x|`` is beyond ``2^±200`` (about ``1e±60``) are fitted divided by a
     power of two (exact; ``ε`` is relative, so the fit is equivariant): ``theta_`` and
     ``var_`` are mapped back, and prediction uses the rescaled moments, so posteriors and
@@ -176,8 +203,15 @@ class GaussianNB(ClassifierMixin, NaiveBayesMixin, StatBase):
     >>> from statlearning.naive_bayes import GaussianNB
     >>> X = np.array([[-2.0], [-1.0], [-1.5], [1.0], [2.0], [1.5]])
     >>> y = np.array([0, 0, 0, 1, 1, 1])
-    >>> GaussianNB(ddof=1).fit(X, y).predict([[-0.8], [0.9]])
+    >>> model = GaussianNB(ddof=1).fit(X, y)
+    >>> model.predict([[-0.8], [0.9]])
     array([0, 1])
+    >>> model.decision_function([[0.1]]).round(3)  # S₁ − S₀, the log posterior odds
+    array([1.2])
+    >>> model.predict_proba([[0.1]]).round(3)
+    array([[0.231, 0.769]])
+    >>> model.set_params(decision_threshold=0.8).predict([[0.1]])  # needs P(1 | x) > 0.8
+    array([0])
     """
 
     _parameter_constraints = {
@@ -185,13 +219,17 @@ class GaussianNB(ClassifierMixin, NaiveBayesMixin, StatBase):
         "var_smoothing": [Interval(Real, 0, None, closed="left")],
         "ddof": [Options({0, 1})],
         "n_jobs": [None, NJobs()],
+        "decision_threshold": [Interval(Real, 0, 1, closed="both"), None],
     }
 
-    def __init__(self, *, priors=None, var_smoothing=1e-9, ddof=0, n_jobs=None):
+    def __init__(
+        self, *, priors=None, var_smoothing=1e-9, ddof=0, n_jobs=None, decision_threshold=None
+    ):
         self.priors = priors
         self.var_smoothing = var_smoothing
         self.ddof = ddof
         self.n_jobs = n_jobs
+        self.decision_threshold = decision_threshold
 
     @fit_context
     def fit(self, X, y, sample_weight=None):
@@ -213,6 +251,7 @@ class GaussianNB(ClassifierMixin, NaiveBayesMixin, StatBase):
         X, y = validate_data(self, X, y, dtype=np.float64)
         X = kernel_array(X)
         self.classes_, codes = encode_class_labels(y, name)
+        self._check_threshold()
         w = None
         if sample_weight is not None:
             w = check_sample_weight(sample_weight, X.shape[0], estimator_name=name)
@@ -220,6 +259,23 @@ class GaussianNB(ClassifierMixin, NaiveBayesMixin, StatBase):
         class_weight = np.bincount(codes, weights=w, minlength=K).astype(np.float64)
         check_class_weights(class_weight, self.classes_, name)
         fit_gaussian_part(self, X, codes, K, w, feature_names(self))
+        self.class_count_ = class_weight
+        self.class_prior_ = resolve_priors(self.priors, class_weight, name)
+        return self
+
+    def _fit_dask(self, X, y, sample_weight=None):
+        """:meth:`fit` on Dask collections: one pass of per-class moments, merged in a tree."""
+        name = type(self).__name__
+        _, wsum, theta, ss = _dask.class_moments(self, X, y, sample_weight)
+        self._check_threshold()
+        class_weight = wsum[:, 0].copy() if wsum.shape[1] else np.zeros(self.classes_.size)
+        check_class_weights(class_weight, self.classes_, name)
+        theta, var, epsilon, _ = gaussian_from_moments(
+            wsum, theta, ss, self.ddof, self.var_smoothing, name, feature_names(self),
+            self.classes_,
+        )  # fmt: skip
+        self._rescaled_moments = None
+        self.theta_, self.var_, self.epsilon_ = theta, var, epsilon
         self.class_count_ = class_weight
         self.class_prior_ = resolve_priors(self.priors, class_weight, name)
         return self
@@ -235,3 +291,8 @@ class GaussianNB(ClassifierMixin, NaiveBayesMixin, StatBase):
     def _log_likelihood(self, X):
         with numba_threads(self.n_jobs):
             return gaussian_part_log_likelihood(self, X)
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.classifier_tags.multi_class = self.decision_threshold is None
+        return tags

@@ -43,6 +43,10 @@ class MixedNB(ClassifierMixin, NaiveBayesMixin, StatBase):
     n_jobs : int, default=None
         Threads of the compiled Gaussian log-likelihood loop at prediction, as
         :class:`GaussianNB`.
+    decision_threshold : float in [0, 1], default=None
+        Two classes only: predict ``classes_[1]`` when its posterior exceeds ``t``
+        (strictly), that is when :meth:`decision_function` ``S₁ − S₀ > θ`` with
+        ``θ = logit(t)``; see :class:`GaussianNB`. ``None`` predicts the most probable class.
 
     Attributes
     ----------
@@ -97,6 +101,7 @@ class MixedNB(ClassifierMixin, NaiveBayesMixin, StatBase):
         "priors": [None, ArrayLike()],
         "handle_unknown": [Options({"warn", "error", "ignore"})],
         "n_jobs": [None, NJobs()],
+        "decision_threshold": [Interval(Real, 0, 1, closed="both"), None],
     }
 
     def __init__(
@@ -109,6 +114,7 @@ class MixedNB(ClassifierMixin, NaiveBayesMixin, StatBase):
         priors=None,
         handle_unknown="warn",
         n_jobs=None,
+        decision_threshold=None,
     ):
         self.categorical_features = categorical_features
         self.var_smoothing = var_smoothing
@@ -117,6 +123,7 @@ class MixedNB(ClassifierMixin, NaiveBayesMixin, StatBase):
         self.priors = priors
         self.handle_unknown = handle_unknown
         self.n_jobs = n_jobs
+        self.decision_threshold = decision_threshold
 
     def _categorical_mask(self, p):
         name = type(self).__name__
@@ -188,6 +195,7 @@ class MixedNB(ClassifierMixin, NaiveBayesMixin, StatBase):
         X = kernel_array(X)
         mask = self._categorical_mask(X.shape[1])
         self.classes_, codes = encode_class_labels(y, name)
+        self._check_threshold()
         w = None
         if sample_weight is not None:
             w = check_sample_weight(sample_weight, X.shape[0], estimator_name=name)
@@ -247,6 +255,7 @@ class MixedNB(ClassifierMixin, NaiveBayesMixin, StatBase):
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
         tags.input_tags.allow_nan = True
+        tags.classifier_tags.multi_class = self.decision_threshold is None
         spec = self.categorical_features
         tags.input_tags.categorical = spec is not None and np.asarray(spec).size > 0
         return tags

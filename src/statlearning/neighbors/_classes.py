@@ -13,7 +13,7 @@ from numbers import Integral, Real
 import numpy as np
 from sklearn.utils.validation import check_is_fitted
 
-from .._core.class_labels import encode_class_labels
+from .._core.class_labels import check_binary_threshold, encode_class_labels
 from .._validation import (
     DEPRECATED,
     Callable,
@@ -359,11 +359,7 @@ default="euclidean"
         name = type(self).__name__
         X, y = validate_data(self, X, y, dtype=np.float64)
         self.classes_, self._y = encode_class_labels(y, name)
-        if self.decision_threshold is not None and self.classes_.size != 2:
-            raise ValueError(
-                f"{name}: Only binary classification is supported with a decision_threshold; "
-                f"y has {self.classes_.size} classes (use decision_threshold=None)."
-            )
+        check_binary_threshold(self.decision_threshold, self.classes_.size, name)
         self._fit_index(X)
         if self.weights == "kernel":
             kernel = resolve_kernel(self.kernel, X=X)

@@ -119,6 +119,8 @@ def lasso_cv_curve(lasso_cv, ax=None):
 def roc_curve_plot(y_true, y_score, *, pos_label=1, method="max_distance", ax=None):
     """ROC curve with the optimal threshold marked and the AUC in the legend.
 
+    The same figure as :func:`plot_roc` with both marks shown.
+
     Parameters
     ----------
     y_true : array-like of shape (n_samples,)
@@ -140,22 +142,97 @@ def roc_curve_plot(y_true, y_score, *, pos_label=1, method="max_distance", ax=No
     The AUC is the Mann–Whitney statistic, with DeLong's standard error when each class has
     at least two samples (R: ``pROC::roc``, ``pROC::coords(..., "best")``).
     """
-    threshold, fpr_opt, tpr_opt = roc_optimal_threshold(
-        y_true, y_score, pos_label=pos_label, method=method
-    )
+    return plot_roc(y_true, y_score, pos_label=pos_label, method=method, ax=ax)
+
+
+def _roc_one(ax, y_true, y_score, pos_label, method, show_auc_se, show_optimal, color, name):
     pos = np.asarray(y_true) == pos_label
     fpr, tpr, _ = skm.roc_curve(pos, np.asarray(y_score, dtype=np.float64),
                                 drop_intermediate=False)
-    try:
-        auc, se = auc_se(y_true, y_score, pos_label=pos_label)
-        auc_label = f"ROC (AUC = {auc:.3f}, SE {se:.3f})"
-    except ValueError:
-        auc_label = f"ROC (AUC = {skm.auc(fpr, tpr):.3f})"
+    auc_text = f"AUC = {skm.auc(fpr, tpr):.3f}"
+    if show_auc_se:
+        try:
+            auc, se = auc_se(y_true, y_score, pos_label=pos_label)
+            auc_text = f"AUC = {auc:.3f} ± {se:.3f} SE"
+        except ValueError:  # DeLong needs two samples of each class
+            pass
+    ax.plot(fpr, tpr, color=color, label=f"{name} ({auc_text})")
+    if not show_optimal:
+        return None
+    threshold, fpr_opt, tpr_opt = roc_optimal_threshold(
+        y_true, y_score, pos_label=pos_label, method=method
+    )
+    return fpr_opt, tpr_opt, color, f"optimal ({method}): threshold {fmt(threshold)}"
+
+
+def plot_roc(y_true, y_score, *, pos_label=1, classes=None, show_auc_se=True, show_optimal=True,
+             method="max_distance", ax=None):
+    """ROC curve(s) with the AUC ± its standard error and the optimal threshold.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        True labels.
+    y_score : array-like of shape (n_samples,) or (n_samples, n_classes)
+        Scores, larger meaning more likely ``pos_label``; or one column per class in
+        ``classes`` order (e.g. ``predict_proba``), drawn one class against the rest.
+    pos_label : label, default=1
+        The positive class of a 1-D ``y_score``.
+    classes : array-like of shape (n_classes,), default=None
+        The classes of the columns of a 2-D ``y_score``.
+    show_auc_se : bool, default=True
+        Give DeLong's standard error of the AUC in the legend
+        (:func:`~statlearning.metrics.auc_se`).
+    show_optimal : bool, default=True
+        Mark the optimal threshold (:func:`~statlearning.metrics.roc_optimal_threshold`).
+    method : {"max_distance", "youden"}, default="max_distance"
+        Criterion of the optimal threshold.
+    ax : matplotlib Axes, default=None
+
+    Returns
+    -------
+    ax : matplotlib Axes
+        One line per curve plus the diagonal; one scatter point per curve when
+        ``show_optimal``; the legend labels carry the AUCs.
+
+    Notes
+    -----
+    The AUC is the Mann–Whitney statistic :math:`P(s_+ > s_-) + \tfrac12 P(s_+ = s_-)`, its
+    standard error DeLong's (R: ``pROC::roc``, ``var(roc, method = "delong")``,
+    ``pROC::coords(..., "best")``; scikit-learn: ``roc_curve``, ``roc_auc_score``).
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> from statlearning.plot import plot_roc
+    >>> ax = plot_roc([0, 0, 1, 1, 0, 1], [0.1, 0.4, 0.35, 0.8, 0.2, 0.7])
+    >>> ax.get_legend_handles_labels()[1][0]
+    'ROC (AUC = 0.889 ± 0.157 SE)'
+    """
+    scores = np.asarray(y_score, dtype=np.float64)
     ax = get_ax(ax)
-    ax.plot(fpr, tpr, color="C0", label=auc_label)
+    if scores.ndim == 2:
+        if classes is None or len(classes) != scores.shape[1]:
+            raise ValueError("a 2-D y_score needs classes, one per column")
+        y = np.asarray(y_true)
+        marks = [
+            _roc_one(ax, (y == label).astype(int), scores[:, j], 1, method, show_auc_se,
+                     show_optimal, f"C{j % 10}", f"{label} vs rest")
+            for j, label in enumerate(classes)
+            if np.any(y == label) and np.any(y != label)
+        ]
+    elif scores.ndim == 1:
+        marks = [_roc_one(ax, y_true, scores, pos_label, method, show_auc_se, show_optimal,
+                          "C0", "ROC")]
+    else:
+        raise ValueError(f"y_score must be 1-D or 2-D; got shape {scores.shape}")
     ax.plot([0, 1], [0, 1], color="grey", linestyle="--", linewidth=1, label="chance")
-    ax.scatter([fpr_opt], [tpr_opt], color="C3", zorder=3,
-               label=f"optimal ({method}): threshold {fmt(threshold)}")
+    for mark in marks:
+        if mark is not None:
+            fpr_opt, tpr_opt, color, label = mark
+            ax.scatter([fpr_opt], [tpr_opt], color=color, edgecolors="black", zorder=3,
+                       label=label)
     ax.set_xlim(-0.01, 1.01)
     ax.set_ylim(-0.01, 1.01)
     ax.set_aspect("equal")

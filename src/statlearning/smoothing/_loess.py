@@ -2,85 +2,23 @@
 
 from __future__ import annotations
 
-import math
 import warnings
 from numbers import Integral, Real
 
 import numpy as np
-from scipy.spatial.distance import cdist
 from sklearn.utils.validation import check_is_fitted
 
+from .._core.loess import (
+    local_design,
+    local_fit,
+    neighbourhood_size,
+    robustness_weights,
+    trimmed_sd,
+)
 from .._core.scaling import scale_for
 from .._validation import Boolean, Interval, Options, check_sample_weight, validate_data
 from ..base import RegressorMixin, StatBase, fit_context
 from ..exceptions import NumericalWarning
-
-#: Neighbour cells (query points × neighbours) per block of local fits.
-_BLOCK_CELLS = 1 << 19
-
-
-def _design(Z, degree):
-    """Local polynomial columns of centred coordinates ``Z`` (…, nf, d), in R's order:
-    1, the linear terms, then per variable its square and its products with later ones."""
-    cols = [np.ones(Z.shape[:-1])]
-    d = Z.shape[-1]
-    if degree >= 1:
-        cols += [Z[..., j] for j in range(d)]
-    if degree >= 2:
-        for j in range(d):
-            cols.append(Z[..., j] ** 2)
-            cols += [Z[..., j] * Z[..., jj] for jj in range(j + 1, d)]
-    return np.stack(cols, axis=-1)
-
-
-def local_fit(X, y, rw, Q, span, degree):
-    """R's ``ehg127`` at every row of ``Q``: tricube-weighted least squares on the
-    ``⌊n·span + 1e-5⌋`` nearest rows of ``X`` (radius widened by ``span`` when it exceeds 1),
-    solved by the SVD of the column-equilibrated design with R's pseudo-inverse tolerance
-    (``100·eps·σ₁``). Returns the fitted values at ``Q``."""
-    n = X.shape[0]
-    nf = min(n, math.floor(n * span + 1e-5))
-    out = np.empty(Q.shape[0])
-    step = max(1, _BLOCK_CELLS // max(nf, 1))
-    for start in range(0, Q.shape[0], step):
-        q = Q[start : start + step]
-        D2 = cdist(q, X, "sqeuclidean")
-        idx = (
-            np.argpartition(D2, nf - 1, axis=1)[:, :nf]
-            if nf < n
-            else np.tile(np.arange(n), (q.shape[0], 1))
-        )
-        dist = np.take_along_axis(D2, idx, axis=1)
-        rho = dist.max(axis=1, keepdims=True) * max(1.0, span)
-        with np.errstate(divide="ignore", invalid="ignore"):
-            u = np.sqrt(dist / rho)
-        u = np.where(rho > 0, u, 0.0)
-        w = np.sqrt(rw[idx] * np.clip(1.0 - u**3, 0.0, None) ** 3)
-        A = _design(X[idx] - q[:, None, :], degree) * w[..., None]
-        eta = w * y[idx]
-        norms = np.sqrt(np.sum(A**2, axis=1))
-        norms[norms == 0] = 1.0
-        A = A / norms[:, None, :]
-        U, s, Vt = np.linalg.svd(A, full_matrices=False)
-        tol = s[:, :1] * (100 * np.finfo(float).eps)
-        inv = np.where(s > tol, 1.0 / np.where(s > 0, s, 1.0), 0.0)
-        gamma = np.einsum("bnk,bn->bk", U, eta) * inv
-        coef0 = np.einsum("bk,bk->b", Vt[:, :, 0], gamma) / norms[:, 0]
-        out[start : start + step] = coef0
-    return out
-
-
-def robustness_weights(resid) -> np.ndarray:
-    """R's ``lowesw``: bisquare weights of the residuals over six times their median
-    absolute value (1 below 0.001 of it, 0 above 0.999)."""
-    r = np.abs(resid)
-    cmad = 6.0 * np.median(r)
-    if cmad < np.finfo(float).tiny:
-        return np.ones_like(r)
-    out = (1.0 - (r / cmad) ** 2) ** 2
-    out[r > 0.999 * cmad] = 0.0
-    out[r <= 0.001 * cmad] = 1.0
-    return out
 
 
 class LocalRegression(RegressorMixin, StatBase):
@@ -106,6 +44,13 @@ class LocalRegression(RegressorMixin, StatBase):
         and needs neighbourhoods larger than that.
     iterations : int, default=4
         Fits of the ``"symmetric"`` family (R's ``loess.control(iterations)``).
+    weights : {"frequency", "precision"}, default="frequency"
+        What ``sample_weight`` means. ``"frequency"``: a row of weight ``c`` stands for ``c``
+        identical observations, in the neighbourhoods (which hold ``⌊α Σw⌋`` observations),
+        the local least squares, the robustness median and the normalisation, so the fit is
+        R's ``loess`` on the repeated rows. ``"precision"``: R's ``loess(weights = w)``,
+        where ``w`` only scales each row's squared residual and the neighbourhoods count rows
+        (``⌊αn⌋``). Without weights the two are the same. See Notes for the choice of default.
 
     Attributes
     ----------
@@ -135,7 +80,20 @@ class LocalRegression(RegressorMixin, StatBase):
     :math:`\\alpha > 1`, as R's code), :math:`P_\\beta` a polynomial of degree ``degree``,
     :math:`w_i` the sample weights and :math:`r_i` the robustness weights. Singular local
     fits use the pseudo-inverse as R does. Prediction keeps the
-    training data (each new point is a new local fit). Mapping: ``LocalRegression(span=s,
+    training data (each new point is a new local fit).
+
+    Weights. scikit-learn's ``sample_weight`` means case weights: an integer weight is the
+    same as repeating the row, and a zero weight the same as removing it, which is what
+    model selection, resampling and class or case re-weighting assume of every estimator
+    (``cross_validate``, bootstrap counts, ``Pipeline``). R's loess weights mean precision:
+    the neighbourhood size is a fraction of the rows whatever their weights, so doubling a
+    row's weight and duplicating it give different fits. The default is the first, the one
+    every other estimator here follows (``weights="frequency"``); R's fits with weights
+    are ``weights="precision"``, reproduced to ``1e-8``. With frequency weights a
+    neighbourhood is ``⌊α Σ_i w_i⌋`` observations: the nearest rows until their weights
+    reach that count, the radius the distance of the row that reaches it (weights need not
+    be integers; rescaling them all changes the neighbourhoods, as repeating every row
+    would). Mapping: ``LocalRegression(span=s,
     degree=d, family=f)`` is ``loess(y ~ x, span = s, degree = d, family = f,
     control = loess.control(surface = "direct"))``; the notes' ``lo(x, span)`` (Boily,
     §6.4, where ``spar`` is a misprint for ``span``).
@@ -158,6 +116,7 @@ class LocalRegression(RegressorMixin, StatBase):
         "surface": [Options({"direct"})],
         "normalize": [Boolean()],
         "iterations": [Interval(Integral, 1, None, closed="left")],
+        "weights": [Options({"frequency", "precision"})],
     }
 
     def __init__(
@@ -169,6 +128,7 @@ class LocalRegression(RegressorMixin, StatBase):
         surface="direct",
         normalize=True,
         iterations=4,
+        weights="frequency",
     ):
         self.span = span
         self.degree = degree
@@ -176,6 +136,7 @@ class LocalRegression(RegressorMixin, StatBase):
         self.surface = surface
         self.normalize = normalize
         self.iterations = iterations
+        self.weights = weights
 
     @fit_context
     def fit(self, X, y, sample_weight=None):
@@ -186,7 +147,8 @@ class LocalRegression(RegressorMixin, StatBase):
         X : array-like of shape (n_samples, n_features)
         y : array-like of shape (n_samples,)
         sample_weight : array-like of shape (n_samples,), default=None
-            Prior weights (R's ``weights``).
+            Case weights (``weights="frequency"``) or R's precision ``weights``
+            (``weights="precision"``).
 
         Returns
         -------
@@ -199,12 +161,15 @@ class LocalRegression(RegressorMixin, StatBase):
         keep = w > 0
         X, y, w = X[keep], y[keep], w[keep]
         n = X.shape[0]
-        nf = min(n, math.floor(n * self.span + 1e-5))
-        k = _design(np.zeros((1, d)), self.degree).shape[-1]
+        counts = w if self.weights == "frequency" else None
+        total = n if counts is None else float(counts.sum())
+        nf = neighbourhood_size(total, self.span)
+        k = local_design(np.zeros((1, d)), self.degree).shape[-1]
         if nf <= 0:
+            what = f"{n} rows" if counts is None else f"{total:g} observations (weights)"
             raise ValueError(
                 f"{name}: span={self.span} is too small: it selects no neighbours of the "
-                f"{n} rows{'; got 1 sample' if n == 1 else ''}."
+                f"{what}{'; got 1 sample' if n == 1 else ''}."
             )
         if k > nf - 1:
             warnings.warn(
@@ -214,25 +179,23 @@ class LocalRegression(RegressorMixin, StatBase):
                 NumericalWarning,
             )
         s = scale_for(X) or 1.0  # a power of two: the local fits are exact at any scale
-        self.scale_ = self._divisor(X / s) * s
+        self.scale_ = self._divisor(X / s, counts) * s
         X = X / self.scale_
         iterations = self.iterations if self.family == "symmetric" else 1
         robust = np.ones(n)
         for it in range(iterations):
-            fitted = local_fit(X, y, w * robust, X, self.span, self.degree)
+            fitted = local_fit(X, y, w * robust, X, self.span, self.degree, counts=counts)
             if it < iterations - 1:
-                robust = robustness_weights(y - fitted)
+                reference = np.maximum(np.abs(y), np.abs(fitted))
+                robust = robustness_weights(y - fitted, counts, reference)
         self.robustness_weights_ = robust
-        self._X, self._y, self._rw = X, y, w * robust
+        self._X, self._y, self._rw, self._counts = X, y, w * robust, counts
         return self
 
-    def _divisor(self, X) -> np.ndarray:
-        n, d = X.shape
-        if not self.normalize or d == 1:
-            return np.ones(d)
-        trim = math.ceil(0.1 * n)
-        core = np.sort(X, axis=0)[trim : n - trim]
-        sd = np.std(core, axis=0, ddof=1) if core.shape[0] > 1 else np.zeros(d)
+    def _divisor(self, X, counts) -> np.ndarray:
+        if not self.normalize or X.shape[1] == 1:
+            return np.ones(X.shape[1])
+        sd = trimmed_sd(X, counts)
         return np.where(sd > 0, sd, 1.0)
 
     def predict(self, X):
@@ -248,4 +211,7 @@ class LocalRegression(RegressorMixin, StatBase):
         """
         check_is_fitted(self, "robustness_weights_")
         X = validate_data(self, X, reset=False, dtype=np.float64)
-        return local_fit(self._X, self._y, self._rw, X / self.scale_, self.span, self.degree)
+        return local_fit(
+            self._X, self._y, self._rw, X / self.scale_, self.span, self.degree,
+            counts=self._counts,
+        )  # fmt: skip

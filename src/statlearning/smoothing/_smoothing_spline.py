@@ -52,7 +52,7 @@ class SmoothingSpline(RegressorMixin, StatBase):
     Parameters
     ----------
     df : float, default=None
-        Equivalent degrees of freedom ``tr S_λ`` (R's ``df``), ``1 < df ≤`` the number of
+        Equivalent degrees of freedom ``tr S_λ`` (R's ``df``), ``2 < df ≤`` the number of
         unique x; λ is the exact root of ``tr S_λ = df``.
     lam : float, default=None
         R's ``lambda`` (on x rescaled to ``[0, 1]``, see Notes).
@@ -61,8 +61,8 @@ class SmoothingSpline(RegressorMixin, StatBase):
     criterion : {"gcv", "loocv"}, default="gcv"
         How λ is chosen when none of ``df``, ``lam``, ``spar`` is given: generalised or
         ordinary leave-one-out cross-validation (R's ``cv = FALSE`` / ``TRUE``), minimised
-        over ``spar ∈ [−1.5, 1.5]`` to ``1e-9`` (extended upwards when the criterion still
-        decreases at 1.5, where R stops).
+        over ``spar ∈ [−1.5, 1.5]`` by R's own search to ``1e-6`` (extended upwards when
+        the criterion still decreases at 1.5, where R stops).
     all_knots : bool, default=True
         A knot at every unique x (R's ``all.knots = TRUE``); ``False`` keeps R's
         ``.nknots.smspl(n)`` knots, equally spaced in rank, for large n.
@@ -198,7 +198,18 @@ class SmoothingSpline(RegressorMixin, StatBase):
         system, ux, inverse = self._system(x, y, w)
         nx = ux.size
         lam = self._choose_lambda(system, nx)
-        fit = ss.solve_band(system, lam)
+        try:
+            fit = ss.solve_band(system, lam)
+            if not fit.df <= nx * (1.0 + 1e-6):  # tr S ≤ nx: more is rounding, not a fit
+                raise np.linalg.LinAlgError
+        except np.linalg.LinAlgError:
+            set_ = [f"{k}={getattr(self, k)!r}" for k in ("lam", "spar", "df")]
+            given = next((g for g in set_ if not g.endswith("=None")), "the criterion")
+            raise ValueError(
+                f"{name}: {given} gives lambda={lam:.6g}, where the penalised system is not "
+                "positive definite in floating point (the x values are too close for so "
+                "little or so much smoothing); choose a value further from the extremes."
+            ) from None
         self._store(system, fit, lam, x, y, w, ux, inverse)
         return self
 
@@ -216,7 +227,7 @@ class SmoothingSpline(RegressorMixin, StatBase):
         if self.df is not None and self.df > ux.size:
             raise ValueError(
                 f"{name}: df={self.df} exceeds the number of unique x values ({ux.size}); "
-                f"choose 1 < df <= {ux.size}."
+                f"choose 2 < df <= {ux.size}."
             )
         self.x_min_, self.x_range_ = float(ux[0]), float(ux[-1] - ux[0])
         xbar = (ux - ux[0]) / self.x_range_
@@ -229,7 +240,10 @@ class SmoothingSpline(RegressorMixin, StatBase):
         if self.spar is not None:
             return ss.lambda_from_spar(system.ratio, self.spar)
         if self.df is not None:
-            return ss.lambda_for_df(system, float(self.df))
+            try:
+                return ss.lambda_for_df(system, float(self.df))
+            except ValueError as exc:
+                raise ValueError(f"{type(self).__name__}: {exc}") from None
         lam, _ = ss.minimise_criterion(system, self.criterion)
         return lam
 
@@ -292,15 +306,7 @@ class SmoothingSpline(RegressorMixin, StatBase):
         """Rows ``a(x)`` (four non-zero entries from column ``first``) with ``ĝ(x) = a(x)ᵀc``,
         linear beyond the boundary."""
         xs, t = self._scaled(x)
-        vals, first = ss.basis_rows(t, np.clip(xs, 0.0, 1.0))
-        for side, end in ((xs < 0, 0.0), (xs > 1, 1.0)):
-            if side.any():
-                i = 0 if end == 0.0 else t.size - 8
-                local = BSpline(t[i : i + 8], np.eye(4), 3)
-                v0, v1 = local(end), local(end, nu=1)
-                vals[side] = v0 + (xs[side, None] - end) * v1
-                first[side] = i
-        return vals, first
+        return ss.extrapolated_rows(t, xs)
 
     def predict(self, X, deriv=0):
         """Fitted curve (or its derivative) at new x.
@@ -342,7 +348,7 @@ class SmoothingSpline(RegressorMixin, StatBase):
         infer.check_interval_request(type(self).__name__, kind, level)
         x = as_column(self, X, reset=False)[:, 0]
         vals, first = self._rows(x)
-        fit = np.einsum("ij,ij->i", vals, self.coef_[first[:, None] + np.arange(4)])
+        fit = ss.row_values(vals, first, self.coef_)
         var = self.sigma_**2 * ss.quadratic_forms(vals, first, self._cov_band)
         if kind == "prediction":
             var = var + self.sigma_**2

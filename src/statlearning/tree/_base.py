@@ -22,6 +22,7 @@ from .._validation import (
 )
 from ..base import StatBase
 from ._apply import apply_checked
+from ._criteria import ENTROPY_IMPURITY
 from ._grow import RPART_MIN_IMPROVEMENT, grow_tree
 from ._inputs import encode_columns, encode_frame, resolve_categorical
 from ._params import resolve_max_features
@@ -199,7 +200,7 @@ class _BaseTree(StatBase):
     def _ccp_cost(self, tree):
         """scikit-learn's node cost ``W_t i(t) / W`` (entropy in bits, as scikit-learn)."""
         cost = sklearn_cost(tree)
-        return cost / math.log(2.0) if self.criterion == "entropy" else cost
+        return cost / math.log(2.0) if self.criterion in ENTROPY_IMPURITY else cost
 
     def _set_tree(self, tree, n_features):
         self.tree_ = tree

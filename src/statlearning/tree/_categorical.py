@@ -20,7 +20,15 @@ import numpy as np
 from numba import njit
 
 from ._route import LEFT, RIGHT
-from ._splitter import ABSOLUTE_ERROR, GINI, REL_TIE, class_gain, obs, weighted_median
+from ._splitter import (
+    ABSOLUTE_ERROR,
+    GINI,
+    REL_TIE,
+    class_gain,
+    obs,
+    split_gain,
+    weighted_median,
+)
 
 MAX_EXHAUSTIVE_LEVELS = 10
 
@@ -74,7 +82,7 @@ def _mask_gain(mask, q, crit, n_classes, cls, total, parent, sums, sums_all, wl,
             cr[k] = total[k] - cl[k]
             sl += cl[k]
             sr += cr[k]
-        return class_gain(cl, sl, crit) + class_gain(cr, sr, crit) - parent
+        return split_gain(cl, cr, total, sl, sr, sl + sr, crit) - parent
     if crit == ABSOLUTE_ERROR:
         nl = np.int64(0)
         nr = np.int64(0)

@@ -339,9 +339,12 @@ class DecisionTreeClassifier(ClassifierMixin, _BaseTree):
 
     Parameters
     ----------
-    criterion : {"gini", "entropy", "misclassification"}, default="gini"
+    criterion : {"gini", "entropy", "misclassification", "gain_ratio", "chi2"}, default="gini"
         Node impurity :math:`1-\\sum_k p_k^2`, :math:`-\\sum_k p_k \\log p_k` (natural log,
-        :math:`0 \\log 0 = 0`) or :math:`1 - \\max_k p_k`.
+        :math:`0 \\log 0 = 0`) or :math:`1 - \\max_k p_k`, whose weighted decrease the split
+        maximises; or a split score (see Notes): ``"gain_ratio"``, C4.5's information gain
+        over split information (node impurity: the entropy), or ``"chi2"``, Pearson's
+        :math:`\\chi^2` statistic of the class × side table (node impurity: Gini).
     max_depth, min_samples_split, min_samples_leaf, min_weight_fraction_leaf, \
 min_impurity_decrease, max_leaf_nodes
         As in :class:`DecisionTreeRegressor`.
@@ -389,6 +392,29 @@ tie_break
     :class:`DecisionTreeRegressor` (see its Notes), with rpart's ``method = "class"``:
     splits chosen by ``criterion``, ``cp`` and ``xval`` measured on the weighted
     misclassification count.
+
+    Split scores (seed 000 names them beside Gini and entropy). For a split of a node of
+    weight :math:`W` and class weights :math:`c_k` into sides :math:`s \\in \\{L, R\\}` of
+    weights :math:`W_s` and class weights :math:`c_{sk}`, ``"gain_ratio"`` maximises
+
+    .. math:: \\frac{H(c/W) - \\sum_s \\frac{W_s}{W} H(c_s/W_s)}
+              {-\\sum_s \\frac{W_s}{W} \\log\\frac{W_s}{W}},
+
+    the information gain over the split information (Quinlan's C4.5, without its rule that
+    restricts the candidates to those of at least average gain; the ratio is the same in
+    any log base), and ``"chi2"`` maximises Pearson's statistic
+
+    .. math:: \\chi^2 = \\sum_s \\sum_k \\frac{(c_{sk} - W_s c_k / W)^2}{W_s c_k / W}
+              = W \\sum_s \\sum_k \\frac{c_{sk}^2}{W_s c_k} - W
+
+    (CHAID's statistic, without its p-values or merging of levels; for two classes it is
+    :math:`W / (2 p (1 - p))` times the Gini decrease, so it chooses Gini's split). For these
+    two, ``min_impurity_decrease`` and best-first growth (``max_leaf_nodes``) use the
+    score itself, :math:`W` × gain ratio or :math:`\\chi^2`, as the split's decrease (divided
+    by the total weight for ``min_impurity_decrease``); the node impurity behind
+    ``ccp_alpha`` and ``feature_importances_`` is the entropy (in bits for ``ccp_alpha``) or
+    the Gini index. Categorical columns with two classes order their levels by the class
+    proportion, which is exact for ``"chi2"`` and a heuristic for ``"gain_ratio"``.
 
     Examples
     --------

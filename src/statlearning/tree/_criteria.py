@@ -10,7 +10,9 @@ from __future__ import annotations
 
 from ._splitter import (
     ABSOLUTE_ERROR,
+    CHI2,
     ENTROPY,
+    GAIN_RATIO,
     GINI,
     MISCLASSIFICATION,
     SQUARED_ERROR,
@@ -20,5 +22,9 @@ CLASSIFICATION_CRITERIA = {
     "gini": GINI,
     "entropy": ENTROPY,
     "misclassification": MISCLASSIFICATION,
+    "gain_ratio": GAIN_RATIO,
+    "chi2": CHI2,
 }
+#: Criteria whose node impurity is the entropy (reported in bits on scikit-learn's scale).
+ENTROPY_IMPURITY = ("entropy", "gain_ratio")
 REGRESSION_CRITERIA = {"squared_error": SQUARED_ERROR, "absolute_error": ABSOLUTE_ERROR}

@@ -64,6 +64,7 @@ from ._splitter import (
     class_gain,
     node_summary,
     obs,
+    split_gain,
 )
 from ._structure import Tree
 from ._surrogates import (
@@ -152,7 +153,7 @@ def _scan(xs, ids, m, j, y, codes, w, cnt, crit, n_classes, min_leaf, min_wleaf,
         elif classification:
             for k in range(n_classes):
                 rc[k] = tot[k] - lc[k]
-            g = class_gain(lc, lw, crit) + class_gain(rc, rw, crit)
+            g = split_gain(lc, rc, tot, lw, rw, wtot, crit)
         elif crit == ABSOLUTE_ERROR:
             g = abs_gain(yo, wo, m, i + 1)
         else:

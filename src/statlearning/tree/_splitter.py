@@ -6,7 +6,15 @@ Gains are in "weighted impurity" units, larger is better, comparable within one 
 * absolute error: ``-(Σ_L w|y - med_L| + Σ_R w|y - med_R|)``;
 * gini: ``Σ_k c_Lk²/W_L + Σ_k c_Rk²/W_R``;
 * entropy: ``Σ_k c_Lk log(c_Lk/W_L) + Σ_k c_Rk log(c_Rk/W_R)`` (``0 log 0 = 0``);
-* misclassification: ``max_k c_Lk + max_k c_Rk``.
+* misclassification: ``max_k c_Lk + max_k c_Rk``;
+* gain ratio (C4.5): the entropy parent gain plus ``(G_L + G_R − G) / SI``, ``G`` the entropy
+  gains above and ``SI = −Σ_s (W_s/W) log(W_s/W)`` the split information, so that the decrease
+  is ``W`` × information gain / split information;
+* chi2: ``W Σ_k (c_Lk²/W_L + c_Rk²/W_R) / c_k`` (``c_k`` the parent's class weights), whose
+  decrease over the parent's ``W`` is Pearson's χ² of the class × side table.
+
+:func:`split_gain` scores a split for every classification criterion; :func:`class_gain` is
+the parent's term (the decrease is the difference).
 
 Ties (gains equal within a relative :data:`REL_TIE`) keep the earlier feature, then the
 smaller threshold: features are scanned in the order given and thresholds in increasing
@@ -23,6 +31,8 @@ ABSOLUTE_ERROR = 1
 GINI = 2
 ENTROPY = 3
 MISCLASSIFICATION = 4
+GAIN_RATIO = 5
+CHI2 = 6
 
 #: Gains within this relative distance are ties (the earlier column, then the smaller
 #: threshold wins); the one tie tolerance of every split and surrogate search.
@@ -34,15 +44,20 @@ PURE_TOL = 1e-14
 
 @njit(cache=True)
 def class_gain(counts, wtot, crit):
-    """Σ_k c_k²/W (gini), Σ_k c_k log(c_k/W) (entropy) or max_k c_k: larger is purer."""
+    """Σ_k c_k²/W (gini), Σ_k c_k log(c_k/W) (entropy and gain ratio) or max_k c_k: larger
+    is purer; for chi2 the parent term ``W`` of :func:`split_gain` (``Σ_k c_k``)."""
     if wtot <= 0.0:
         return 0.0
     g = 0.0
+    if crit == CHI2:
+        for c in counts:
+            g += c
+        return g
     if crit == GINI:
         for c in counts:
             g += c * c
         return g / wtot
-    if crit == ENTROPY:
+    if crit == ENTROPY or crit == GAIN_RATIO:
         for c in counts:
             if c > 0.0:
                 g += c * np.log(c / wtot)
@@ -52,6 +67,27 @@ def class_gain(counts, wtot, crit):
         if c > m:
             m = c
     return m
+
+
+@njit(cache=True)
+def split_gain(lc, rc, tot, lw, rw, wtot, crit):
+    """Gain of the split sending class weights ``lc`` (total ``lw``) left and ``rc`` (``rw``)
+    right, out of the parent's ``tot`` (``wtot``); larger is better, and the split's decrease
+    is this minus ``class_gain(tot, wtot, crit)``. Both sides need positive weight."""
+    if crit == CHI2:
+        g = 0.0
+        for k in range(tot.size):
+            if tot[k] > 0.0:
+                g += (lc[k] * lc[k] / lw + rc[k] * rc[k] / rw) / tot[k]
+        return g * wtot
+    g = class_gain(lc, lw, crit) + class_gain(rc, rw, crit)
+    if crit != GAIN_RATIO:
+        return g
+    parent = class_gain(tot, wtot, crit)
+    pl = lw / wtot
+    pr = rw / wtot
+    split_info = -(pl * np.log(pl) + pr * np.log(pr))
+    return parent + (g - parent) / split_info
 
 
 @njit(cache=True)
@@ -105,9 +141,9 @@ def node_summary(y, codes, w, idx, crit, n_classes):
             wn += w[r]
         value = counts / wn
         top = counts.max()
-        if crit == GINI:
+        if crit == GINI or crit == CHI2:
             imp = 1.0 - np.sum(value * value)
-        elif crit == ENTROPY:
+        elif crit == ENTROPY or crit == GAIN_RATIO:
             imp = 0.0
             for p in value:
                 if p > 0.0:

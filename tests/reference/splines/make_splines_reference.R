@@ -15,15 +15,6 @@ options(useFancyQuotes = FALSE, width = 80, warn = 1)
 suppressPackageStartupMessages(library(splines))
 source("../json_writer.R")
 
-write_csv17 <- function(d, file) {
-  out <- d
-  for (nm in names(out)) out[[nm]] <- sprintf("%.17g", as.double(out[[nm]]))
-  write.csv(out, file, row.names = FALSE, quote = FALSE)
-  back <- read.csv(file)
-  for (nm in names(d)) stopifnot(identical(as.double(back[[nm]]), as.double(d[[nm]])))
-  back
-}
-
 # --- data ------------------------------------------------------------------
 gm <- read.csv("../lm/gapminder2011.csv")
 set.seed(20240601)
