@@ -202,7 +202,7 @@ def sample_size(eps, delta, n_hypotheses=None, vc_dim=None):
     Notes
     -----
     Hoeffding and the union bound invert in closed form,
-    :math:`n = \\lceil \\log(2|H|/\\delta) / (2\\varepsilon^2) \\rceil` (|H| = 1 for one
+    :math:`n = \\lceil \\log(2|H|/\\delta) / (2\\varepsilon^2) \\rceil` (``|H| = 1`` for one
     hypothesis). The VC bound :math:`4\\,\\mathrm{growth}(2n) e^{-n\\varepsilon^2/8} \\le \\delta`
     has no closed form; the smallest such integer is found by doubling and bisection (the log of
     the bound is concave in n, so the set where it holds is a half-line).
