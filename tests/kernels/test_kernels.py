@@ -332,3 +332,29 @@ def test_rescaled_kernel_and_gamma_scale_at_extreme_scales():
     assert isinstance(resolve_kernel("laplacian", gamma="scale", X=A * 1e100).kernel, Laplacian)
     assert not isinstance(resolve_kernel("rbf", gamma="scale", X=A * 1e50), Rescaled)
     assert not isinstance(resolve_kernel("rbf", gamma=1.0, X=A * 1e300), Rescaled)
+
+
+@pytest.mark.parametrize("name", ["linear", "poly", "rbf", "sigmoid", "laplacian", "cosine"])
+def test_gram_at_extreme_scales_is_the_nearest_float64(name):
+    """Computed on X / 2^k with the parameters absorbing the factor: no NaN from inf − inf,
+    and each entry the float64 value of the kernel."""
+    X = np.random.default_rng(0).normal(size=(6, 3))
+    Y = np.random.default_rng(1).normal(size=(4, 3))
+    for f in (2.0**900, 2.0**-900):
+        params = dict(kernel=name, gamma=0.3, degree=2, coef0=1.0)
+        K = gram(X * f, Y * f, **params)
+        assert not np.isnan(K).any()
+        np.testing.assert_allclose(np.diag(gram(X * f, **params)), gram_diag(X * f, **params))
+        if name == "cosine":
+            np.testing.assert_allclose(K, gram(X, Y, **params), rtol=1e-14)
+        elif name == "linear":  # (x/s)ᵀ(y/s)·s²: ±inf, or 0, as float64 holds xᵀy
+            np.testing.assert_array_equal(K, np.sign(X @ Y.T) * (np.inf if f > 1 else 0.0))
+        elif name in ("rbf", "laplacian"):
+            # γ‖x − y‖² is far beyond exp's range (0) or below its resolution (1)
+            np.testing.assert_array_equal(K, 0.0 if f > 1 else 1.0)
+            np.testing.assert_array_equal(np.diag(gram(X * f, **params)), 1.0)
+        elif name == "poly" and f < 1:
+            np.testing.assert_array_equal(K, 1.0)
+        elif name == "sigmoid":
+            expected = np.tanh(1.0) if f < 1 else np.sign(X @ Y.T)
+            np.testing.assert_allclose(K, expected, rtol=1e-15)

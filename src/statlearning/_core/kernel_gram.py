@@ -20,6 +20,13 @@ Kernels (γ = ``gamma``, d = ``degree``, r = ``coef0``):
 =============  ====================================
 
 ``gamma=None`` means ``1 / n_features`` (scikit-learn's ``pairwise_kernels`` default).
+
+Data near the ends of float64 (``scaling.scale_for``: beyond about ``1e±60``) are divided by a
+power of two ``s`` first (exact), and the kernel's parameters absorb it: γs² for ``rbf``,
+``poly`` and ``sigmoid``, γs for ``laplacian``, a factor s² on the ``linear`` Gram, nothing
+for ``cosine``. Squared distances and inner products then stay in range, and every entry is
+the float64 value nearest the kernel's (``exp(−γ‖x − y‖²)`` is 0 between distinct points and
+1 on the diagonal when γs² overflows, where computing on ``X`` itself gives ``NaN``).
 """
 
 from __future__ import annotations
@@ -28,6 +35,7 @@ import numpy as np
 from scipy.spatial.distance import cdist
 
 from .compiled import single_blas_thread
+from .scaling import scale_for, times
 
 __all__ = ["KERNELS", "gram", "gram_diag", "is_psd", "resolve_gamma"]
 
@@ -68,16 +76,25 @@ def _block_size(block_rows, n_cols: int) -> int:
     return max(_BLOCK_BYTES // (8 * max(n_cols, 1)), 16)
 
 
+def _times_gamma(block, gamma):
+    """``block *= gamma`` in place, keeping 0 where ``gamma`` is infinite (γs² overflowed:
+    a zero inner product or distance stays 0, not ``NaN``)."""
+    if np.isinf(gamma):
+        np.multiply(block, gamma, out=block, where=block != 0.0)
+    else:
+        block *= gamma
+
+
 def _transform(block, kernel, gamma, degree, coef0, sq_rows=None, sq_cols=None):
     """Turn a block of inner products into kernel values, in place where possible."""
     if kernel == "linear":
         return block
     if kernel == "poly":
-        block *= gamma
+        _times_gamma(block, gamma)
         block += coef0
         return np.power(block, degree, out=block)
     if kernel == "sigmoid":
-        block *= gamma
+        _times_gamma(block, gamma)
         block += coef0
         return np.tanh(block, out=block)
     if kernel == "rbf":
@@ -85,7 +102,7 @@ def _transform(block, kernel, gamma, degree, coef0, sq_rows=None, sq_cols=None):
         block += sq_rows[:, None]
         block += sq_cols[None, :]
         np.maximum(block, 0.0, out=block)
-        block *= -gamma
+        _times_gamma(block, -gamma)
         return np.exp(block, out=block)
     if kernel == "cosine":
         block *= sq_rows[:, None]
@@ -137,6 +154,9 @@ def gram(X, Y=None, *, kernel, gamma=None, degree=3, coef0=1.0, block_rows=None)
     if kernel not in KERNELS:
         raise ValueError(f"Unknown kernel {kernel!r}; expected one of {', '.join(KERNELS)}.")
     gamma = resolve_gamma(gamma, X.shape[1], kernel)
+    X, Y, gamma, factor = _rescaled(X, None if symmetric else Y, gamma, kernel)
+    if symmetric:
+        Y = X
     if isinstance(gamma, np.ndarray):  # ARD: scale column j by sqrt(gamma_j), then gamma = 1
         root = np.sqrt(gamma)
         X = X * root
@@ -152,7 +172,7 @@ def gram(X, Y=None, *, kernel, gamma=None, degree=3, coef0=1.0, block_rows=None)
             e = min(s + step, n)
             lo = s if symmetric else 0
             block = cdist(X[s:e], Y[lo:], "cityblock")
-            block *= -gamma
+            _times_gamma(block, -gamma)
             out[s:e, lo:] = np.exp(block, out=block)
         if symmetric:
             _mirror_upper(out, step)
@@ -165,7 +185,27 @@ def gram(X, Y=None, *, kernel, gamma=None, degree=3, coef0=1.0, block_rows=None)
         _fill_blocks(out, X, Y, symmetric, step, kernel, gamma, degree, coef0, rows, cols)
     if symmetric:
         _mirror_upper(out, step)
+    if factor is not None:
+        with np.errstate(over="ignore", under="ignore"):
+            out *= factor
     return out
+
+
+def _rescaled(X, Y, gamma, kernel):
+    """``X / s``, ``Y / s`` and the parameters that give the same kernel on them, for data
+    whose squares would leave float64 (``s`` a power of two; unchanged otherwise). Returns
+    ``(X, Y, gamma, factor)``: ``factor`` multiplies the Gram (``s²`` for the linear kernel,
+    else None)."""
+    s = scale_for(X, Y)
+    if s is None:
+        return X, Y, gamma, None
+    X = X / s
+    Y = None if Y is None else Y / s
+    if kernel == "linear":
+        return X, Y, gamma, times(1.0, s, 2)
+    if kernel == "cosine":
+        return X, Y, gamma, None
+    return X, Y, times(gamma, s, 1 if kernel == "laplacian" else 2), None
 
 
 def _fill_blocks(out, X, Y, symmetric, step, kernel, gamma, degree, coef0, rows, cols):
@@ -225,14 +265,20 @@ def gram_diag(X, *, kernel, gamma=None, degree=3, coef0=1.0) -> np.ndarray:
     n = X.shape[0]
     if kernel in ("rbf", "laplacian"):
         return np.ones(n)
+    X, _, gamma, factor = _rescaled(X, None, gamma, kernel)
     sq = np.einsum("ij,ij->i", X, X)
     if kernel == "linear":
+        if factor is not None:
+            with np.errstate(over="ignore", under="ignore"):
+                sq *= factor
         return sq
     if kernel == "cosine":
         return (sq > 0).astype(np.float64)
+    _times_gamma(sq, gamma)
+    sq += coef0
     if kernel == "poly":
-        return (gamma * sq + coef0) ** degree
-    return np.tanh(gamma * sq + coef0)
+        return sq**degree
+    return np.tanh(sq)
 
 
 def is_psd(K, *, tol=1e-8):

@@ -123,18 +123,20 @@ def gram_to_train(estimator, X, n_train=None):
     return estimator.kernel_(X, estimator.X_fit_)
 
 
-def gram_times(estimator, X, coef):
+def gram_times(estimator, X, coef, *, kernel=None):
     """``K(X, training points) @ coef`` (``coef`` has one row per training point), the Gram
-    computed in row chunks of about 64 MB."""
+    computed in row chunks of about 64 MB; ``kernel`` (default ``estimator.kernel_``) is the
+    kernel evaluated."""
     check_is_fitted(estimator, "kernel_")
     if isinstance(estimator.kernel_, Precomputed):
         return gram_to_train(estimator, X, coef.shape[0]) @ coef
+    kernel = estimator.kernel_ if kernel is None else kernel
     X = read_X(estimator, X, reset=False)
     n_train = estimator.X_fit_.shape[0]
     step = max((1 << 23) // max(n_train, 1), 1)
     out = np.empty((X.shape[0], *coef.shape[1:]))
     for s in range(0, X.shape[0], step):
-        out[s : s + step] = estimator.kernel_(X[s : s + step], estimator.X_fit_) @ coef
+        out[s : s + step] = kernel(X[s : s + step], estimator.X_fit_) @ coef
     return out
 
 
