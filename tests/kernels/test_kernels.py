@@ -11,6 +11,7 @@ import pytest
 from sklearn.base import clone
 from sklearn.metrics.pairwise import pairwise_kernels
 
+from statlearning._core.compiled import numba_threads
 from statlearning._core.kernel_gram import gram, gram_diag
 from statlearning.kernels import (
     RBF,
@@ -70,6 +71,26 @@ def test_blocks_do_not_change_the_gram(name):
     K = gram(X, kernel=name, block_rows=7)
     np.testing.assert_array_equal(K, K.T)
     np.testing.assert_allclose(gram_diag(X, kernel=name), np.diag(K), atol=1e-14)
+
+
+@pytest.mark.parametrize("name", ["linear", "poly", "rbf", "sigmoid", "cosine"])
+def test_one_product_and_compiled_passes_equal_the_blocks(name):
+    """Above 2**27 multiply-adds the Gram is one BLAS product (syrk when symmetric) and
+    compiled passes; the same entries as the row blocks, exactly symmetric, RBF diagonal 1."""
+    rng = np.random.default_rng(3)
+    A = rng.normal(size=(1300, 100)) / 4
+    B = rng.normal(size=(1100, 100)) / 4
+    params = dict(kernel=name, gamma=0.05, degree=3, coef0=0.5)
+    K = gram(A, **params)  # 1300² · 100 > 2**27: the whole-product path
+    np.testing.assert_allclose(K, gram(A, block_rows=333, **params), rtol=1e-12, atol=1e-12)
+    np.testing.assert_array_equal(K, K.T)
+    assert K.flags.c_contiguous
+    if name == "rbf":
+        assert np.all(np.diag(K) == 1.0) and K.max() <= 1.0
+    np.testing.assert_allclose(gram(A, B, **params), gram(A, B, block_rows=333, **params),
+                               rtol=1e-12, atol=1e-12)  # fmt: skip
+    with numba_threads(1):
+        np.testing.assert_array_equal(gram(A, **params), K)
 
 
 def test_rbf_diagonal_is_exactly_one_and_distances_clip_at_zero():

@@ -1,12 +1,19 @@
-"""The Gram matrix of the built-in kernels, computed in row blocks (the one Gram implementation).
+"""The Gram matrix of the built-in kernels (the one Gram implementation).
 
 Every kernel machine of the package (the objects of :mod:`statlearning.kernels`, the SVMs,
 kernel ridge and kernel logistic regression) evaluates its built-in kernels here. The inner
-products come from BLAS, one block of rows at a time; squared distances are
-``‖x‖² + ‖y‖² − 2xᵀy`` clipped at 0 (exactly 0 on the diagonal of a symmetric Gram), the L1
-distances of the Laplacian kernel are SciPy's ``cdist(..., "cityblock")`` per block, so nothing
-of size ``n × m × p`` is ever formed. A symmetric Gram (``Y`` is None) computes only the blocks
-on and above the diagonal and mirrors them: half the multiply-adds.
+products come from BLAS; squared distances are ``‖x‖² + ‖y‖² − 2xᵀy`` clipped at 0 (exactly 0
+on the diagonal of a symmetric Gram), the L1 distances of the Laplacian kernel are SciPy's
+``cdist(..., "cityblock")`` per block, so nothing of size ``n × m × p`` is ever formed. A
+symmetric Gram (``Y`` is None) computes only one triangle and mirrors it: half the
+multiply-adds.
+
+Small Grams are computed in row blocks of about 16 MB on one BLAS thread (a threaded BLAS
+spends longer waking its workers than computing a thin product). Above ``2**27``
+multiply-adds the Gram is one product on every BLAS thread (``syrk`` when symmetric), turned
+into kernel values in place by one parallel compiled pass (``_gram_kernels``: the kernel's
+argument, and the mirror) and NumPy's ``exp``/``tanh``/``power`` on row chunks in threads:
+no memory beyond the output.
 
 Kernels (γ = ``gamma``, d = ``degree``, r = ``coef0``):
 
@@ -31,9 +38,14 @@ the float64 value nearest the kernel's (``exp(−γ‖x − y‖²)`` is 0 betwe
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
+
+import numba
 import numpy as np
+from scipy.linalg import blas
 from scipy.spatial.distance import cdist
 
+from ._gram_kernels import COSINE, LINEAR, POLY, RBF, SIGMOID, finish_rect, finish_symmetric
 from .compiled import single_blas_thread
 from .scaling import scale_for, times
 
@@ -44,6 +56,9 @@ KERNELS = ("linear", "poly", "rbf", "sigmoid", "laplacian", "cosine")
 
 # Bytes of one block of the output (and of its temporaries) when block_rows is None.
 _BLOCK_BYTES = 1 << 24
+# Above this many multiply-adds (n · m · p) the Gram is one product on every BLAS thread and
+# compiled passes over the whole output (below it, blocks on one BLAS thread are faster).
+_WHOLE_PRODUCT = 1 << 27
 
 
 def resolve_gamma(gamma, n_features: int, kernel: str):
@@ -179,12 +194,15 @@ def gram(X, Y=None, *, kernel, gamma=None, degree=3, coef0=1.0, block_rows=None)
         return out
     rows = _row_terms(X, kernel)
     cols = rows if symmetric else _row_terms(Y, kernel)
-    # one BLAS thread for block products (a threaded BLAS spends longer waking its workers
-    # than computing a thin product on a busy machine); large blocks keep every thread
-    with single_blas_thread(step * m * X.shape[1]):
-        _fill_blocks(out, X, Y, symmetric, step, kernel, gamma, degree, coef0, rows, cols)
-    if symmetric:
-        _mirror_upper(out, step)
+    if block_rows is None and n * m * X.shape[1] > _WHOLE_PRODUCT:
+        out = _whole(X, Y, symmetric, kernel, gamma, degree, coef0, rows, cols)
+    else:
+        # one BLAS thread for block products (a threaded BLAS spends longer waking its
+        # workers than computing a thin product on a busy machine)
+        with single_blas_thread():
+            _fill_blocks(out, X, Y, symmetric, step, kernel, gamma, degree, coef0, rows, cols)
+        if symmetric:
+            _mirror_upper(out, step)
     if factor is not None:
         with np.errstate(over="ignore", under="ignore"):
             out *= factor
@@ -206,6 +224,51 @@ def _rescaled(X, Y, gamma, kernel):
     if kernel == "cosine":
         return X, Y, gamma, None
     return X, Y, times(gamma, s, 1 if kernel == "laplacian" else 2), None
+
+
+def _whole(X, Y, symmetric, kernel, gamma, degree, coef0, rows, cols):
+    """A large Gram as one BLAS product on every BLAS thread (``syrk``, half the
+    multiply-adds, for a symmetric Gram), the kernel's argument by one compiled parallel pass
+    in place (mirroring a symmetric Gram), and NumPy's elementwise function on row chunks in
+    threads. Memory: the output (and the row terms)."""
+    code = _CODES[kernel]
+    none = np.zeros(0)
+    rows = none if rows is None else rows
+    if symmetric:
+        # syrk fills the upper triangle of a Fortran-ordered C = XXᵀ: the lower triangle of
+        # its C-ordered transpose, which the compiled pass completes and mirrors
+        out = blas.dsyrk(1.0, X.T, trans=1).T
+        finish_symmetric(out, rows, code, float(gamma), float(coef0))
+    else:
+        out = np.empty((X.shape[0], Y.shape[0]))
+        np.matmul(X, Y.T, out=out)
+        if kernel != "linear":
+            cols = none if cols is None else cols
+            finish_rect(out, rows, cols, code, float(gamma), float(coef0))
+    elementwise = _ELEMENTWISE.get(kernel)
+    if elementwise is not None:
+        _threaded_rows(out, lambda part: elementwise(part, degree))
+    return out
+
+
+_CODES = {"linear": LINEAR, "poly": POLY, "rbf": RBF, "sigmoid": SIGMOID, "cosine": COSINE}
+_ELEMENTWISE = {
+    "rbf": lambda a, _: np.exp(a, out=a),
+    "poly": lambda a, degree: np.power(a, degree, out=a),
+    "sigmoid": lambda a, _: np.tanh(a, out=a),
+}
+
+
+def _threaded_rows(out, function):
+    """``function(out[s:e])`` on row chunks, in numba's current number of threads (NumPy's
+    ufuncs release the GIL)."""
+    threads = max(1, min(numba.get_num_threads(), out.shape[0]))
+    if threads == 1:
+        function(out)
+        return
+    bounds = np.linspace(0, out.shape[0], 4 * threads + 1).astype(int)
+    with ThreadPoolExecutor(threads) as pool:
+        list(pool.map(lambda k: function(out[bounds[k] : bounds[k + 1]]), range(4 * threads)))
 
 
 def _fill_blocks(out, X, Y, symmetric, step, kernel, gamma, degree, coef0, rows, cols):
