@@ -14,7 +14,7 @@ from .._core.compiled import numba_threads
 from .._validation import ArrayLike, Interval, NJobs, Options, RandomState, check_sample_weight
 from ..base import StatBase, fit_context
 from ..exceptions import warn_not_converged, warn_unrescaled_scale
-from ..kernel_methods._common import (
+from ..kernels import (
     KERNEL_CONSTRAINTS,
     gram_times,
     is_precomputed,

@@ -23,16 +23,8 @@ from ..exceptions import (
     warn_unrescaled_scale,
 )
 from ..kernel_methods import KernelRidge
-from ..kernel_methods._common import (
-    KERNEL_CONSTRAINTS,
-    fitted_kernel,
-    gram_times,
-    is_precomputed,
-    pairwise_tags,
-    read_X,
-    training_gram,
-)
 from ..kernels import (
+    KERNEL_CONSTRAINTS,
     RBF,
     AllSubsets,
     Constant,
@@ -49,6 +41,12 @@ from ..kernels import (
     Spectrum,
     Sum,
     center_kernel,
+    fitted_kernel,
+    gram_times,
+    is_precomputed,
+    pairwise_tags,
+    read_X,
+    training_gram,
 )
 from ._pca import _flip_signs, check_n_components, n_retained, range_finder
 

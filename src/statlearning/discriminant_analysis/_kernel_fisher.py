@@ -20,15 +20,15 @@ from .._core.discriminant import (
 from .._validation import ArrayLike, Interval
 from ..base import ClassifierMixin, StatBase, TransformerMixin, fit_context
 from ..exceptions import warn_unrescaled_scale
-from ..kernel_methods._common import (
+from ..kernels import (
     KERNEL_CONSTRAINTS,
+    Rescaled,
     gram_times,
     is_precomputed,
     pairwise_tags,
     read_X,
     training_gram,
 )
-from ..kernels import Rescaled
 from ._common import DiscriminantMixin
 
 __all__ = ["KernelFisherDiscriminant"]
