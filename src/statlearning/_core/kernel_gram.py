@@ -180,10 +180,11 @@ def gram(X, Y=None, *, kernel, gamma=None, degree=3, coef0=1.0, block_rows=None)
         Y = X if symmetric else Y * root
         gamma = 1.0
     n, m = X.shape[0], Y.shape[0]
-    out = np.empty((n, m))
     if n == 0 or m == 0:
-        return out
+        return np.empty((n, m))
     step = _block_size(block_rows, m)
+    whole = kernel != "laplacian" and block_rows is None and n * m * X.shape[1] > _WHOLE_PRODUCT
+    out = None if whole else np.empty((n, m))  # the whole-product path allocates its own
     if kernel == "laplacian":
         for s in range(0, n, step):
             e = min(s + step, n)
@@ -196,7 +197,7 @@ def gram(X, Y=None, *, kernel, gamma=None, degree=3, coef0=1.0, block_rows=None)
         return out
     rows = _row_terms(X, kernel)
     cols = rows if symmetric else _row_terms(Y, kernel)
-    if block_rows is None and n * m * X.shape[1] > _WHOLE_PRODUCT:
+    if whole:
         out = _whole(X, Y, symmetric, kernel, gamma, degree, coef0, rows, cols)
     else:
         # one BLAS thread for block products (a threaded BLAS spends longer waking its
