@@ -448,14 +448,6 @@ STORES_TRAINING_DATA = (
 
 # An entry here needs a reason a reader would accept. One by type, one by setting:
 EXPECTED_FAILED_CHECKS: dict = {
-    KernelKMeans: {
-        "check_sample_weight_equivalence_on_dense_data": (
-            "the weighted k-means++ seeding draws its centres from the same distribution as "
-            "the seeding on the repeated rows, but not with the same random numbers, so the "
-            "runs start elsewhere; from the same starting partition the weighted fit equals "
-            "the fit on repeated rows (tests/cluster/test_kernel_kmeans.py)"
-        )
-    },
     MultinomialNB: {
         "check_decision_proba_consistency": (
             "the check fits blobs with negative entries, which are no counts (the estimator's "

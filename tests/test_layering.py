@@ -41,11 +41,6 @@ PACKAGE_DIR = SRC / PACKAGE
 #: (importer, imported) subpackage pairs where the importer may use the other's private modules.
 ALLOWED_PRIVATE = {
     ("ensemble", "tree"),
-    # the kernel estimators placed where scikit-learn users look for them share the kernel
-    # machines' handling of ``kernel=`` (constraints, training Gram, Gram to the training set)
-    ("decomposition", "kernel_methods"),
-    ("cluster", "kernel_methods"),
-    ("discriminant_analysis", "kernel_methods"),
     # the command line reads and encodes files with the datasets' CSV reader and table encoding
     ("cli", "datasets"),
     # --formula: the command line reads the formula and builds its design as R's model frame

@@ -21,9 +21,18 @@ RINGS = np.r_[np.c_[np.cos(t), np.sin(t)], 4 * np.c_[np.cos(t), np.sin(t)]]
 RINGS = RINGS + np.random.default_rng(1).normal(scale=0.1, size=RINGS.shape)
 
 
+def _seeds(X, k, seed, w=None):
+    """The k-means++ centres KernelKMeans draws: through the cumulative weights, walking
+    through the points by K_ii, then by Σ_j w_j K_ij (linear kernel)."""
+    w = np.ones(X.shape[0]) if w is None else w
+    K = X @ X.T
+    order = np.lexsort((K @ w, np.diag(K)))
+    return kmeans_plusplus(X, k, sample_weight=w, random_state=seed, order=order)[0]
+
+
 @pytest.mark.parametrize("seed", range(4))
-def test_linear_kernel_equals_kmeans_from_the_same_seed(seed):
-    km = KMeans(4, random_state=seed, tol=0).fit(BLOBS)
+def test_linear_kernel_equals_kmeans_from_the_same_seeds(seed):
+    km = KMeans(4, init=_seeds(BLOBS, 4, seed), tol=0).fit(BLOBS)
     kkm = KernelKMeans(4, kernel="linear", n_init=1, random_state=seed).fit(BLOBS)
     np.testing.assert_array_equal(kkm.labels_, km.labels_)
     assert kkm.n_iter_ == km.n_iter_
@@ -36,11 +45,50 @@ def test_linear_kernel_equals_kmeans_from_the_same_seed(seed):
 
 
 def test_kernel_kmeanspp_seeding_picks_the_same_rows():
+    K = BLOBS @ BLOBS.T
+    w = np.random.default_rng(5).integers(1, 4, size=BLOBS.shape[0]).astype(float)
+    order = np.random.default_rng(6).permutation(BLOBS.shape[0])
     for seed in range(3):
         _, idx = kmeans_plusplus(BLOBS, 5, random_state=seed)
-        K = BLOBS @ BLOBS.T
         _, idx_gram = kmeans_plusplus(K, 5, random_state=seed, gram=True)
         np.testing.assert_array_equal(idx_gram, idx)
+        _, idx = kmeans_plusplus(BLOBS, 5, sample_weight=w, random_state=seed, order=order)
+        _, idx_gram = kmeans_plusplus(
+            K, 5, sample_weight=w, random_state=seed, gram=True, order=order
+        )
+        np.testing.assert_array_equal(idx_gram, idx)
+
+
+def test_weighted_seeding_draws_as_repeated_rows():
+    """A row of weight w takes the same random numbers as w repeated rows kept together."""
+    w = np.random.default_rng(7).integers(0, 4, size=BLOBS.shape[0])
+    rows = np.repeat(np.arange(BLOBS.shape[0]), w)
+    for seed in range(5):
+        _, idx_w = kmeans_plusplus(BLOBS, 6, sample_weight=w.astype(float), random_state=seed)
+        _, idx_r = kmeans_plusplus(BLOBS[rows], 6, sample_weight=np.ones(rows.size),
+                                   random_state=seed)  # fmt: skip
+        np.testing.assert_array_equal(idx_w, rows[idx_r])
+        assert np.all(w[idx_w] > 0)
+    with pytest.raises(ValueError, match="order must be a permutation"):
+        kmeans_plusplus(BLOBS, 3, order=np.zeros(BLOBS.shape[0], dtype=int))
+
+
+@pytest.mark.parametrize("init", ["k-means++", "random"])
+def test_fit_does_not_depend_on_row_order_and_weights_are_repetitions(init):
+    w = np.random.default_rng(8).integers(0, 4, size=BLOBS.shape[0])
+    rows = np.repeat(np.arange(BLOBS.shape[0]), w)
+    perm = np.random.default_rng(9).permutation(BLOBS.shape[0])
+    new = RNG.normal(size=(40, 2)) * 3
+    for seed in range(3):
+        params = dict(n_clusters=4, kernel="rbf", gamma=0.3, init=init, n_init=3)
+        repeated = KernelKMeans(**params, random_state=seed).fit(BLOBS[rows])
+        weighted = KernelKMeans(**params, random_state=seed)
+        weighted.fit(BLOBS[perm], sample_weight=w[perm].astype(float))
+        shuffled = KernelKMeans(**params, random_state=seed).fit(BLOBS[perm][::-1])
+        plain = KernelKMeans(**params, random_state=seed).fit(BLOBS)
+        np.testing.assert_array_equal(weighted.predict(new), repeated.predict(new))
+        np.testing.assert_allclose(weighted.inertia_, repeated.inertia_, rtol=1e-10)
+        np.testing.assert_array_equal(shuffled.labels_, plain.labels_[perm][::-1])
 
 
 def _poly2_features(X):

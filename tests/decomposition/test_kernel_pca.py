@@ -197,3 +197,30 @@ def test_psd_kernels_do_not_warn():
         warnings.simplefilter("error", NumericalWarning)
         KernelPCA(3, kernel="rbf").fit(XTR)
         KernelPCA(kernel="poly", degree=3).fit(XTR)
+
+
+@pytest.mark.parametrize("kernel", ["linear", "cosine"])
+@pytest.mark.parametrize("factor", [1e300, 1e-300, 1e100])
+def test_homogeneous_kernels_at_extreme_scales_are_fitted_on_rescaled_data(kernel, factor):
+    """Linear (degree 2 in X) and cosine (degree 0) kernels: the fit on X / 2^k mapped back;
+    scores exact, eigenvalues whose square float64 cannot hold named in a warning."""
+    X = DATA[:60, :4] - DATA[:60, :4].mean(axis=0)
+    T = DATA[60:70, :4]
+    ref = KernelPCA(3, kernel=kernel).fit(X)
+    unit = factor if kernel == "linear" else 1.0
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        model = KernelPCA(3, kernel=kernel)
+        Z = model.fit_transform(X * factor)
+    np.testing.assert_allclose(Z / unit, ref.transform(X), rtol=1e-10, atol=1e-12)
+    np.testing.assert_allclose(model.transform(T * factor) / unit, ref.transform(T), atol=1e-12)
+    np.testing.assert_allclose(model.dual_coef_ * unit, ref.dual_coef_, rtol=1e-10)
+    np.testing.assert_allclose(model.explained_variance_ratio_, ref.explained_variance_ratio_)
+    overflow = kernel == "linear" and factor != 1e100
+    messages = [str(w.message) for w in caught if issubclass(w.category, NumericalWarning)]
+    assert bool(messages) == overflow
+    if overflow:
+        assert "eigenvalues_" in messages[0] and "data scale" in messages[0]
+        assert np.all(model.eigenvalues_ == (np.inf if factor > 1 else 0.0))
+    else:
+        np.testing.assert_allclose(model.eigenvalues_ / unit / unit, ref.eigenvalues_)

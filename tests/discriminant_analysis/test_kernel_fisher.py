@@ -136,3 +136,16 @@ def test_bad_input():
         KernelFisherDiscriminant("rbf", gamma=1.0, reg=0.0).fit(X_IRIS, Y_IRIS)
     with pytest.raises(ValueError, match="1 class"):
         KernelFisherDiscriminant().fit(X_IRIS[:10], Y_IRIS[:10])
+
+
+def test_default_gamma_scale_does_not_depend_on_the_units_of_x():
+    """gamma="scale" (the default) resolves γ on X / 2^k at extreme scales (kernels.Rescaled),
+    so the fit at X × 1e±300 is the fit at X."""
+    ref = KernelFisherDiscriminant().fit(X_IRIS, Y_IRIS)
+    assert ref.kernel_.gamma == pytest.approx(1.0 / (4 * X_IRIS.var()))
+    for factor in (1e300, 1e-300):
+        model = KernelFisherDiscriminant().fit(X_IRIS * factor, Y_IRIS)
+        np.testing.assert_array_equal(model.predict(X_IRIS * factor), ref.predict(X_IRIS))
+        np.testing.assert_allclose(
+            model.transform(X_IRIS[::9] * factor), ref.transform(X_IRIS[::9]), atol=1e-8
+        )

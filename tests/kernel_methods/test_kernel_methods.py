@@ -318,3 +318,26 @@ def test_kernel_logistic_c_whose_penalty_overflows_is_refused():
     """C = 5e-324 made 1/C infinite and IRLS failed with LinAlgError (found by fuzzing)."""
     with pytest.raises(ValueError, match=r"C=5e-324 is too small"):
         KernelLogisticRegression(C=5e-324).fit(X[:4], [0, 2, 1, 2])
+
+
+def test_precomputed_gram_check_is_cheap_and_catches_clear_indefiniteness():
+    """Above 500 rows the precomputed Gram's PSD check is O(n²) (symmetry, diagonal and a
+    LOBPCG Ritz value, an upper bound of the smallest eigenvalue): a PSD Gram passes in
+    silence, one with a clearly negative eigenvalue warns."""
+    rng = np.random.default_rng(11)
+    Z = rng.normal(size=(900, 4))
+    t = Z[:, 0] + 0.1 * rng.normal(size=900)
+    K = RBF(0.5)(Z)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", NumericalWarning)
+        KernelRidge(alpha=0.1, kernel="precomputed").fit(K, t)
+    v = rng.normal(size=900)
+    v /= np.linalg.norm(v)
+    top = np.linalg.eigvalsh(K)[-1]
+    indefinite = K - 0.02 * top * np.outer(v, v)
+    assert np.linalg.eigvalsh(indefinite)[0] < -1e-3 * top
+    with pytest.warns(NumericalWarning, match="not symmetric positive semi-definite"):
+        KernelRidge(alpha=0.1, kernel="precomputed").fit(indefinite, t)
+    S = Sigmoid(gamma=0.5, coef0=1.0)(Z)
+    with pytest.warns(NumericalWarning, match="not symmetric positive semi-definite"):
+        KernelRidge(alpha=0.1, kernel="precomputed").fit(S, t)

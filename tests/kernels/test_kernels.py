@@ -11,6 +11,7 @@ import pytest
 from sklearn.base import clone
 from sklearn.metrics.pairwise import pairwise_kernels
 
+from statlearning._core.compiled import numba_threads
 from statlearning._core.kernel_gram import gram, gram_diag
 from statlearning.kernels import (
     RBF,
@@ -70,6 +71,26 @@ def test_blocks_do_not_change_the_gram(name):
     K = gram(X, kernel=name, block_rows=7)
     np.testing.assert_array_equal(K, K.T)
     np.testing.assert_allclose(gram_diag(X, kernel=name), np.diag(K), atol=1e-14)
+
+
+@pytest.mark.parametrize("name", ["linear", "poly", "rbf", "sigmoid", "cosine"])
+def test_one_product_and_compiled_passes_equal_the_blocks(name):
+    """Above 2**27 multiply-adds the Gram is one BLAS product (syrk when symmetric) and
+    compiled passes; the same entries as the row blocks, exactly symmetric, RBF diagonal 1."""
+    rng = np.random.default_rng(3)
+    A = rng.normal(size=(1300, 100)) / 4
+    B = rng.normal(size=(1100, 100)) / 4
+    params = dict(kernel=name, gamma=0.05, degree=3, coef0=0.5)
+    K = gram(A, **params)  # 1300² · 100 > 2**27: the whole-product path
+    np.testing.assert_allclose(K, gram(A, block_rows=333, **params), rtol=1e-12, atol=1e-12)
+    np.testing.assert_array_equal(K, K.T)
+    assert K.flags.c_contiguous
+    if name == "rbf":
+        assert np.all(np.diag(K) == 1.0) and K.max() <= 1.0
+    np.testing.assert_allclose(gram(A, B, **params), gram(A, B, block_rows=333, **params),
+                               rtol=1e-12, atol=1e-12)  # fmt: skip
+    with numba_threads(1):
+        np.testing.assert_array_equal(gram(A, **params), K)
 
 
 def test_rbf_diagonal_is_exactly_one_and_distances_clip_at_zero():
@@ -332,3 +353,29 @@ def test_rescaled_kernel_and_gamma_scale_at_extreme_scales():
     assert isinstance(resolve_kernel("laplacian", gamma="scale", X=A * 1e100).kernel, Laplacian)
     assert not isinstance(resolve_kernel("rbf", gamma="scale", X=A * 1e50), Rescaled)
     assert not isinstance(resolve_kernel("rbf", gamma=1.0, X=A * 1e300), Rescaled)
+
+
+@pytest.mark.parametrize("name", ["linear", "poly", "rbf", "sigmoid", "laplacian", "cosine"])
+def test_gram_at_extreme_scales_is_the_nearest_float64(name):
+    """Computed on X / 2^k with the parameters absorbing the factor: no NaN from inf − inf,
+    and each entry the float64 value of the kernel."""
+    X = np.random.default_rng(0).normal(size=(6, 3))
+    Y = np.random.default_rng(1).normal(size=(4, 3))
+    for f in (2.0**900, 2.0**-900):
+        params = dict(kernel=name, gamma=0.3, degree=2, coef0=1.0)
+        K = gram(X * f, Y * f, **params)
+        assert not np.isnan(K).any()
+        np.testing.assert_allclose(np.diag(gram(X * f, **params)), gram_diag(X * f, **params))
+        if name == "cosine":
+            np.testing.assert_allclose(K, gram(X, Y, **params), rtol=1e-14)
+        elif name == "linear":  # (x/s)ᵀ(y/s)·s²: ±inf, or 0, as float64 holds xᵀy
+            np.testing.assert_array_equal(K, np.sign(X @ Y.T) * (np.inf if f > 1 else 0.0))
+        elif name in ("rbf", "laplacian"):
+            # γ‖x − y‖² is far beyond exp's range (0) or below its resolution (1)
+            np.testing.assert_array_equal(K, 0.0 if f > 1 else 1.0)
+            np.testing.assert_array_equal(np.diag(gram(X * f, **params)), 1.0)
+        elif name == "poly" and f < 1:
+            np.testing.assert_array_equal(K, 1.0)
+        elif name == "sigmoid":
+            expected = np.tanh(1.0) if f < 1 else np.sign(X @ Y.T)
+            np.testing.assert_allclose(K, expected, rtol=1e-15)

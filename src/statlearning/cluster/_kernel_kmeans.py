@@ -14,7 +14,7 @@ from .._core.compiled import numba_threads
 from .._validation import ArrayLike, Interval, NJobs, Options, RandomState, check_sample_weight
 from ..base import StatBase, fit_context
 from ..exceptions import warn_not_converged, warn_unrescaled_scale
-from ..kernel_methods._common import (
+from ..kernels import (
     KERNEL_CONSTRAINTS,
     gram_times,
     is_precomputed,
@@ -92,6 +92,32 @@ def _repair_empty(labels, min_dist, weights, n_clusters):
         min_dist[i] = 0.0
 
 
+def _canonical_order(K, diag, w):
+    """The points sorted by ``K_ii``, then by ``Σ_j w_j K_ij``: an order fixed by the points
+    themselves, not by the order of the rows, in which a point of weight ``w`` stands where
+    its ``w`` repeated rows stand (together: they share both keys)."""
+    return np.lexsort((K @ w, diag))
+
+
+def _distinct_draws(K, diag, w, n_clusters, order, rng):
+    """``n_clusters`` points drawn one at a time with probability proportional to their
+    weight among the points that do not coincide in feature space with one drawn before (all
+    points once fewer distinct ones remain), walking through the points in ``order``; one
+    uniform number per draw, so that a point of weight ``w`` draws as ``w`` repeated rows."""
+    n = K.shape[0]
+    apart = np.ones(n, dtype=bool)
+    seeds = np.empty(n_clusters, dtype=np.int64)
+    for c in range(n_clusters):
+        mass = np.cumsum(np.where(apart, w, 0.0)[order])
+        if mass[-1] <= 0:
+            mass = np.cumsum(w[order])
+        pos = np.searchsorted(mass, rng.uniform() * mass[-1], side="right")
+        i = seeds[c] = order[min(int(pos), n - 1)]
+        d = diag + (diag[i] - 2.0 * K[i])
+        apart &= d > 1e-12 * (np.abs(diag) + abs(diag[i]))
+    return seeds
+
+
 def _lloyd(part, labels, path, max_iter, tol):
     """Lloyd's iterations from the partition ``labels`` (``path``: the inertia of the seeding
     assignment, if any); returns labels, inertia, path, n_iter, converged. Each step assigns
@@ -144,8 +170,9 @@ class KernelKMeans(ClusterMixin, StatBase):
     init : {"k-means++", "random"} or array-like of shape (n_samples,), default="k-means++"
         ``"k-means++"``: greedy D² seeding with feature-space distances
         (:func:`~statlearning.cluster.kmeans_plusplus` with ``gram=True``); ``"random"``:
-        ``n_clusters`` distinct points drawn uniformly as the first centres; an array: the
-        initial cluster of every point (labels ``0 … n_clusters − 1``; run once).
+        ``n_clusters`` distinct points drawn with probability proportional to their weight
+        (uniformly for unit weights) as the first centres; an array: the initial cluster of
+        every point (labels ``0 … n_clusters − 1``; run once).
     n_init : int, default=10
         Runs from different seeds; the run with the lowest inertia is kept.
     max_iter : int, default=300
@@ -209,8 +236,14 @@ class KernelKMeans(ClusterMixin, StatBase):
     assigns every point to the nearest mean (ties to the lowest index), which cannot increase
     the objective; an empty cluster takes the point farthest from its mean, as in
     :class:`KMeans`. With the linear kernel the iterations are those of
-    :class:`~statlearning.cluster.KMeans` from the same start (the same k-means++ draws for
-    the same ``random_state``).
+    :class:`~statlearning.cluster.KMeans` from the same start.
+
+    The seeding walks through the points in an order fixed by the points themselves (by
+    ``K_ii``, then by ``Σⱼ wⱼ K_ij``) and draws every seed through the cumulative weights, so
+    for a given ``random_state`` the fit does not depend on the order of the rows, and a
+    weight of ``w`` fits as ``w`` repeated rows (unless there are fewer distinct points of
+    positive weight than clusters). Of several runs with the same inertia up to rounding,
+    the first is kept.
 
     Cost: the Gram matrix (``8n²`` bytes: about 55,000 points in 24 GiB) and one ``n²`` pass
     per iteration, less once few points move (only their Gram rows are read again).
@@ -267,9 +300,10 @@ class KernelKMeans(ClusterMixin, StatBase):
         self.random_state = random_state
         self.n_jobs = n_jobs
 
-    def _initial_labels(self, K, diag, w, rng):
+    def _initial_labels(self, K, diag, w, order, rng):
         """The first partition, every point assigned to the nearest seed (or ``init``), and
-        the inertia of that assignment (none for given labels)."""
+        the inertia of that assignment (none for given labels); the seeds are drawn walking
+        through the points in ``order``."""
         k = self.n_clusters
         if not isinstance(self.init, str):
             labels = np.asarray(self.init)
@@ -285,12 +319,11 @@ class KernelKMeans(ClusterMixin, StatBase):
                 )
             return labels.astype(np.int64), []
         if self.init == "k-means++":
-            unit = bool(np.all(w == 1.0))  # unit weights draw as the unweighted seeding
             seeds = kmeans_plusplus(
-                K, k, sample_weight=None if unit else w, random_state=rng, gram=True
+                K, k, sample_weight=w, random_state=rng, gram=True, order=order
             )[1]
         else:
-            seeds = rng.choice(K.shape[0], size=k, replace=False)
+            seeds = _distinct_draws(K, diag, w, k, order, rng)
         D = diag[:, None] - 2.0 * K[:, seeds] + diag[seeds][None, :]
         np.maximum(D, 0.0, out=D)
         labels = np.argmin(D, axis=1).astype(np.int64)
@@ -332,13 +365,16 @@ class KernelKMeans(ClusterMixin, StatBase):
         diag = np.diag(K).copy()
         rng = check_random_state(self.random_state)
         n_init = 1 if not isinstance(self.init, str) else self.n_init
+        order = _canonical_order(K, diag, w)
         best = None
         with numba_threads(1 if self.n_jobs is None else self.n_jobs):
             for _ in range(n_init):
                 part = _Partition(K, diag, w, self.n_clusters)
-                labels, path = self._initial_labels(K, diag, w, rng)
+                labels, path = self._initial_labels(K, diag, w, order, rng)
                 run = _lloyd(part, labels, path, self.max_iter, float(self.tol))
-                if best is None or run[1] < best[1]:
+                # a run replaces the kept one only by a lower inertia beyond rounding (the
+                # same partition found again keeps the first run's labels)
+                if best is None or run[1] < best[1] - 1e-12 * abs(best[1]):
                     best = (*run, part)
             labels, inertia, path, n_iter, converged, part = best
             part.set(labels)

@@ -35,7 +35,14 @@ __all__ = ["KMeans", "MiniBatchKMeans", "kmeans_plusplus"]
 
 
 def kmeans_plusplus(
-    X, n_clusters: int, *, sample_weight=None, random_state=None, n_local_trials=None, gram=False
+    X,
+    n_clusters: int,
+    *,
+    sample_weight=None,
+    random_state=None,
+    n_local_trials=None,
+    gram=False,
+    order=None,
 ):
     """Greedy k-means++ seeding (D² sampling with local trials), as scikit-learn's.
 
@@ -64,6 +71,14 @@ def kmeans_plusplus(
         ``X`` is a positive semi-definite Gram matrix ``K`` and distances are those of the
         feature space, ``‖φ(xᵢ) − φ(xⱼ)‖² = Kᵢᵢ + Kⱼⱼ − 2Kᵢⱼ`` (kernel k-means++, as
         :class:`KernelKMeans` seeds).
+    order : ndarray of shape (n_samples,) or None, default=None
+        A permutation of the rows: the order in which the draws walk through them (None: the
+        rows' own order). A draw ``u`` picks the first row, in this order, at which the
+        cumulative (weighted) mass exceeds ``u`` times the total. With weights and an order
+        that keeps repeated rows together, a row of weight ``w`` takes the same random numbers
+        as ``w`` repeated rows (every draw goes through the cumulative weights, the first one
+        included), and an order fixed by the points themselves (as :class:`KernelKMeans`'s)
+        makes the seeding independent of the order of the rows.
 
     Returns
     -------
@@ -106,30 +121,42 @@ def kmeans_plusplus(
     else:
         rng = check_random_state(random_state)
         randint, uniform = rng.randint, rng.uniform
+    if order is not None:
+        order = np.asarray(order, dtype=np.int64)
+        if order.shape != (n,) or not np.array_equal(np.sort(order), np.arange(n)):
+            raise ValueError(f"order must be a permutation of the {n} rows.")
     if sample_weight is None:
         w = np.ones(n)
-        first = randint(n)
+        by_weight = None
     else:
         w = kernel_array(sample_weight)
-        cum_w = np.cumsum(w)
-        first = min(int(np.searchsorted(cum_w, uniform() * cum_w[-1], side="right")), n - 1)
+        by_weight = np.cumsum(w if order is None else w[order])
+
+    def walk(cumulative, draws, side="left"):
+        """The rows at which the cumulative mass (in walk order) reaches the draws."""
+        pos = np.minimum(np.searchsorted(cumulative, draws, side=side), n - 1)
+        return pos.astype(np.int64) if order is None else order[pos]
+
     trials = 2 + int(math.log(n_clusters)) if n_local_trials is None else int(n_local_trials)
     indices = np.empty(n_clusters, dtype=np.int64)
-    indices[0] = first
+    if by_weight is None:
+        indices[0] = randint(n) if order is None else order[randint(n)]
+    else:
+        indices[0] = walk(by_weight, uniform() * by_weight[-1], side="right")
     closest, cumulative = update(indices[0], np.full(n, np.inf), np.empty(n), w)
-    potential = cumulative[-1]
     for c in range(1, n_clusters):
-        if potential <= 0:  # every row coincides with a chosen centre (duplicates): uniform
-            cand = randint(n, size=trials).astype(np.int64)
+        mass = cumulative if order is None else np.cumsum((w * closest)[order])
+        if mass[-1] <= 0:  # every row coincides with a chosen centre (duplicates)
+            if by_weight is None:
+                cand = walk(np.arange(1.0, n + 1.0), randint(n, size=trials), side="right")
+            else:
+                cand = walk(by_weight, uniform(size=trials) * by_weight[-1], side="right")
         else:
-            draws = uniform(size=trials) * potential
-            cand = np.searchsorted(cumulative, draws)
-            cand = np.minimum(cand, n - 1).astype(np.int64)
+            cand = walk(mass, uniform(size=trials) * mass[-1])
         pots = potentials(cand, closest, w)
         best = int(np.argmin(pots))
         indices[c] = cand[best]
         closest, cumulative = update(indices[c], closest, cumulative, w)
-        potential = cumulative[-1]
     return original[indices].copy(), indices
 
 

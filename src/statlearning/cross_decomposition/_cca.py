@@ -13,26 +13,16 @@ from sklearn.utils.validation import check_is_fitted
 from .._core.compiled import single_blas_thread
 from .._core.linalg import gram
 from .._validation import (
-    ArrayLike,
     Boolean,
-    Callable,
-    InstanceOf,
     Interval,
-    Options,
     validate_data,
 )
 from ..base import StatBase, TransformerMixin, fit_context
 from ..exceptions import NumericalWarning, external_stacklevel, warn_unrescaled_scale
-from ..kernels import Kernel, KernelCenterer, Precomputed, resolve_kernel
+from ..kernels import KERNEL_CONSTRAINTS, KernelCenterer, Precomputed, resolve_kernel
 from ._common import PairTransformMixin, check_pairs, read_xy, read_y_like, unit_scale
 
 __all__ = ["CCA", "KernelCCA"]
-
-_KERNEL = [
-    Options({"linear", "poly", "rbf", "sigmoid", "laplacian", "cosine", "precomputed"}),
-    InstanceOf(Kernel),
-    Callable(),
-]
 
 #: Eigenvalues below this fraction of the largest count as zero (rank and pseudo-inverses).
 _RTOL = 1e-10
@@ -286,16 +276,8 @@ class KernelCCA(TransformerMixin, StatBase):
 
     _parameter_constraints: dict = {
         "n_components": [Interval(Integral, 1, None, closed="left")],
-        "kernel": _KERNEL,
-        "kernel_y": [None, *_KERNEL],
-        "gamma": [
-            None,
-            Options({"scale", "auto"}),
-            Interval(Real, 0, None, closed="neither"),
-            ArrayLike(),
-        ],
-        "degree": [Interval(Integral, 1, None, closed="left")],
-        "coef0": [Interval(Real, None, None)],
+        **KERNEL_CONSTRAINTS,
+        "kernel_y": [None, *KERNEL_CONSTRAINTS["kernel"]],
         "reg": [Interval(Real, 0, None, closed="left")],
     }
 

@@ -13,19 +13,18 @@ from sklearn.base import ClassNamePrefixFeaturesOutMixin
 from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted
 
+from .._core.scaling import max_abs, scale_for, times
 from .._validation import Boolean, Interval, Options, RandomState
 from ..base import StatBase, TransformerMixin, fit_context
-from ..exceptions import NumericalWarning, external_stacklevel, warn_unrescaled_scale
-from ..kernel_methods import KernelRidge
-from ..kernel_methods._common import (
-    KERNEL_CONSTRAINTS,
-    gram_times,
-    is_precomputed,
-    pairwise_tags,
-    read_X,
-    training_gram,
+from ..exceptions import (
+    NumericalWarning,
+    external_stacklevel,
+    warn_data_scale,
+    warn_unrescaled_scale,
 )
+from ..kernel_methods import KernelRidge
 from ..kernels import (
+    KERNEL_CONSTRAINTS,
     RBF,
     AllSubsets,
     Constant,
@@ -37,10 +36,17 @@ from ..kernels import (
     Polynomial,
     Precomputed,
     Product,
+    Rescaled,
     Scaled,
     Spectrum,
     Sum,
     center_kernel,
+    fitted_kernel,
+    gram_times,
+    is_precomputed,
+    pairwise_tags,
+    read_X,
+    training_gram,
 )
 from ._pca import _flip_signs, check_n_components, n_retained, range_finder
 
@@ -65,6 +71,15 @@ def _known_psd(kernel) -> bool:
     if isinstance(kernel, (Scaled, Normalized, Exponential)):
         return _known_psd(kernel.kernel)
     return False
+
+
+def _homogeneous_scale(kernel, X):
+    """``(s, degree)`` for data that the linear or cosine kernel (homogeneous of degree 2,
+    resp. 0, in ``X``) should see divided by the power of two ``s``; ``(None, 0)`` else."""
+    if type(kernel) not in (Linear, Cosine) or X.dtype.kind != "f":
+        return None, 0
+    s = scale_for(X)
+    return s, (2 if type(kernel) is Linear else 0)
 
 
 def _top_eigen(Kc, k, solver, rng, iterated_power, n_oversamples):
@@ -217,6 +232,15 @@ class KernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, StatBase):
     ``1/√(λ/N)``). kernlab's ``predict`` adds the grand mean divided by ``m·n`` instead of
     ``m²``, which is harmless: the components sum to zero.
 
+    Data near the ends of float64 (beyond about ``1e±60``) with the linear or cosine
+    kernel, which are homogeneous in ``X`` (``k(cx, cy) = c²k(x, y)``, resp. ``k(x, y)``),
+    are fitted on ``X / s`` (``s`` a power of two, exact) and the results mapped back:
+    scores by ``s`` (``1`` for cosine), eigenvalues and variances by ``s²``, ``dual_coef_``
+    by ``1/s``; those whose square leaves float64 become ``inf`` or 0 with a
+    ``NumericalWarning``, and the scores stay exact. Other kernels have parameters in
+    ``X``'s units; their Gram is computed at any scale, and a warning says when the
+    squares of ``X`` leave float64.
+
     The pre-image (``fit_inverse_transform=True``) is scikit-learn's: kernel ridge
     regression (:class:`~statlearning.kernel_methods.KernelRidge`, penalty ``alpha``, the
     same kernel object) from the training scores to the training points.
@@ -333,9 +357,14 @@ class KernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, StatBase):
                 "used with kernel='precomputed'."
             )
         X = read_X(self, X, ensure_min_samples=2)
-        if not is_precomputed(self):  # the kernels compute with squares of X
-            warn_unrescaled_scale(self, X, "X")
-        K = training_gram(self, X)
+        s, homogeneity = _homogeneous_scale(fitted_kernel(self, X), X)
+        if s is None:
+            K = training_gram(self, X)
+            if not is_precomputed(self) and not isinstance(self.kernel_, Rescaled):
+                warn_unrescaled_scale(self, X, "X")  # γ in X's units: a degenerate Gram
+        else:  # fitted on X / s and mapped back (exact: s is a power of two)
+            K = training_gram(self, X / s)
+            self.X_fit_ = X
         n = K.shape[0]
         nc = check_n_components(self.n_components, n, "n_samples")
         solver = self._choose_solver(n, nc)
@@ -392,11 +421,36 @@ class KernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, StatBase):
         self.n_components_ = int(kept)
         self.solver_ = solver
         scores = v * np.sqrt(w)
+        self._rescaling = None
+        if s is not None:
+            self._unscale(s, homogeneity, max_abs(X))
+            scores = times(scores, s, homogeneity // 2)
         if self.fit_inverse_transform:
             self.inverse_regressor_ = KernelRidge(alpha=self.alpha, kernel=self.kernel_).fit(
                 scores, X
             )
         return scores
+
+    def _unscale(self, s, power, magnitude):
+        """Map a fit on ``X / s`` back to ``X`` for a kernel homogeneous of degree ``power``
+        in ``X``; keep the fit on ``X / s`` for :meth:`transform`."""
+        self._rescaling = (s, power, self.dual_coef_, self.K_fit_rows_, self.K_fit_all_)
+        if power == 0:
+            return
+        self.dual_coef_ = times(self.dual_coef_, 1.0 / s, power // 2)
+        names = ["eigenvalues_", "explained_variance_", "total_variance_", "K_fit_rows_",
+                 "K_fit_all_"]  # fmt: skip
+        before = [getattr(self, a) for a in names]
+        for a, value in zip(names, before, strict=True):
+            setattr(self, a, times(value, s, power))
+        lost = [
+            a
+            for a, value in zip(names, before, strict=True)
+            if np.any((getattr(self, a) == 0) != (np.asarray(value) == 0))
+            or np.any(np.isinf(getattr(self, a)))
+        ]
+        if lost:
+            warn_data_scale(self, lost, magnitude)
 
     def transform(self, X):
         """Project points on the components (the test kernel centred as (12.17–12.18)).
@@ -413,17 +467,22 @@ class KernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, StatBase):
             Scores ``Σⱼ αⱼ K^c(x, xⱼ)``.
         """
         check_is_fitted(self, "dual_coef_")
-        A = self.dual_coef_
+        rescaling = getattr(self, "_rescaling", None)
+        if rescaling is None:
+            kernel, A, fit_rows, fit_all = None, self.dual_coef_, self.K_fit_rows_, self.K_fit_all_
+        else:  # the fit on X / s: the kernel on X / s, the scores mapped back
+            s, power, A, fit_rows, fit_all = rescaling
+            kernel = Rescaled(self.kernel_, s)
         n = A.shape[0]
         # one pass over K(X, train): K A and the row means κ(x) together
         coef = np.hstack([A, np.full((n, 1), 1.0 / n)])
-        KA = gram_times(self, X, coef)
+        KA = gram_times(self, X, coef, kernel=kernel)
         rows = KA[:, -1]
         KA = KA[:, :-1]
         col_sums = A.sum(axis=0)  # 0 up to rounding: the eigenvectors are orthogonal to 1
-        KA -= self.K_fit_rows_ @ A
-        KA -= np.outer(rows - self.K_fit_all_, col_sums)
-        return KA
+        KA -= fit_rows @ A
+        KA -= np.outer(rows - fit_all, col_sums)
+        return KA if rescaling is None else times(KA, s, power // 2)
 
     def inverse_transform(self, X):
         """Pre-images of scores: the kernel ridge map learnt with ``fit_inverse_transform``.

@@ -20,8 +20,9 @@ from .._core.discriminant import (
 from .._validation import ArrayLike, Interval
 from ..base import ClassifierMixin, StatBase, TransformerMixin, fit_context
 from ..exceptions import warn_unrescaled_scale
-from ..kernel_methods._common import (
+from ..kernels import (
     KERNEL_CONSTRAINTS,
+    Rescaled,
     gram_times,
     is_precomputed,
     pairwise_tags,
@@ -47,9 +48,10 @@ class KernelFisherDiscriminant(
         ``"linear"``, ``"poly"``, ``"rbf"``, ``"sigmoid"``, ``"laplacian"``, ``"cosine"``,
         ``"precomputed"`` (``X`` is then the Gram matrix), a kernel object of
         :mod:`statlearning.kernels` or a callable ``f(X, Y)`` returning the Gram matrix.
-    gamma : {"scale", "auto"}, float, array-like or None, default=None
-        γ of the named kernels; None and ``"auto"`` mean ``1 / n_features``, ``"scale"``
-        ``1 / (n_features · X.var())``.
+    gamma : {"scale", "auto"}, float, array-like or None, default="scale"
+        γ of the named kernels; ``"scale"`` is ``1 / (n_features · X.var())`` (as
+        :class:`~statlearning.svm.SVC`: the kernel follows X's units, so the fit does not
+        depend on them), None and ``"auto"`` mean ``1 / n_features``.
     degree : int, default=3
         Degree of ``"poly"``.
     coef0 : float, default=1.0
@@ -160,7 +162,7 @@ class KernelFisherDiscriminant(
         self,
         kernel="rbf",
         *,
-        gamma=None,
+        gamma="scale",
         degree=3,
         coef0=1.0,
         reg=1e-3,
@@ -200,9 +202,9 @@ class KernelFisherDiscriminant(
                 f"{name}: n_components={self.n_components} cannot exceed n_classes - 1 = "
                 f"{K_classes - 1}."
             )
-        if not is_precomputed(self):  # the kernels compute with squares of X
-            warn_unrescaled_scale(self, X, "X")
         G = np.ascontiguousarray(training_gram(self, X))
+        if not is_precomputed(self) and not isinstance(self.kernel_, Rescaled):
+            warn_unrescaled_scale(self, X, "X")  # γ in X's units: extreme X, degenerate Gram
         n = G.shape[0]
         if n <= K_classes:
             raise ValueError(

@@ -16,7 +16,7 @@ from .._solvers.logistic import Objective, binary_irls, newton
 from .._validation import Interval, check_sample_weight
 from ..base import ClassifierMixin, StatBase, fit_context
 from ..exceptions import warn_not_converged
-from ._common import KERNEL_CONSTRAINTS, gram_times, pairwise_tags, read_X, training_gram
+from ..kernels import KERNEL_CONSTRAINTS, gram_times, pairwise_tags, read_X, training_gram
 
 __all__ = ["KernelLogisticRegression"]
 

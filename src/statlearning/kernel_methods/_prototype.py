@@ -10,7 +10,7 @@ from sklearn.utils.validation import check_is_fitted
 
 from .._validation import Interval, Options, RandomState
 from ..base import StatBase, TransformerMixin, fit_context
-from ._common import (
+from ..kernels import (
     KERNEL_CONSTRAINTS,
     fitted_kernel,
     is_precomputed,

@@ -13,7 +13,7 @@ from sklearn.utils.validation import check_is_fitted
 from .._validation import Boolean, Interval, check_sample_weight
 from ..base import RegressorMixin, StatBase, fit_context
 from ..exceptions import NumericalWarning, external_stacklevel
-from ._common import KERNEL_CONSTRAINTS, gram_times, pairwise_tags, read_X, training_gram
+from ..kernels import KERNEL_CONSTRAINTS, gram_times, pairwise_tags, read_X, training_gram
 
 __all__ = ["KernelRidge"]
 
