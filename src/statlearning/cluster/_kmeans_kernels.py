@@ -30,26 +30,37 @@ SCREEN_WORK = 200
 
 
 @numba.njit(cache=True, inline="always")
+def _sq_dist(X, i, centers, j):
+    """``Σ_f (X[i, f] − centers[j, f])²`` summed in feature order (the direct distance)."""
+    d = 0.0
+    for f in range(X.shape[1]):
+        diff = X[i, f] - centers[j, f]
+        d += diff * diff
+    return d
+
+
+@numba.njit(cache=True, inline="always")
+def _record(X, i, best, best_d, c, labels, min_dist, part_sums, part_counts):
+    """Row ``i`` goes to centre ``best`` at squared distance ``best_d``: chunk ``c``'s slots."""
+    labels[i] = best
+    min_dist[i] = best_d
+    part_counts[c, best] += 1.0
+    for f in range(X.shape[1]):
+        part_sums[c, best, f] += X[i, f]
+
+
+@numba.njit(cache=True, inline="always")
 def _assign_direct(X, centers, start, stop, c, labels, min_dist, part_sums, part_counts):
     """Rows ``start:stop`` by their direct distances to every centre (few features and centres)."""
-    p = X.shape[1]
-    k = centers.shape[0]
     for i in range(start, stop):
         best = 0
         best_d = np.inf
-        for j in range(k):
-            d = 0.0
-            for f in range(p):
-                diff = X[i, f] - centers[j, f]
-                d += diff * diff
+        for j in range(centers.shape[0]):
+            d = _sq_dist(X, i, centers, j)
             if d < best_d:
                 best_d = d
                 best = j
-        labels[i] = best
-        min_dist[i] = best_d
-        part_counts[c, best] += 1.0
-        for f in range(p):
-            part_sums[c, best, f] += X[i, f]
+        _record(X, i, best, best_d, c, labels, min_dist, part_sums, part_counts)
 
 
 @numba.njit(cache=True, inline="always")
@@ -109,18 +120,11 @@ def _assign_chunk(X, xnorm, centers, ct, cnorm, c, labels, min_dist, part_sums, 
             for j in range(k):
                 if j != best and g[r, j] > limit + gamma * cnorm[j]:
                     continue
-                d = 0.0
-                for f in range(p):
-                    diff = X[i, f] - centers[j, f]
-                    d += diff * diff
+                d = _sq_dist(X, i, centers, j)
                 if d < best_d:
                     best_d = d
                     best = j
-            labels[i] = best
-            min_dist[i] = best_d
-            part_counts[c, best] += 1.0
-            for f in range(p):
-                part_sums[c, best, f] += X[i, f]
+            _record(X, i, best, best_d, c, labels, min_dist, part_sums, part_counts)
 
 
 @numba.njit(cache=True)
@@ -139,15 +143,7 @@ def row_norms(X):
 @numba.njit(cache=True, inline="always")
 def _centre_terms(centers):
     """The centres transposed (contiguous, for the product) and their squared norms."""
-    k, p = centers.shape
-    ct = np.ascontiguousarray(centers.T)
-    cnorm = np.empty(k, dtype=np.float64)
-    for j in range(k):
-        s = 0.0
-        for f in range(p):
-            s += centers[j, f] * centers[j, f]
-        cnorm[j] = s
-    return ct, cnorm
+    return np.ascontiguousarray(centers.T), row_norms(centers)
 
 
 @numba.njit(cache=True, inline="always")
