@@ -229,8 +229,12 @@ def test_assignment_step_is_exact_on_ties(p, k):
     C[1] = C[0]  # two identical centres: every row nearest to them goes to the first
     D = ((X[:, None, :] - C[None]) ** 2).sum(axis=2)
     expected = np.argmin(D, axis=1)
-    for kernel in (assign_accumulate, assign_accumulate_parallel):
-        labels, dist, sums, counts = kernel(X, row_norms(X), C)
+    for kernel, xnorm in [
+        (assign_accumulate, row_norms(X)),
+        (assign_accumulate, np.empty(0)),  # the norms computed on the way (predict)
+        (assign_accumulate_parallel, row_norms(X)),
+    ]:
+        labels, dist, sums, counts = kernel(X, xnorm, C)
         np.testing.assert_array_equal(labels, expected)
         np.testing.assert_array_equal(dist, D[np.arange(X.shape[0]), expected])
         np.testing.assert_array_equal(counts, np.bincount(expected, minlength=k))

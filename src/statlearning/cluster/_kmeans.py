@@ -470,7 +470,7 @@ class KMeans(ClusterMixin, TransformerMixin, StatBase):
         X, centers, s = _rescaled(X, kernel_array(centers))
         with numba_threads(self.n_jobs):
             labels, min_dist, sums, counts = _assignment_kernel(self.n_jobs)(
-                X, row_norms(X), centers
+                X, np.empty(0), centers
             )
         return labels, times(min_dist, s, 2), times(sums, s), counts
 

@@ -98,8 +98,8 @@ def _assign_chunk(X, xnorm, centers, ct, cnorm, c, labels, min_dist, part_sums, 
                 if a < best_a:
                     best_a = a
                     best = j
-            base = 2.0 * xnorm[i] + cnorm[best]
-            limit = best_a + gamma * base
+            xn = xnorm[i] if xnorm.shape[0] else _row_norm(X, i)
+            limit = best_a + gamma * (2.0 * xn + cnorm[best])
             single = True
             for j in range(k):
                 if j != best and g[r, j] <= limit + gamma * cnorm[j]:
@@ -127,16 +127,21 @@ def _assign_chunk(X, xnorm, centers, ct, cnorm, c, labels, min_dist, part_sums, 
             _record(X, i, best, best_d, c, labels, min_dist, part_sums, part_counts)
 
 
+@numba.njit(cache=True, inline="always")
+def _row_norm(X, i):
+    s = 0.0
+    for f in range(X.shape[1]):
+        s += X[i, f] * X[i, f]
+    return s
+
+
 @numba.njit(cache=True)
 def row_norms(X):
-    """``‖x_i‖²`` of every row (computed once per fit: the rows do not move)."""
-    n, p = X.shape
-    out = np.empty(n, dtype=np.float64)
-    for i in range(n):
-        s = 0.0
-        for f in range(p):
-            s += X[i, f] * X[i, f]
-        out[i] = s
+    """``‖x_i‖²`` of every row (computed once per fit: the rows do not move); an empty
+    array in its place makes the assignment step compute each norm where it needs it."""
+    out = np.empty(X.shape[0], dtype=np.float64)
+    for i in range(X.shape[0]):
+        out[i] = _row_norm(X, i)
     return out
 
 
@@ -180,8 +185,9 @@ def assign_accumulate(X, xnorm, centers):
     Parameters
     ----------
     X : ndarray (n, p), float64, C-contiguous
-    xnorm : ndarray (n,), float64
-        Squared norms of the rows (:func:`row_norms`).
+    xnorm : ndarray (n,) or (0,), float64
+        Squared norms of the rows (:func:`row_norms`), or empty to compute them on the way
+        (a single pass, as in ``predict``).
     centers : ndarray (k, p), float64, C-contiguous
 
     Returns
