@@ -209,3 +209,34 @@ def test_minibatch_initialisation_keeps_a_candidate_when_every_inertia_overflows
         model = MiniBatchKMeans(n_clusters=3, random_state=0).fit(X)
     assert model.cluster_centers_.shape == (3, 3)
     assert np.all(np.isfinite(model.cluster_centers_))
+
+
+@pytest.mark.parametrize("p, k", [(40, 10), (6, 5)])
+def test_assignment_step_is_exact_on_ties(p, k):
+    # integer data and centres: every distance is exact, so exact ties are frequent and the
+    # product-screened step (p·k above SCREEN_WORK) must give the direct step's lowest index
+    from statlearning.cluster._kmeans_kernels import (
+        SCREEN_WORK,
+        assign_accumulate,
+        assign_accumulate_parallel,
+        row_norms,
+    )
+
+    assert (p * k >= SCREEN_WORK) == (p == 40)
+    rng = np.random.default_rng(0)
+    X = rng.integers(0, 3, size=(5000, p)).astype(np.float64)
+    C = rng.integers(0, 3, size=(k, p)).astype(np.float64)
+    C[1] = C[0]  # two identical centres: every row nearest to them goes to the first
+    D = ((X[:, None, :] - C[None]) ** 2).sum(axis=2)
+    expected = np.argmin(D, axis=1)
+    for kernel, xnorm in [
+        (assign_accumulate, row_norms(X)),
+        (assign_accumulate, np.empty(0)),  # the norms computed on the way (predict)
+        (assign_accumulate_parallel, row_norms(X)),
+    ]:
+        labels, dist, sums, counts = kernel(X, xnorm, C)
+        np.testing.assert_array_equal(labels, expected)
+        np.testing.assert_array_equal(dist, D[np.arange(X.shape[0]), expected])
+        np.testing.assert_array_equal(counts, np.bincount(expected, minlength=k))
+        for j in range(k):
+            np.testing.assert_array_equal(sums[j], X[expected == j].sum(axis=0))

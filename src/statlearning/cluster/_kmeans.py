@@ -27,6 +27,7 @@ from ._kmeans_kernels import (
     candidate_potentials,
     elkan_assign,
     elkan_init,
+    row_norms,
     squared_distances,
     update_closest,
 )
@@ -201,10 +202,11 @@ class _LloydSteps:
 
     def __init__(self, X, assign=assign_accumulate):
         self.X = X
+        self.xnorm = row_norms(X)
         self._assign = assign
 
     def assign(self, centers):
-        return self._assign(self.X, centers)
+        return self._assign(self.X, self.xnorm, kernel_array(centers))
 
     def moved(self, rows, new_labels):
         pass
@@ -494,7 +496,9 @@ class KMeans(ClusterMixin, TransformerMixin, StatBase):
         squared distances would leave float64's range)."""
         X, centers, s = _rescaled(X, kernel_array(centers))
         with numba_threads(self.n_jobs):
-            labels, min_dist, sums, counts = _assignment_kernel(self.n_jobs)(X, centers)
+            labels, min_dist, sums, counts = _assignment_kernel(self.n_jobs)(
+                X, np.empty(0), centers
+            )
         return labels, times(min_dist, s, 2), times(sums, s), counts
 
     def predict(self, X) -> np.ndarray:

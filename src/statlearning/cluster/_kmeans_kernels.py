@@ -8,6 +8,13 @@ saved (and made the timing depend on the machine's load). Rows are accumulated i
 the partial sums are added in a fixed order (deterministic results); that also lets
 :func:`assign_accumulate_parallel` (``KMeans(n_jobs=...)``) run the chunks on several threads
 and return exactly the same numbers.
+
+The assignment step ranks the centres of a block of rows by one matrix product (BLAS), as
+scikit-learn's Lloyd does, then compares the few centres within the product's rounding margin
+of the best by their direct sums: the answers are bit for bit those of the direct distances,
+and a pass over a wide ``X`` costs little more than reading it (with 80 features and 10
+centres, 1.5–1.8× fewer CPU seconds than the direct distances; with few features and
+centres, below :data:`SCREEN_WORK`, the direct distances stay the faster and are kept).
 """
 
 from __future__ import annotations
@@ -16,31 +23,132 @@ import numba
 import numpy as np
 
 _CHUNK = 2048
+_BLOCK = 256
+#: Features × centres from which the assignment step screens by a matrix product: below it
+#: the direct distances are cheaper than the product's call and the second pass over the rows.
+SCREEN_WORK = 200
 
 
 @numba.njit(cache=True, inline="always")
-def _assign_chunk(X, centers, c, labels, min_dist, part_sums, part_counts):
-    """Assignment and accumulation of the rows of chunk ``c`` (writes only that chunk's slots)."""
+def _sq_dist(X, i, centers, j):
+    """``Σ_f (X[i, f] − centers[j, f])²`` summed in feature order (the direct distance)."""
+    d = 0.0
+    for f in range(X.shape[1]):
+        diff = X[i, f] - centers[j, f]
+        d += diff * diff
+    return d
+
+
+@numba.njit(cache=True, inline="always")
+def _record(X, i, best, best_d, c, labels, min_dist, part_sums, part_counts):
+    """Row ``i`` goes to centre ``best`` at squared distance ``best_d``: chunk ``c``'s slots."""
+    labels[i] = best
+    min_dist[i] = best_d
+    part_counts[c, best] += 1.0
+    for f in range(X.shape[1]):
+        part_sums[c, best, f] += X[i, f]
+
+
+@numba.njit(cache=True, inline="always")
+def _assign_direct(X, centers, start, stop, c, labels, min_dist, part_sums, part_counts):
+    """Rows ``start:stop`` by their direct distances to every centre (few features and centres)."""
+    for i in range(start, stop):
+        best = 0
+        best_d = np.inf
+        for j in range(centers.shape[0]):
+            d = _sq_dist(X, i, centers, j)
+            if d < best_d:
+                best_d = d
+                best = j
+        _record(X, i, best, best_d, c, labels, min_dist, part_sums, part_counts)
+
+
+@numba.njit(cache=True, inline="always")
+def _assign_chunk(X, xnorm, centers, ct, cnorm, c, labels, min_dist, part_sums, part_counts):
+    """Assignment and accumulation of the rows of chunk ``c`` (writes only that chunk's slots).
+
+    The distances are screened by blocks of one matrix product (BLAS): ``‖c_j‖² − 2 x·c_j``
+    ranks the centres of a row up to a rounding error bounded by ``γ (2‖x‖² + ‖c_j‖² +
+    ‖c_b‖²)``, with ``γ = 8 (p + 4) ε``, which also covers the rounding of the direct sums.
+    Only the centres within that margin of the best are compared by their direct sums
+    ``Σ_f (x_f − c_jf)²`` (usually the best alone), so labels, distances and partial sums
+    are exactly those of computing every distance directly (ties to the lowest index).
+    Below :data:`SCREEN_WORK` features × centres the distances are all computed directly.
+    """
     n, p = X.shape
     k = centers.shape[0]
     start = c * _CHUNK
     stop = min(start + _CHUNK, n)
-    for i in range(start, stop):
-        best = 0
-        best_d = np.inf
-        for j in range(k):
-            d = 0.0
-            for f in range(p):
-                diff = X[i, f] - centers[j, f]
-                d += diff * diff
-            if d < best_d:
-                best_d = d
-                best = j
-        labels[i] = best
-        min_dist[i] = best_d
-        part_counts[c, best] += 1.0
-        for f in range(p):
-            part_sums[c, best, f] += X[i, f]
+    if p * k < SCREEN_WORK:
+        _assign_direct(X, centers, start, stop, c, labels, min_dist, part_sums, part_counts)
+        return
+    gamma = 8.0 * (p + 4) * 2.220446049250313e-16
+    buf = np.empty((_BLOCK, k), dtype=np.float64)
+    for b0 in range(start, stop, _BLOCK):
+        b1 = min(b0 + _BLOCK, stop)
+        g = buf[: b1 - b0]
+        np.dot(X[b0:b1], ct, g)
+        for r in range(b1 - b0):
+            i = b0 + r
+            best = 0
+            best_a = np.inf
+            for j in range(k):
+                a = cnorm[j] - 2.0 * g[r, j]
+                g[r, j] = a
+                if a < best_a:
+                    best_a = a
+                    best = j
+            xn = xnorm[i] if xnorm.shape[0] else _row_norm(X, i)
+            limit = best_a + gamma * (2.0 * xn + cnorm[best])
+            single = True
+            for j in range(k):
+                if j != best and g[r, j] <= limit + gamma * cnorm[j]:
+                    single = False
+                    break
+            if single:  # the direct distance and the accumulation in one pass over the row
+                labels[i] = best
+                part_counts[c, best] += 1.0
+                best_d = 0.0
+                for f in range(p):
+                    x = X[i, f]
+                    diff = x - centers[best, f]
+                    best_d += diff * diff
+                    part_sums[c, best, f] += x
+                min_dist[i] = best_d
+                continue
+            best_d = np.inf
+            for j in range(k):
+                if j != best and g[r, j] > limit + gamma * cnorm[j]:
+                    continue
+                d = _sq_dist(X, i, centers, j)
+                if d < best_d:
+                    best_d = d
+                    best = j
+            _record(X, i, best, best_d, c, labels, min_dist, part_sums, part_counts)
+
+
+@numba.njit(cache=True, inline="always")
+def _row_norm(X, i):
+    s = 0.0
+    for f in range(X.shape[1]):
+        s += X[i, f] * X[i, f]
+    return s
+
+
+@numba.njit(cache=True)
+def row_norms(X):
+    """``‖x_i‖²`` of every row (computed once per fit: the rows do not move); an empty
+    array in its place makes the assignment step compute each norm where it needs it."""
+    out = np.empty(X.shape[0], dtype=np.float64)
+    for i in range(X.shape[0]):
+        out[i] = _row_norm(X, i)
+    return out
+
+
+@numba.njit(cache=True, inline="always")
+def _centre_terms(centers):
+    """The centres transposed (contiguous, for the product) and their squared norms."""
+    return np.ascontiguousarray(centers.T), row_norms(centers)
 
 
 @numba.njit(cache=True, inline="always")
@@ -71,13 +179,16 @@ def _reduce_chunks(part_sums, part_counts):
 
 
 @numba.njit(cache=True)
-def assign_accumulate(X, centers):
+def assign_accumulate(X, xnorm, centers):
     """Nearest centre of every row, its squared distance, and the per-cluster sums and counts.
 
     Parameters
     ----------
     X : ndarray (n, p), float64, C-contiguous
-    centers : ndarray (k, p), float64
+    xnorm : ndarray (n,) or (0,), float64
+        Squared norms of the rows (:func:`row_norms`), or empty to compute them on the way
+        (a single pass, as in ``predict``).
+    centers : ndarray (k, p), float64, C-contiguous
 
     Returns
     -------
@@ -91,19 +202,21 @@ def assign_accumulate(X, centers):
         Number of rows assigned to each centre.
     """
     n_chunks, labels, min_dist, part_sums, part_counts = _workspace(X, centers)
+    ct, cnorm = _centre_terms(centers)
     for c in range(n_chunks):
-        _assign_chunk(X, centers, c, labels, min_dist, part_sums, part_counts)
+        _assign_chunk(X, xnorm, centers, ct, cnorm, c, labels, min_dist, part_sums, part_counts)
     sums, counts = _reduce_chunks(part_sums, part_counts)
     return labels, min_dist, sums, counts
 
 
 @numba.njit(cache=True, parallel=True)
-def assign_accumulate_parallel(X, centers):
+def assign_accumulate_parallel(X, xnorm, centers):
     """:func:`assign_accumulate` with the chunks on numba's threads: the same numbers (each
     chunk is accumulated alone, the chunks are then added in order)."""
     n_chunks, labels, min_dist, part_sums, part_counts = _workspace(X, centers)
+    ct, cnorm = _centre_terms(centers)
     for c in numba.prange(n_chunks):
-        _assign_chunk(X, centers, c, labels, min_dist, part_sums, part_counts)
+        _assign_chunk(X, xnorm, centers, ct, cnorm, c, labels, min_dist, part_sums, part_counts)
     sums, counts = _reduce_chunks(part_sums, part_counts)
     return labels, min_dist, sums, counts
 
