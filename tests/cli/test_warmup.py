@@ -76,9 +76,11 @@ def test_background_models_run_last_after_the_wait(budget, monkeypatch):
     assert not run.notes  # the waiting is not charged to the budget
 
 
-def test_no_background_process_without_tree_models():
+def test_no_background_process_without_tree_models_or_when_turned_off(monkeypatch):
     X, y = _data()
     assert start_warmup([get_model("linear_regression")], X, y) is None
+    monkeypatch.setenv("STATLEARNING_BACKGROUND_COMPILE", "0")
+    assert start_warmup([get_model("decision_tree_regressor")], X, y) is None
 
 
 def test_background_process_compiles_and_cleans_up():

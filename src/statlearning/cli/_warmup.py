@@ -15,6 +15,9 @@ Nothing changes when the cache is warm (no process is started), when caching is 
 background process fails: its errors are ignored, since the main process fits the same models
 and reports their errors itself.
 
+Setting the environment variable ``STATLEARNING_BACKGROUND_COMPILE=0`` turns this off (every
+kernel then compiles in the main process, as it is first called).
+
 Run as ``python -m statlearning.cli._warmup DATA.npz NAME ...`` (``DATA.npz`` holding ``X``
 and ``y``).
 """
@@ -98,10 +101,11 @@ def start_warmup(specs, X, y):
     Returns
     -------
     Warmup or None
-        None when no spec is tree-based or the process cannot be started.
+        None when no spec is tree-based, the process cannot be started, or the environment
+        variable ``STATLEARNING_BACKGROUND_COMPILE`` is ``0``.
     """
     names = [spec.name for spec in specs if spec.family in BACKGROUND_FAMILIES]
-    if not names:
+    if not names or os.environ.get("STATLEARNING_BACKGROUND_COMPILE", "1") == "0":
         return None
     fd, path = tempfile.mkstemp(prefix="statlearning-warmup-", suffix=".npz")
     try:
