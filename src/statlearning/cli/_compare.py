@@ -385,6 +385,7 @@ def _cross_validate_models(
     clock=None,
     start=None,
     keep_predictions=False,
+    warmup=None,
 ):
     """Cross-validate the baseline and every model in ``specs`` on the same folds.
 
@@ -393,6 +394,8 @@ def _cross_validate_models(
     longer than what is left of the budget is skipped with a note, as is one whose folds turn
     out slower than the budget allows. With ``keep_predictions`` every result keeps its
     out-of-fold predictions (for the HTML report).
+    With a ``warmup`` (:mod:`._warmup`) compiling some models' kernels in the background,
+    those models are timed last, after waiting for it.
 
     Returns
     -------
@@ -407,7 +410,14 @@ def _cross_validate_models(
     log, notes, estimates = WarningLog(), [], {}
     n_folds = len(splits)
     jobs = max(1, min(int(jobs), n_folds))
+    if warmup is not None:  # models compiling in the background go last (stable order)
+        specs = sorted(specs, key=lambda s: s.name in warmup.names)
     order = list(specs)
+
+    def ready(spec):
+        if warmup is not None and spec.name in warmup.names:
+            warmup.wait()
+
     if budget is not None and specs:
         n_train = int(np.mean([len(train) for train, _ in splits]))
         n_test = int(np.mean([len(test) for _, test in splits]))
@@ -418,6 +428,7 @@ def _cross_validate_models(
             if clock() - start > PROBE_SHARE * budget:
                 estimates[spec.name] = math.inf  # no time left even to time it
             else:
+                ready(spec)
                 est = estimate_cost(spec, X, y, task, n_train, n_test, rows, columns, _one_fold)
                 estimates[spec.name] = est.seconds
             progress.update(detail=f"{spec.name} (timing)")
@@ -443,6 +454,7 @@ def _cross_validate_models(
                 )
                 progress.set_total(progress.total - n_folds)
                 continue
+        ready(spec)
         folds = _Folds(spec, n_folds, log, progress, deadline, clock, jobs if parallel else 1)
         _run_folds(
             spec, X, y, splits, task, classes, folds, jobs if parallel else 1, keep_predictions

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import functools
 import math
 import os
@@ -279,6 +280,17 @@ def _kernels_cold() -> bool:
     return cache_is_cold(kernel_column, kernel_diagonal)
 
 
+def _start_warmup(specs, X, y, task):
+    """Compile the tree-based models' kernels in a background process (:mod:`._warmup`)."""
+    import numpy as np
+
+    from ._warmup import start_warmup
+
+    if task == "classification":  # the background process needs no labels, only their codes
+        y = np.unique(y, return_inverse=True)[1]
+    return start_warmup(specs, np.asarray(X, dtype=float), y)
+
+
 def _cmd_compare(args):
     from .._registry import get_model, registered_models
     from ._compare import METRICS, applicable, cross_validate_models, leaderboard, make_splits
@@ -325,19 +337,25 @@ def _cmd_compare(args):
     if not considered:
         _say(f"note: no {task} model is registered yet; only the baseline is shown", info)
 
+    warmup = None
     if _kernels_cold():
         _say(FIRST_RUN_NOTICE, info)
+        warmup = _start_warmup(specs, data.X, data.y, task)
     info.flush()  # the header before the progress bar, even when stdout is a pipe
-    # the time budget is for the models: compiling the kernels on a first run is not charged
-    # to it (else the timing of the first models, compiling, would leave no time for the rest)
+    # the time budget is for the models: compiling the kernels on a first run (and waiting for
+    # the background compilation) is not charged to it (else the timing of the first models,
+    # compiling, would leave no time for the rest)
     with (
+        contextlib.nullcontext() if warmup is None else warmup,
         compile_timer() as compiling,
         Progress(len(specs) * len(splits), label="compare", enabled=not args.quiet) as bar,
     ):
+        waited = (lambda: 0.0) if warmup is None else (lambda: warmup.waited)
         run = cross_validate_models(
             data.X, data.y, specs, splits, task, bar,
-            budget=budget, jobs=jobs, seed=args.seed, start=clock_start,
-            clock=lambda: time.monotonic() - compiling.seconds, keep_predictions=bool(report),
+            budget=budget, jobs=jobs, seed=args.seed, start=clock_start, warmup=warmup,
+            clock=lambda: time.monotonic() - compiling.seconds - waited(),
+            keep_predictions=bool(report),
         )  # fmt: skip
     if args.format == "json":
         from ._leaderboard import rank_results, to_json
