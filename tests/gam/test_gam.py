@@ -192,12 +192,6 @@ def test_bad_terms():
 
 def test_backfitting_method():
     X, y = _data()
-    try:
-        from statlearning.gam import _backfitting  # noqa: F401
-    except ImportError:
-        with pytest.raises(NotImplementedError, match="backfitting"):
-            GAMRegressor([ss("x1"), l("x2"), f("g")], method="backfitting").fit(X, y)
-        pytest.skip("the local-scoring engine (gam/_backfitting.py) is not in this tree")
     with pytest.raises(ValueError, match="takes ss\\(\\), lo\\(\\), l\\(\\) and f\\(\\)"):
         GAMRegressor([s("x1")], method="backfitting").fit(X, y)
 

@@ -12,7 +12,15 @@ from __future__ import annotations
 import numpy as np
 
 from .._core import penalised_bases as pb
-from ._terms import FactorTerm, LinearTerm, Smooth, TensorTerm, Term, Terms
+from ._terms import (
+    FactorTerm,
+    LinearTerm,
+    Smooth,
+    SmoothingSplineTerm,
+    TensorTerm,
+    Term,
+    Terms,
+)
 
 __all__ = ["Block", "build_blocks", "encode_columns", "resolve_terms"]
 
@@ -102,13 +110,14 @@ def _column_index(owner, j, feature_names, n_features):
     return j % n_features
 
 
-def resolve_terms(owner, terms, X, categorical, feature_names, n_obs=None):
-    """The list of terms with integer columns (``"auto"`` expanded)."""
+def resolve_terms(owner, terms, X, categorical, feature_names, n_obs=None, smoother="s"):
+    """The list of terms with integer columns (``"auto"`` expanded with ``s()`` or, for
+    backfitting, ``ss()`` smooths)."""
     p = X.shape[1]
     if isinstance(terms, str):
         if terms != "auto":
             raise ValueError(f"{owner}: terms must be 'auto' or a list of terms; got {terms!r}.")
-        return _auto_terms(X, categorical, X.shape[0] if n_obs is None else n_obs)
+        return _auto_terms(X, categorical, X.shape[0] if n_obs is None else n_obs, smoother)
     if isinstance(terms, Term):
         terms = (terms,)
     if not isinstance(terms, (list, tuple)) or not terms:
@@ -132,10 +141,13 @@ def _fields(t):
     return list(t.__dataclass_fields__)
 
 
-def _auto_terms(X, categorical, n):
+def _auto_terms(X, categorical, n, smoother="s"):
     """``s()`` on numeric columns with enough distinct values, ``l()`` on the other numeric
     columns, ``f()`` on categorical columns; constant columns are left out. ``n`` (the sum of
-    the case weights) bounds the number of coefficients."""
+    the case weights) bounds the number of coefficients. ``smoother="ss"``: ``ss(j, df=4)``
+    (gam's ``s(x, 4)``) on numeric columns with at least 6 distinct values (the smoother's
+    trace ``df + 1`` must stay below their number) while the degrees of freedom fit in
+    ``n``."""
     p = X.shape[1]
     uniques = [np.unique(X[:, j][~np.isnan(X[:, j])]).size for j in range(p)]
     smooth_cols = [j for j in range(p) if j not in categorical and uniques[j] >= 5]
@@ -151,6 +163,10 @@ def _auto_terms(X, categorical, n):
             continue
         if j in categorical:
             out.append(FactorTerm(j))
+        elif smoother == "ss":
+            out.append(
+                SmoothingSplineTerm(j, 4.0) if uniques[j] >= 6 and budget >= 6 else LinearTerm(j)
+            )
         elif j in smooth_cols and min(10, uniques[j], budget) >= 4:
             out.append(Smooth(j, int(min(10, uniques[j], budget))))
         else:
