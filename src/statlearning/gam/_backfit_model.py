@@ -223,7 +223,7 @@ class BackfitSummary(Summary):
         """
         s = self.stats
         f4 = lambda v: format_real([v], 4)[0].strip()  # noqa: E731
-        out = [f"Formula: {self.formula}", ""]
+        out = [f"Call: {self.call}" if self.call else f"Formula: {self.formula}", ""]
         out.append(
             f"(Dispersion Parameter for {self.family} family taken to be {f4(s['dispersion'])})"
         )

@@ -244,6 +244,16 @@ class _GAMBase(StatBase):
         eta = self._linear_predictor(X)
         return get_link(self.link_).inverse(eta)
 
+    def _rename_terms(self, names):
+        """Give the fitted terms the names a formula wrote them with (summary, lookup)."""
+        if self._local is not None:
+            self._term_names = list(names)
+            return
+        for b, nm in zip(self._blocks, names, strict=True):
+            if b.smooth:
+                b.name = nm
+                b.coef_names = [f"{nm}.{i + 1}" for i in range(b.size)]
+
     def _term_index(self, term):
         if self._local is not None:
             pairs = list(zip(self.terms_, self._term_names, strict=True))
