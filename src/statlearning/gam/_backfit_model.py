@@ -24,7 +24,13 @@ from ..inference._format import format_pval, format_real, render_table, signif_s
 from ._backfitting import local_scoring
 from ._terms import FactorTerm, LinearTerm, LoessTerm, SmoothingSplineTerm
 
-__all__ = ["BackfitSummary", "backfit_summary", "fit_backfitting", "term_name"]
+__all__ = [
+    "BackfitSummary",
+    "backfit_summary",
+    "fit_backfitting",
+    "term_name",
+    "warn_separation",
+]
 
 _R_FAMILY = {"gaussian": "gaussian", "binomial": "binomial", "poisson": "poisson", "gamma": "Gamma"}
 
@@ -51,6 +57,18 @@ def _spec(t):
     if isinstance(t, FactorTerm):
         return ("f", t.j)
     return ("l", t.j)
+
+
+def warn_separation(owner, fam, mu):
+    """A :class:`NumericalWarning` when a binomial fit has probabilities numerically 0 or 1."""
+    eps = 10 * np.finfo(float).eps
+    if fam.name == "binomial" and np.any((mu < eps) | (mu > 1 - eps)):
+        warnings.warn(
+            f"{owner}: fitted probabilities numerically 0 or 1 occurred (the classes are "
+            "separated, at least in part); the fits of the separating terms are not finite "
+            "estimates.",
+            NumericalWarning,
+        )
 
 
 def fit_backfitting(est, X, y, w, fam, lnk, terms, names):
@@ -104,15 +122,7 @@ def fit_backfitting(est, X, y, w, fam, lnk, terms, names):
     phihat = fit.working_rss / rdf if rdf > 0 else float("inf")
     est.scale_ = 1.0 if fam.dispersion_fixed else float(phihat)
     est.aic_ = float(fam.aic(y, fit.mu, w, fit.deviance, n - rdf))
-    if fam.name == "binomial":
-        eps = 10 * np.finfo(float).eps
-        if np.any((fit.mu < eps) | (fit.mu > 1 - eps)):
-            warnings.warn(
-                f"{owner}: fitted probabilities numerically 0 or 1 occurred (the classes are "
-                "separated, at least in part); the fit of the separating terms is not a "
-                "finite estimate.",
-                NumericalWarning,
-            )
+    warn_separation(owner, fam, fit.mu)
     est._scale_known = bool(fam.dispersion_fixed)
     est._anova = _anova(fit, est, rdf, phihat)
     # prediction needs the smoothers, coefficients and column means only

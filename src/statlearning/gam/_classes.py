@@ -17,9 +17,9 @@ from .._core.links import LINKS, get_link
 from .._solvers.pirls import Penalty, fit_penalised
 from .._validation import InstanceOf, Options, check_sample_weight, validate_data
 from ..base import ClassifierMixin, RegressorMixin, StatBase, fit_context
-from ..exceptions import ConvergenceWarning, NumericalWarning, warn_aliased
+from ..exceptions import ConvergenceWarning, warn_aliased
 from ..inference import CoefTable
-from ._backfit_model import backfit_summary, fit_backfitting
+from ._backfit_model import backfit_summary, fit_backfitting, warn_separation
 from ._design import build_blocks, encode_columns, resolve_terms
 from ._summary import GAMSummary, smooth_test
 from ._terms import FactorTerm, LinearTerm, LoessTerm, SmoothingSplineTerm, Term
@@ -121,15 +121,7 @@ class _GAMBase(StatBase):
                 ConvergenceWarning,
             )
         self._store(_expand(res, kept), blocks, offsets, Xd, y, w, fam, lnk)
-        if fam.name == "binomial":
-            eps = 10 * np.finfo(float).eps
-            if np.any((res.mu < eps) | (res.mu > 1 - eps)):
-                warnings.warn(
-                    f"{name}: fitted probabilities numerically 0 or 1 occurred (the classes are "
-                    "separated, at least in part); coefficients of the separating terms are "
-                    "not finite estimates.",
-                    NumericalWarning,
-                )
+        warn_separation(name, fam, res.mu)
         return self
 
     @staticmethod
