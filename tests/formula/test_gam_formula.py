@@ -109,7 +109,7 @@ def test_factor_response_is_a_classifier_and_calls():
         ("y ~ s(x1, k = 5)", "backfitting", "takes only df"),
         ("y ~ s(x1)", "ML", "method must be"),
         ("y ~ s(x1) - 1", "REML", "keeps its intercept"),
-        ("y ~ s(x1, bs = 'tp')", "REML", "basis='tp'"),
+        ("y ~ s(x1, bs = 'xx')", "REML", "basis"),
     ],
 )
 def test_formula_errors(formula, method, message):

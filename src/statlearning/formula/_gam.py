@@ -103,7 +103,7 @@ def _term(label, columns, backfitting):
                 "s(x, df) is gam's smoothing spline: use method='backfitting'"
             )
         k = int(opts.get("k", 10))
-        bs = opts.get("bs", "cr")
+        bs = opts.get("bs", "tp")
         return s(columns[0], n_basis=k, basis=bs, lam=opts.get("sp"))
     if fn == "te":
         if backfitting:
@@ -165,8 +165,8 @@ def gam(formula, data, family="gaussian", link=None, method="GCV.Cp", weights=No
     mgcv would read it as a second variable), ``te(x, z, k = 5)`` its tensor product; with
     ``method="backfitting"``, ``s(x, df)`` (``s(x, 4)``, or ``df = 4``) is gam's smoothing
     spline of ``df`` degrees of freedom (``ss(j, df)``) and ``lo(x, span, degree)`` its loess.
-    ``bs`` defaults to ``"cr"``: mgcv's default thin plate basis (``"tp"``) is not
-    available, so ``s(x)`` here is mgcv's ``s(x, bs = "cr")``. Factors (``C(g)``,
+    ``bs`` defaults to mgcv's ``"tp"`` (thin plate regression spline; one variable per
+    ``s()``), ``k`` to 10. Factors (``C(g)``,
     ``factor(g)``, text columns) and the other variables are linear terms, one per column of
     the design (a factor's treatment dummies), as mgcv's parametric part.
 

@@ -220,6 +220,8 @@ class Block:
         return self._basis(_std(X[:, t.j], self.maps[0])) @ self.Z
 
     def _basis(self, x):
+        if self.term.basis == "tp":
+            return self.tp.basis(x)
         if self.term.basis == "bs":
             return pb.bs_basis(x, self.knots)
         return pb.cr_basis(x, self.knots)
@@ -274,17 +276,18 @@ def build_blocks(owner, terms, X, names, level_names):
             b.size = b.Z.shape[1]
             b.coef_names = [f"{b.name}.{i + 1}" for i in range(b.size)]
         elif isinstance(t, Smooth):
-            if t.basis == "tp":
-                raise NotImplementedError(
-                    f"{owner}: basis='tp' (thin plate regression splines) is not implemented; "
-                    "use basis='cr' or 'bs'."
-                )
             _check_unique(owner, X[:, t.j], t.n_basis, names[t.j])
             b.maps = [_std_map(X[:, t.j])]
             x = _std(X[:, t.j], b.maps[0])
-            b.knots = pb.bs_knots(x, t.n_basis) if t.basis == "bs" else pb.cr_knots(x, t.n_basis)
-            B = b._basis(x)
-            S = pb.bs_penalty(b.knots) if t.basis == "bs" else pb.cr_penalty(b.knots)
+            if t.basis == "tp":
+                b.tp = pb.ThinPlate(x, t.n_basis)
+                B, S = b.tp.basis(x), b.tp.S
+            else:
+                b.knots = (
+                    pb.bs_knots(x, t.n_basis) if t.basis == "bs" else pb.cr_knots(x, t.n_basis)
+                )
+                B = b._basis(x)
+                S = pb.bs_penalty(b.knots) if t.basis == "bs" else pb.cr_penalty(b.knots)
             S, _ = pb.scale_penalty(S, B)
             b.Z = pb.sum_to_zero(B)
             b.penalties.append(b.Z.T @ S @ b.Z)

@@ -160,8 +160,10 @@ def s(j, n_basis=10, basis="cr", lam=None):
     n_basis : int, default=10
         Basis dimension (mgcv's ``k``) before the sum-to-zero constraint removes one.
     basis : {"cr", "bs", "tp"}, default="cr"
-        Cubic regression spline, B-spline with a second-derivative penalty (mgcv's ``"bs"``);
-        ``"tp"`` (thin plate regression spline) is not implemented.
+        Cubic regression spline, B-spline with a second-derivative penalty (mgcv's ``"bs"``)
+        or mgcv's thin plate regression spline ``"tp"`` (Wood, 2003: the ``n_basis``
+        leading eigenvectors of the thin plate radial basis at the unique values, at most
+        2,000 of them; mgcv's default basis, here not the default).
     lam : float, default=None
         A fixed smoothing parameter on mgcv's ``sp`` scale; ``None`` chooses it.
 
