@@ -78,3 +78,23 @@ def test_thin_plate_knot_subset_and_bad_k():
         ThinPlate(x[:4], 6)
     with pytest.raises(ValueError, match="fewer than the basis dimension"):
         GAMRegressor([s(0, basis="tp")]).fit(np.c_[np.arange(20) % 5], np.arange(20.0))
+
+
+def test_bivariate_thin_plate_fit_matches_mgcv():
+    """mgcv's gam(y ~ s(x1, x2, bs = "tp", k = 20) + f, method = "REML")."""
+    ref = REF["reml_2d"]
+    model = GAMRegressor([s(("x1", "x2"), n_basis=20, basis="tp"), f("f")], criterion="reml")
+    model.fit(X, SIM.y_gauss)
+    np.testing.assert_allclose(model.predict(X), ref["fitted"], rtol=0, atol=1e-4)
+    assert model.edf_[0] == pytest.approx(ref["edf"], abs=1e-3)
+    np.testing.assert_allclose(np.log(model.smoothing_params_), np.log(ref["sp"]), atol=0.01)
+    new = pd.DataFrame({"x1": [0.05, 0.5, 0.93], "x2": [0.2, 0.4, 0.8], "f": ["a", "b", "c"]})
+    np.testing.assert_allclose(model.predict(new), ref["link_new"], atol=1e-4)
+    assert "s(x1,x2)" in str(model.summary())
+    with pytest.raises(ValueError, match="takes two of them and basis='tp'"):
+        s(("x1", "x2"))
+    pytest.importorskip("formulaic")
+    from statlearning.formula import gam
+
+    fit = gam("y_gauss ~ s(x1, x2, k = 20) + f", SIM, method="REML")
+    np.testing.assert_allclose(fit.predict(SIM), model.predict(X), atol=1e-10)

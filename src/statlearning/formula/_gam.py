@@ -32,6 +32,10 @@ def _pass_through(*columns, **settings):
 
 
 def _one(x, *args, **kw):
+    import numpy as np
+
+    if args and np.ndim(args[0]) == 1 and np.size(args[0]) == np.size(x) > 1:
+        return _pass_through(x, args[0])  # s(x, z): a smooth of two variables
     return _pass_through(x)
 
 
@@ -90,21 +94,23 @@ def _term(label, columns, backfitting):
                     "spline and takes only df"
                 )
             return ss(columns[0], df=float(opts.get("df", 4)))
-        if any(k is None for k, _ in node.args[1:]):
+        n_vars = 2 if len(columns) == 2 else 1
+        if any(k is None for k, _ in node.args[n_vars:]):
             raise ValueError(
                 f"gam: {label}: an unnamed second argument: s(x, df) is gam's smoothing "
                 "spline (method='backfitting'); mgcv's settings are named (k = , bs = )"
             )
-        opts = _settings(label, node, 1, [])
+        opts = _settings(label, node, n_vars, [])
         unknown = set(opts) - {"k", "bs", "sp"}
         if unknown:
             raise ValueError(
                 f"gam: {label}: s() takes k, bs and sp (mgcv's names); got {sorted(unknown)}; "
                 "s(x, df) is gam's smoothing spline: use method='backfitting'"
             )
-        k = int(opts.get("k", 10))
+        k = int(opts.get("k", 10 if n_vars == 1 else 30))
         bs = opts.get("bs", "tp")
-        return s(columns[0], n_basis=k, basis=bs, lam=opts.get("sp"))
+        j = columns[0] if n_vars == 1 else (columns[0], columns[1])
+        return s(j, n_basis=k, basis=bs, lam=opts.get("sp"))
     if fn == "te":
         if backfitting:
             raise ValueError(f"gam: {label}: te() needs method='GCV.Cp' or 'REML'")
@@ -165,8 +171,9 @@ def gam(formula, data, family="gaussian", link=None, method="GCV.Cp", weights=No
     mgcv would read it as a second variable), ``te(x, z, k = 5)`` its tensor product; with
     ``method="backfitting"``, ``s(x, df)`` (``s(x, 4)``, or ``df = 4``) is gam's smoothing
     spline of ``df`` degrees of freedom (``ss(j, df)``) and ``lo(x, span, degree)`` its loess.
-    ``bs`` defaults to mgcv's ``"tp"`` (thin plate regression spline; one variable per
-    ``s()``), ``k`` to 10. Factors (``C(g)``,
+    ``bs`` defaults to mgcv's ``"tp"`` (thin plate regression spline), ``k`` to 10;
+    ``s(x, z)`` is the isotropic thin plate spline of two variables (``k`` 30 by default,
+    as mgcv). Factors (``C(g)``,
     ``factor(g)``, text columns) and the other variables are linear terms, one per column of
     the design (a factor's treatment dummies), as mgcv's parametric part.
 

@@ -132,6 +132,8 @@ def resolve_terms(owner, terms, X, categorical, feature_names, n_obs=None, smoot
         cols = [_column_index(owner, c, feature_names, p) for c in t.columns]
         if isinstance(t, TensorTerm):
             out.append(TensorTerm(cols[0], cols[1], t.n_basis))
+        elif isinstance(t, Smooth) and len(cols) == 2:
+            out.append(Smooth((cols[0], cols[1]), t.n_basis, t.basis, t.lam))
         else:
             out.append(type(t)(cols[0], *[getattr(t, k) for k in _fields(t)[1:]]))
     return Terms(out)
@@ -217,6 +219,8 @@ class Block:
                 for c, k, m in zip((t.j, t.k), self.knots, self.maps, strict=True)
             ]
             return pb.tensor_rows(blocks) @ self.Z
+        if isinstance(t.j, tuple):
+            return self.tp.basis(_std(X[:, list(t.j)], self.maps[0])) @ self.Z
         return self._basis(_std(X[:, t.j], self.maps[0])) @ self.Z
 
     def _basis(self, x):
@@ -232,7 +236,7 @@ def _name(t, names):
         return names[j]
 
     if isinstance(t, Smooth):
-        return f"s({nm(t.j)})"
+        return f"s({','.join(nm(c) for c in t.columns)})"
     if isinstance(t, TensorTerm):
         return f"te({nm(t.j)},{nm(t.k)})"
     return nm(t.j)
@@ -275,6 +279,17 @@ def build_blocks(owner, terms, X, names, level_names):
                 b.penalties.append(b.Z.T @ S @ b.Z)
             b.size = b.Z.shape[1]
             b.coef_names = [f"{b.name}.{i + 1}" for i in range(b.size)]
+        elif isinstance(t, Smooth) and isinstance(t.j, tuple):
+            xz = X[:, list(t.j)]
+            _check_unique(owner, xz, t.n_basis, b.name)
+            b.maps = [_std_map_common(xz)]
+            b.tp = pb.ThinPlate(_std(xz, b.maps[0]), t.n_basis)
+            B = b.tp.basis(_std(xz, b.maps[0]))
+            S, _ = pb.scale_penalty(b.tp.S, B)
+            b.Z = pb.sum_to_zero(B)
+            b.penalties.append(b.Z.T @ S @ b.Z)
+            b.size = b.Z.shape[1]
+            b.coef_names = [f"{b.name}.{i + 1}" for i in range(b.size)]
         elif isinstance(t, Smooth):
             _check_unique(owner, X[:, t.j], t.n_basis, names[t.j])
             b.maps = [_std_map(X[:, t.j])]
@@ -313,12 +328,20 @@ def _std_map(x):
     return lo, scale
 
 
+def _std_map_common(X):
+    """Per-column shifts and one common scale (the largest range): a thin plate spline of
+    several columns is isotropic, so they share the scale."""
+    lo = np.min(X, axis=0)
+    rng = float(np.max(np.max(X, axis=0) - lo))
+    return lo, (rng if np.isfinite(rng) and rng > 0 else 1.0)
+
+
 def _std(x, m):
     return (x - m[0]) / m[1] if np.isfinite(m[1]) else (x / 2.0 - m[0] / 2.0) / (m[1] / 2.0)
 
 
 def _check_unique(owner, x, k, name):
-    nu = np.unique(x).size
+    nu = np.unique(x, axis=0).shape[0] if x.ndim == 2 else np.unique(x).size
     if nu < k:
         raise ValueError(
             f"{owner}: column {name!r} has {nu} distinct value(s), fewer than the basis "
