@@ -641,7 +641,10 @@ class GAMClassifier(ClassifierMixin, _GAMBase):
     deviance_, null_deviance_, deviance_explained_ : float
         Deviances and their ratio.
     gcv_score_, reml_score_ : float
-        The criterion at the optimum (UBRE for ``criterion="gcv"``); the other is NaN.
+        The criterion at the optimum (UBRE for ``criterion="gcv"``); the other is NaN (both
+        with backfitting).
+    aic_ : float
+        Backfitting only: gam's AIC (see :class:`GAMRegressor`).
     df_resid_ : float
         ``n − Σ edf``.
     n_obs_ : int
@@ -663,7 +666,9 @@ class GAMClassifier(ClassifierMixin, _GAMBase):
     -----
     The model is :math:`\mathrm{logit}\, P(Y = c_1 \mid x) = \beta_0 + \sum_j f_j(x_j)`
     (the notes' logistic GAM, item 61 of the catalogue), fitted by penalised IRLS as
-    :class:`GAMRegressor` with ``family="binomial"``. Only two classes are supported.
+    :class:`GAMRegressor` with ``family="binomial"``, or with ``method="backfitting"`` by
+    gam's local scoring (``gam::gam(y ~ s(x, 4), family = binomial)``; ``cov_params_`` is
+    then ``None``). Only two classes are supported.
 
     Examples
     --------
