@@ -115,3 +115,19 @@ def test_factor_response_is_a_classifier_and_calls():
 def test_formula_errors(formula, method, message):
     with pytest.raises((ValueError, NotImplementedError), match=message):
         gam(formula, DATA, method=method)
+
+
+def test_backfitting_summary_through_the_formula_matches_gam():
+    """A factor's dummies are one row of gam's parametric anova, as R's term."""
+    ref = json.loads((REFERENCE / "gam_backfit" / "gam_backfit_summary.json").read_text())
+    ref = ref["cases"]["gaussian_two"]
+    fit = gam("y ~ s(x1, 4) + s(x2, 5) + factor(f)", DATA, method="backfitting")
+    summ = fit.summary()
+    assert summ.term_names == ["s(x1, 4)", "s(x2, 5)", "factor(f)"]
+    pa = summ.parametric_anova
+    np.testing.assert_allclose(pa["Df"], ref["param_df"][:-1])
+    np.testing.assert_allclose(pa["Sum Sq"], ref["param_ss"][:-1], rtol=1e-5)
+    np.testing.assert_allclose(pa["F value"], ref["param_f"], rtol=1e-5)
+    np.testing.assert_allclose(pa["Pr(>F)"], ref["param_p"], rtol=1e-4, atol=1e-40)
+    np.testing.assert_allclose(summ.nonparametric_anova["Npar F"], ref["npar_stat"], rtol=1e-4)
+    np.testing.assert_allclose(summ.edf, [4, 5, 2], atol=2e-4)

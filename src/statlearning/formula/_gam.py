@@ -214,7 +214,9 @@ def gam(formula, data, family="gaussian", link=None, method="GCV.Cp", weights=No
         for label, cols in design.term_columns_.items():
             t = _term(label, cols, backfitting)
             terms += [l(c) for c in cols] if t is None else [t]
-            names.extend(cols if t is None else [label])
+            # a factor's dummies: one row of gam's anova; mgcv names its coefficients
+            names.extend([label] * len(cols) if t is None and backfitting else
+                         cols if t is None else [label])  # fmt: skip
         kw = {"method": "backfitting" if backfitting else "pirls", "link": link}
         if not backfitting:
             kw["criterion"] = _METHODS[method]

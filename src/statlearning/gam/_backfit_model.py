@@ -147,11 +147,6 @@ def _anova(fit, est, rdf, phihat):
     ss = np.array([np.sum(fit.effects[kept_terms == i] ** 2) for i in range(k)])
     df = np.array([np.count_nonzero(kept_terms == i) for i in range(k)], dtype=float)
     ms_res = fit.working_rss / rdf if rdf > 0 else float("nan")
-    with np.errstate(divide="ignore", invalid="ignore"):
-        ms = ss / df
-        F = ms / ms_res
-    p = stats.f.sf(F, df, rdf) if rdf > 0 else np.full(k, np.nan)
-    param = {"Df": df, "Sum Sq": ss, "Mean Sq": ms, "F value": F, "Pr(>F)": p}
     smooth = [i for i, t in enumerate(fit._terms) if t.smoother is not None]
     chiorf = bool(est._scale_known)
     disp = 1.0 if chiorf else phihat
@@ -165,16 +160,38 @@ def _anova(fit, est, rdf, phihat):
         pn = stats.f.sf(Fn, nl_df, rdf) if rdf > 0 else np.full(len(smooth), np.nan)
         nonpar = {"Npar Df": nl_df, "Npar F": Fn, "Pr(F)": pn}
     return {
-        "param": param,
+        "ss_df": (ss, df),
         "residual": (rdf, fit.working_rss, ms_res),
         "smooth_rows": smooth,
         "nonpar": nonpar,
     }
 
 
+def _parametric_table(names, ss, df, residual):
+    """``anova.lm``'s rows; consecutive terms of one name (the dummies of a formula's factor)
+    are one row, as R's term."""
+    rows, groups = [], []
+    for i, nm in enumerate(names):
+        if rows and rows[-1] == nm:
+            groups[-1].append(i)
+        else:
+            rows.append(nm)
+            groups.append([i])
+    ss = np.array([ss[g].sum() for g in groups])
+    df = np.array([df[g].sum() for g in groups])
+    rdf, _, ms_res = residual
+    with np.errstate(divide="ignore", invalid="ignore"):
+        ms = ss / df
+        F = ms / ms_res
+    p = stats.f.sf(F, df, rdf) if rdf > 0 else np.full(len(rows), np.nan)
+    starts = [g[0] for g in groups]
+    return rows, starts, {"Df": df, "Sum Sq": ss, "Mean Sq": ms, "F value": F, "Pr(>F)": p}
+
+
 def backfit_summary(est):
     """``summary(gam::gam)`` of a backfitted estimator."""
     a = est._anova
+    rows, starts, param = _parametric_table(est._term_names, *a["ss_df"], a["residual"])
     stats_ = {
         "n_obs": est.n_obs_,
         "df_resid": est.df_resid_,
@@ -190,13 +207,15 @@ def backfit_summary(est):
         coef_table=None,
         stats=stats_,
         title="",
-        formula=f"{getattr(est, '_target_name', 'y')} ~ " + " + ".join(est._term_names),
+        formula=f"{getattr(est, '_target_name', 'y')} ~ " + " + ".join(rows),
         kind="other",
-        term_names=list(est._term_names),
-        edf=est.edf_.copy(),
-        parametric_anova=a["param"],
+        term_names=rows,
+        edf=np.array(
+            [est.edf_[i:j].sum() for i, j in zip(starts, [*starts[1:], None], strict=True)]
+        ),
+        parametric_anova=param,
         residual_row=a["residual"],
-        smooth_rows=a["smooth_rows"],
+        smooth_rows=[starts.index(i) for i in a["smooth_rows"]],
         nonparametric_anova=a["nonpar"],
         family=_R_FAMILY[est.family_],
     )
