@@ -109,6 +109,8 @@ ESTIMATORS = [
     GAMRegressor(criterion="reml"),
     GAMRegressor(family="poisson"),
     GAMClassifier(),
+    GAMRegressor(method="backfitting"),
+    GAMClassifier(method="backfitting"),
     MARSRegressor(),
     MARSRegressor(max_degree=2),
     MARSClassifier(),

@@ -104,6 +104,9 @@ class ModelSpec:
     cost : tuple of (float, float), default=(1.0, 1.0)
         Exponents ``(a, b)`` of the time of one fit and prediction, proportional to
         ``n**a * p**b``; ``compare`` extrapolates a timed fit on a subsample with them.
+    binary_only : bool, default=False
+        A classifier of two classes only (no one-vs-rest of its own); ``compare`` leaves it
+        out, with a note, on data with more classes.
     """
 
     name: str
@@ -115,8 +118,9 @@ class ModelSpec:
     rows: str = "any"
     target: str = "any"
     cost: tuple = (1.0, 1.0)
+    binary_only: bool = False
 
-    def defined_for(self, n_rows, n_features, class_counts=None):
+    def defined_for(self, n_rows, n_features, class_counts=None, n_classes=None):
         """Whether the fit is defined on ``n_rows`` training rows of ``n_features`` features.
 
         Parameters
@@ -127,11 +131,16 @@ class ModelSpec:
             Its features.
         class_counts : array-like of int, optional
             Rows per class (classification).
+        n_classes : int, optional
+            Number of classes of the target (classification): more than two rule out a
+            ``binary_only`` model.
 
         Returns
         -------
         bool
         """
+        if self.binary_only and n_classes is not None and n_classes > 2:
+            return False
         if self.rows == "rows":
             return n_rows > n_features + 1
         if self.rows == "class_rows":
@@ -188,6 +197,7 @@ def register_model(
     rows="any",
     target="any",
     cost=(1.0, 1.0),
+    binary_only=False,
 ):
     """Register a model so that the command line and :func:`get_model` can find it.
 
@@ -216,6 +226,9 @@ def register_model(
         The responses the model is defined for.
     cost : tuple of (float, float), default=(1.0, 1.0)
         Exponents ``(a, b)``: one fit takes time proportional to ``n**a * p**b``.
+    binary_only : bool, default=False
+        A classifier of two classes only (see :class:`ModelSpec`); only for
+        ``task="classification"``.
 
     Returns
     -------
@@ -253,6 +266,10 @@ def register_model(
         raise ValueError(
             f"target must be one of {', '.join(map(repr, TARGET_DOMAINS))}; got {target!r}"
         )
+    if binary_only and task != "classification":
+        raise ValueError(
+            f"binary_only applies to classification models; {name!r} is a {task} model"
+        )
     try:
         cost = tuple(float(c) for c in cost)
     except (TypeError, ValueError):
@@ -269,6 +286,7 @@ def register_model(
         rows=rows,
         target=target,
         cost=cost,
+        binary_only=bool(binary_only),
     )
     old = _MODELS.get(name)
     if old is not None and (old.family != family or not _same_factory(old.factory, factory)):

@@ -13,6 +13,8 @@
 * :func:`sum_to_zero`: mgcv's identifiability constraint ``1ᵀXβ = 0`` absorbed by the QR of
   ``Xᵀ1``: ``Z`` spans the null space of the constraint, the term's basis becomes ``XZ`` and its
   penalties ``ZᵀSZ``.
+* :class:`ThinPlate`: mgcv's thin plate regression spline ``bs="tp"`` (Wood, 2003): the
+  truncated eigen-basis of the thin plate radial functions at the unique covariate values.
 * :func:`tensor_rows`, :func:`tensor_penalties`: row-wise Kronecker products of marginal
   bases, and one penalty ``S_j ⊗ I`` per margin (mgcv's ``te``).
 """
@@ -20,11 +22,13 @@
 from __future__ import annotations
 
 import itertools
+import math
 
 import numpy as np
 from scipy import linalg
 
 __all__ = [
+    "ThinPlate",
     "bs_basis",
     "bs_knots",
     "bs_penalty",
@@ -198,3 +202,120 @@ def tensor_penalties(penalties) -> list[np.ndarray]:
             M = np.kron(M, S if i == j else np.eye(d))
         out.append(M)
     return out
+
+
+# --------------------------------------------------------------------------- thin plate
+def _tp_order(d: int) -> int:
+    """mgcv's default penalty order ``m`` for ``d`` covariates (``2m > d``, at least 2)."""
+    return max(2, (d + 1) // 2 + 1) if d > 1 else 2
+
+
+def _tp_eta(r, d: int, m: int):
+    """The thin plate radial function ``η_{md}(r)`` with Duchon's constants (mgcv's)."""
+    r = np.asarray(r, dtype=np.float64)
+    if d % 2:  # odd d
+        c = math.gamma(d / 2 - m) / (2 ** (2 * m) * math.pi ** (d / 2) * math.factorial(m - 1))
+        return c * r ** (2 * m - d)
+    c = (-1) ** (m + 1 + d // 2) / (
+        2 ** (2 * m - 1) * math.pi ** (d / 2) * math.factorial(m - 1) * math.factorial(m - d // 2)
+    )
+    with np.errstate(divide="ignore", invalid="ignore"):
+        out = c * r ** (2 * m - d) * np.log(r)
+    return np.where(r > 0, out, 0.0)
+
+
+def _tp_powers(d: int, m: int):
+    """Exponents of the null-space monomials (total degree < m), constant first."""
+    out = []
+    for deg in range(m):
+        for combo in itertools.combinations_with_replacement(range(d), deg):
+            out.append(np.bincount(np.asarray(combo, dtype=int), minlength=d))
+    return np.array(out)
+
+
+class ThinPlate:
+    """mgcv's thin plate regression spline ``bs="tp"`` (Wood, 2003) of ``d`` covariates.
+
+    The covariates are centred (mgcv's ``shift``); the knots are the unique rows. With
+    ``E_ij = η(‖x_i − x_j‖)`` over the knots and ``T`` the polynomials of total degree
+    ``< m`` (``M`` of them), the ``k`` eigenvectors ``U_k`` of ``E`` with the largest
+    absolute eigenvalues ``D_k`` (ordered by value) are restricted by ``Tᵀ U_k δ = 0``
+    (``Z``: mgcv's ``QT`` factorisation ``(TᵀU_k) Q = [0, R]``, Householder reflections
+    from the right, ``Z`` the first ``k − M`` columns of ``Q``); the basis is ``[E U_k Z, T]``
+    with penalty ``ZᵀD_kZ`` on the first block, and every column is divided by its root
+    mean square over the data, as mgcv's ``construct_tprs`` does. Beyond ``max_knots``
+    unique rows (mgcv's ``xt$max.knots``) a random subset of them are the knots; mgcv
+    draws it with R's generator, so there the bases span different spaces.
+    """
+
+    def __init__(self, x, k: int, max_knots: int = 2000):
+        x = np.asarray(x, dtype=np.float64)
+        x = x[:, None] if x.ndim == 1 else x
+        d = x.shape[1]
+        self.d, self.m = d, _tp_order(d)
+        self.powers = _tp_powers(d, self.m)
+        M = self.powers.shape[0]
+        self.shift = x.mean(axis=0)
+        xc = x - self.shift
+        self.knots = np.unique(xc, axis=0)
+        if self.knots.shape[0] > max_knots:  # mgcv draws them with R's RNG (seed 1)
+            pick = np.random.default_rng(1).choice(self.knots.shape[0], max_knots, replace=False)
+            self.knots = self.knots[np.sort(pick)]
+        nk = self.knots.shape[0]
+        if k <= M or k > nk:
+            raise ValueError(
+                f"the thin plate basis needs {M} < k <= {nk} (unique covariate values); got k={k}"
+            )
+        E = _tp_eta(_distances(self.knots, self.knots), d, self.m)
+        ev, U = linalg.eigh(E)
+        order = np.argsort(-np.abs(ev), kind="stable")[:k]
+        order = order[np.argsort(-ev[order], kind="stable")]  # then by value, as mgcv
+        Dk, Uk = ev[order], U[:, order]
+        Z = _qt_null(self._null(self.knots).T @ Uk)
+        self.UZ = Uk @ Z
+        self.M = M
+        raw = self._raw(xc)
+        self.w = np.sqrt(np.mean(raw**2, axis=0))
+        self.w[self.w == 0] = 1.0
+        S = np.zeros((k, k))
+        S[: k - M, : k - M] = Z.T @ (Dk[:, None] * Z)
+        self.S = S / np.outer(self.w, self.w)
+
+    def _null(self, xc):
+        return np.prod(xc[:, None, :] ** self.powers[None, :, :], axis=2)
+
+    def _raw(self, xc):
+        E = _tp_eta(_distances(xc, self.knots), self.d, self.m)
+        return np.hstack([E @ self.UZ, self._null(xc)])
+
+    def basis(self, x) -> np.ndarray:
+        """The basis at new rows ``x`` (shape ``(n,)`` or ``(n, d)``)."""
+        x = np.asarray(x, dtype=np.float64)
+        x = x[:, None] if x.ndim == 1 else x
+        return self._raw(x - self.shift) / self.w
+
+
+def _qt_null(A):
+    """mgcv's ``QT``: Householder reflections ``H_r`` (row ``r`` of ``A`` reduced to its
+    last working element) with ``A H_0 ⋯ H_{M−1} = [0, R]``; returns the first ``k − M``
+    columns of ``H_0 ⋯ H_{M−1}``, a basis of ``{δ : Aδ = 0}``."""
+    A = np.array(A, dtype=np.float64)
+    M, k = A.shape
+    Q = np.eye(k)
+    for r in range(M):
+        t = k - r
+        p = A[r, :t].copy()
+        scale = np.abs(p).max()
+        if scale == 0:
+            continue
+        p /= scale
+        s = math.copysign(float(np.sqrt(p @ p)), p[t - 1])
+        p[t - 1] += s
+        u = p / np.sqrt(s * p[t - 1])
+        A[:, :t] -= np.outer(A[:, :t] @ u, u)
+        Q[:, :t] -= np.outer(Q[:, :t] @ u, u)
+    return Q[:, : k - M]
+
+
+def _distances(a, b):
+    return np.sqrt(np.maximum(np.sum((a[:, None, :] - b[None, :, :]) ** 2, axis=2), 0.0))

@@ -231,17 +231,22 @@ def applicable(specs, y, p, splits, task):
     target leaves its domain.
     """
     n_train = min(len(train) for train, _ in splits)
-    counts = None
+    counts = n_classes = None
     if task == "classification":
         counts = [min(np.unique(y[train], return_counts=True)[1]) for train, _ in splits]
+        n_classes = int(np.unique(y).size)
     y_min = float(np.min(y)) if task == "regression" else None
     kept, notes = [], []
     for spec in specs:
         if y_min is not None and not spec.accepts_target(y_min):
             domain = {"positive": "y > 0", "nonnegative": "y >= 0"}[spec.target]
             notes.append(f"{spec.name} left out: it needs {domain}; the smallest y is {y_min:.4g}")
-        elif not spec.defined_for(n_train, p, None if counts is None else [min(counts)]):
-            if spec.rows == "one_feature":
+        elif not spec.defined_for(
+            n_train, p, None if counts is None else [min(counts)], n_classes=n_classes
+        ):
+            if spec.binary_only and n_classes is not None and n_classes > 2:
+                why = f"it takes two classes and the target has {n_classes}"
+            elif spec.rows == "one_feature":
                 why = f"it smooths a single feature and the data have p = {p}"
             elif spec.rows == "class_rows":
                 why = f"a class has {min(counts)} training rows for p = {p} features"

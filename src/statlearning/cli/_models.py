@@ -49,6 +49,8 @@ class Model:
         The responses the model is defined for.
     cost : tuple of (float, float), default=(1, 1)
         One fit and prediction take time proportional to ``n**a * p**b``.
+    binary_only : bool, default=False
+        A classifier of two classes only, left out (with a note) on multi-class data.
     """
 
     name: str
@@ -61,6 +63,7 @@ class Model:
     rows: str = "any"
     target: str = "any"
     cost: tuple = (1, 1)
+    binary_only: bool = False
 
 
 def best_subset_ols():
@@ -222,6 +225,10 @@ MODELS: tuple[Model, ...] = (
     Model("gam", "gam", "GAMRegressor", REG,
           "Additive model as mgcv's gam: cubic regression splines (k <= 10) on numeric "
           "features, dummies linear, smoothing parameters by GCV", cost=(1, 2)),
+    Model("gam_classifier", "gam", "GAMClassifier", CLS,
+          "Additive logistic regression as mgcv's gam(family = binomial): cubic regression "
+          "splines, smoothing parameters by UBRE; two classes only", cost=(1, 2),
+          binary_only=True),
     # smoothing
     Model("smoothing_spline", "smoothing", "SmoothingSpline", REG,
           "Cubic smoothing spline of one feature, lambda by GCV (smooth.spline); "
@@ -262,6 +269,7 @@ def register_family(family: str) -> list[str]:
                 rows=model.rows,
                 target=model.target,
                 cost=model.cost,
+                binary_only=model.binary_only,
             )
             names.append(model.name)
     return names

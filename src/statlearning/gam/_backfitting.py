@@ -400,6 +400,18 @@ class LocalScoringFit:
     bf_iter : list of int
         Backfitting sweeps of each iteration.
     converged : bool
+    nl_chisq : ndarray of shape (n_terms,)
+        gam's ``nl.chisq`` (``gam.nlchisq``) of each smoother (0 for ``l``, ``f``): with
+        ``r = √W (z − η)`` and ``s = √W f_t`` its part off the linear columns ``s⊥``,
+        ``Σ (s⊥² + 2 s r)``.
+    effects : ndarray of shape (n_kept,)
+        ``Qᵀ √W (z − Σ_t f_t)`` of the weighted linear columns' QR (R's ``effects``, the
+        first ``rank`` entries), in the order of the kept columns of the linear design.
+    assign : ndarray of shape (n_kept,)
+        Term index of each kept linear column (``-1`` for the intercept).
+    working_rss : float
+        ``Σ W (z − η)²``: the weighted working residual sum of squares (R's
+        ``sum(weights * residuals^2)``).
     """
 
     intercept: float
@@ -417,6 +429,10 @@ class LocalScoringFit:
     n_iter: int
     bf_iter: list
     converged: bool
+    nl_chisq: np.ndarray = field(repr=False, default=None)
+    effects: np.ndarray = field(repr=False, default=None)
+    assign: np.ndarray = field(repr=False, default=None)
+    working_rss: float = float("nan")
     _terms: list = field(repr=False, default_factory=list)
     _coef: np.ndarray = field(repr=False, default=None)
     _means: np.ndarray = field(repr=False, default=None)
@@ -460,6 +476,7 @@ def local_scoring(
     bf_max_iter=30,
     bf_tol=None,
     df_match="gam",
+    weighted_start=True,
 ) -> LocalScoringFit:
     """Fit an additive model by local scoring and modified backfitting (R's ``gam::gam``).
 
@@ -484,6 +501,11 @@ def local_scoring(
     df_match : {"gam", "exact"}, default="gam"
         How ``ss`` terms find ``λ`` for their ``df``: gam's search (``tr S = df + 1`` to about
         ``1e-5``, R's numbers) or the exact root.
+    weighted_start : bool, default=True
+        Start from R's ``mustart`` with the prior weights (binomial: ``(w y + 1/2)/(w + 1)``)
+        or without them (``(y + 1/2)/2``), so that a weight of 2 and a repeated row take the
+        same path. The converged fits agree; they differ only where the iterations do not
+        settle on an optimum (separated classes).
 
     Returns
     -------
@@ -519,7 +541,7 @@ def local_scoring(
     terms, A = _build(X, _check_specs(specs, X.shape[1]), df_match)
     smooth = [k for k, t in enumerate(terms) if t.smoother is not None]
 
-    mu = fam.starting_mu(y, w)
+    mu = fam.starting_mu(y, w if weighted_start else None)
     eta = lnk.link(mu)
     if not (fam.valid_mu(mu) and lnk.valid_eta(eta)):
         raise ValueError(f"{_OWNER}: cannot find valid starting values (R's mustart).")
@@ -573,6 +595,17 @@ def local_scoring(
         c[~proj.kept[t.cols]] = np.nan
         linear_coef.setdefault(t.column, c)
     edf += nl_df
+    sw = np.sqrt(wz)
+    r = sw * (z - eta)
+    nl_chisq = np.zeros(len(terms))
+    for k in smooth:
+        sk = sw * S[:, smooth.index(k)]
+        s_perp = sk - proj.Q @ (proj.Q.T @ sk)
+        nl_chisq[k] = float(np.sum(s_perp**2 + 2 * sk * r))
+    effects = proj.Q.T @ (sw * (z - S.sum(axis=1)))
+    assign = np.full(A.shape[1], -1)
+    for k, t in enumerate(terms):
+        assign[t.cols] = k
     intercept = float(coef[0] + means[1:] @ coef[1:])
     wmean = float(w @ y) / float(w.sum())
     null_dev = fam.deviance(y, np.full(n, wmean), w)
@@ -582,7 +615,9 @@ def local_scoring(
         term_fits=term_fits, eta=eta, mu=mu, deviance=float(new_dev),
         null_deviance=float(null_dev), edf=edf, nl_df=nl_df, df_residual=float(df_resid),
         working_weights=wz, n_iter=n_iter, bf_iter=bf_iter, converged=converged,
-        _terms=terms, _coef=coef[1:], _means=means[1:], _n_columns=X.shape[1],
+        nl_chisq=nl_chisq, effects=effects, assign=assign[proj.kept],
+        working_rss=float(r @ r), _terms=terms, _coef=coef[1:], _means=means[1:],
+        _n_columns=X.shape[1],
     )  # fmt: skip
 
 

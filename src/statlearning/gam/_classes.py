@@ -17,8 +17,9 @@ from .._core.links import LINKS, get_link
 from .._solvers.pirls import Penalty, fit_penalised
 from .._validation import InstanceOf, Options, check_sample_weight, validate_data
 from ..base import ClassifierMixin, RegressorMixin, StatBase, fit_context
-from ..exceptions import ConvergenceWarning, NumericalWarning, warn_aliased
+from ..exceptions import ConvergenceWarning, warn_aliased
 from ..inference import CoefTable
+from ._backfit_model import backfit_summary, fit_backfitting, warn_separation
 from ._design import build_blocks, encode_columns, resolve_terms
 from ._summary import GAMSummary, smooth_test
 from ._terms import FactorTerm, LinearTerm, LoessTerm, SmoothingSplineTerm, Term
@@ -27,11 +28,6 @@ __all__ = ["GAMClassifier", "GAMRegressor"]
 
 _FAMILIES = ("gaussian", "binomial", "poisson", "gamma")
 _R_FAMILY = {"gaussian": "gaussian", "binomial": "binomial", "poisson": "poisson", "gamma": "Gamma"}
-
-
-class _BackfittingUnavailable(NotImplementedError, ValueError):
-    """``method="backfitting"`` before its engine is present: not implemented, and a value of
-    ``method`` that this version cannot use."""
 
 
 class _GAMBase(StatBase):
@@ -77,11 +73,18 @@ class _GAMBase(StatBase):
         )
         self._levels = levels
         terms = resolve_terms(
-            name, self.terms, X, set(levels), getattr(self, "feature_names_in_", None), w.sum()
+            name,
+            self.terms,
+            X,
+            set(levels),
+            getattr(self, "feature_names_in_", None),
+            w.sum(),
+            smoother="ss" if self.method == "backfitting" else "s",
         )
         self.terms_ = terms
+        self._local = None
         if self.method == "backfitting":
-            return self._fit_backfitting(X, y, w, fam, lnk, terms)
+            return fit_backfitting(self, X, y, w, fam, lnk, terms, names)
         bad = [t for t in terms if isinstance(t, (SmoothingSplineTerm, LoessTerm))]
         if bad:
             raise ValueError(
@@ -118,33 +121,8 @@ class _GAMBase(StatBase):
                 ConvergenceWarning,
             )
         self._store(_expand(res, kept), blocks, offsets, Xd, y, w, fam, lnk)
-        if fam.name == "binomial":
-            eps = 10 * np.finfo(float).eps
-            if np.any((res.mu < eps) | (res.mu > 1 - eps)):
-                warnings.warn(
-                    f"{name}: fitted probabilities numerically 0 or 1 occurred (the classes are "
-                    "separated, at least in part); coefficients of the separating terms are "
-                    "not finite estimates.",
-                    NumericalWarning,
-                )
+        warn_separation(name, fam, res.mu)
         return self
-
-    def _fit_backfitting(self, X, y, w, fam, lnk, terms):
-        name = type(self).__name__
-        bad = [
-            t
-            for t in terms
-            if not isinstance(t, (SmoothingSplineTerm, LoessTerm, LinearTerm, FactorTerm))
-        ]
-        if bad:
-            raise ValueError(
-                f"{name}: method='backfitting' takes ss(), lo(), l() and f() terms; got "
-                f"{bad[0]!r} (use method='pirls' for s() and te())."
-            )
-        raise _BackfittingUnavailable(
-            f"{name}: method='backfitting' (R gam's local scoring) is not available in this "
-            "version; use method='pirls' with s() terms."
-        )
 
     @staticmethod
     def _model_matrix(blocks, X):
@@ -234,7 +212,20 @@ class _GAMBase(StatBase):
                 raise ValueError(f"{name}: {exc}") from None
             raise
 
+    def _local_terms(self, X):
+        """The centred terms of a backfitted model at the rows of ``X``."""
+        name = type(self).__name__
+        X, _ = encode_columns(name, X, self._levels)
+        X = validate_data(self, X, reset=False, dtype=np.float64)
+        try:
+            return self._local.predict_terms(X)
+        except ValueError as exc:
+            raise ValueError(str(exc).replace("local_scoring:", f"{name}:", 1)) from None
+
     def _linear_predictor(self, X):
+        check_is_fitted(self, "coef_")
+        if self._local is not None:
+            return self.intercept_ + self._local_terms(X).sum(axis=1)
         _, parts = self._design(X)
         eta = np.full(parts[0].shape[0] if parts else 0, self.intercept_)
         for P, (a, e) in zip(parts, self._offsets, strict=True):
@@ -245,8 +236,22 @@ class _GAMBase(StatBase):
         eta = self._linear_predictor(X)
         return get_link(self.link_).inverse(eta)
 
+    def _rename_terms(self, names):
+        """Give the fitted terms the names a formula wrote them with (summary, lookup)."""
+        if self._local is not None:
+            self._term_names = list(names)
+            return
+        for b, nm in zip(self._blocks, names, strict=True):
+            if b.smooth:
+                b.name = nm
+                b.coef_names = [f"{nm}.{i + 1}" for i in range(b.size)]
+
     def _term_index(self, term):
-        names = [b.name for b in self._blocks]
+        if self._local is not None:
+            pairs = list(zip(self.terms_, self._term_names, strict=True))
+        else:
+            pairs = [(b.term, b.name) for b in self._blocks]
+        names = [nm for _, nm in pairs]
         if isinstance(term, (int, np.integer)) and not isinstance(term, bool):
             if not -len(names) <= term < len(names):
                 raise ValueError(
@@ -255,8 +260,8 @@ class _GAMBase(StatBase):
                 )
             return int(term) % len(names)
         if isinstance(term, Term):
-            for i, b in enumerate(self._blocks):
-                if b.term == term or repr(b.term) == repr(term):
+            for i, (t, _) in enumerate(pairs):
+                if t == term or repr(t) == repr(term):
                     return i
         if isinstance(term, str) and term in names:
             return names.index(term)
@@ -281,10 +286,13 @@ class _GAMBase(StatBase):
         Returns
         -------
         values : ndarray of shape (n_samples,)
-        se : ndarray of shape (n_samples,)
+        se : ndarray of shape (n_samples,) or None
+            ``None`` with backfitting (see the class Notes).
         """
         check_is_fitted(self, "coef_")
         i = self._term_index(term)
+        if self._local is not None:
+            return self._local_terms(X)[:, i], None
         _, parts = self._design(X)
         a, e = self._offsets[i]
         P = parts[i]
@@ -299,12 +307,19 @@ class _GAMBase(StatBase):
 
         Returns
         -------
-        GAMSummary
+        GAMSummary or BackfitSummary
             A :class:`~statlearning.inference.Summary`; ``print`` shows mgcv's layout.
             ``coef_table`` holds the parametric coefficients; ``smooth_table`` the columns
-            ``edf, Ref.df, F`` (``Chi.sq`` for a known scale) and ``p-value``.
+            ``edf, Ref.df, F`` (``Chi.sq`` for a known scale) and ``p-value``. With
+            ``method="backfitting"``, ``summary(gam::gam)``: deviances, dispersion, AIC,
+            ``edf`` per term and the tables ``parametric_anova`` ("Anova for Parametric
+            Effects": sequential sums of squares of the linear parts against the working
+            residual mean square) and ``nonparametric_anova`` (gam's ``nl.chisq`` over the
+            dispersion: F on ``Npar Df`` when it is estimated, χ² when known).
         """
         check_is_fitted(self, "coef_")
+        if self._local is not None:
+            return backfit_summary(self)
         known = self._scale_known
         df = None if known else self.df_resid_
         se = np.sqrt(np.diag(self.cov_params_))
@@ -404,7 +419,8 @@ class GAMRegressor(RegressorMixin, _GAMBase):
         ``category`` columns of a DataFrame, ``s()`` (``n_basis`` at most 10, fewer when the
         column has fewer distinct values or the data are few) on numeric columns with at
         least 5 distinct values, ``l()`` on the other numeric columns; constant columns are
-        left out.
+        left out. With ``method="backfitting"``: ``ss(j, df=4)`` (gam's ``s(x, 4)``) on
+        numeric columns with at least 6 distinct values, ``l()`` on the others.
     family : {"gaussian", "binomial", "poisson", "gamma"}, default="gaussian"
         The response distribution (binomial: proportions, with the numbers of trials as
         ``sample_weight``).
@@ -412,10 +428,12 @@ class GAMRegressor(RegressorMixin, _GAMBase):
         The link function; ``None`` is the family's canonical link (mgcv's defaults).
     method : {"pirls", "backfitting"}, default="pirls"
         Penalised IRLS with smoothing parameters chosen by ``criterion`` (mgcv), or R gam's
-        local scoring with backfitting (``ss``, ``lo``, ``l`` and ``f`` terms).
+        local scoring with modified backfitting (``ss``, ``lo``, ``l`` and ``f`` terms; an
+        ``s()`` or ``te()`` term is an error: gam's ``s(x, df)`` is ``ss(j, df)``).
     criterion : {"gcv", "reml"}, default="gcv"
         mgcv's ``method="GCV.Cp"`` (GCV when the scale is estimated, UBRE/Cp when it is
-        known, binomial and Poisson) or ``method="REML"``.
+        known, binomial and Poisson) or ``method="REML"``. Not used by backfitting, whose
+        smoothers have fixed ``df`` or ``span``.
 
     Attributes
     ----------
@@ -425,16 +443,27 @@ class GAMRegressor(RegressorMixin, _GAMBase):
         The intercept; with every term centred (smooths by the sum-to-zero constraint) it is
         near the mean of the response on the link scale.
     coef_ : ndarray of shape (n_coef,)
-        The other coefficients, the terms' blocks in ``terms_`` order.
-    cov_params_ : ndarray of shape (n_coef + 1, n_coef + 1)
-        mgcv's Bayesian posterior covariance ``Vp`` (intercept first).
+        The other coefficients, the terms' blocks in ``terms_`` order. Backfitting: the
+        linear coefficients (R's ``coef(gam)`` without the intercept: the slope of each
+        ``l``/``ss``/``lo`` term's variable, ``x²`` too for a degree-2 ``lo``, the level
+        effects of ``f``).
+    cov_params_ : ndarray of shape (n_coef + 1, n_coef + 1) or None
+        mgcv's Bayesian posterior covariance ``Vp`` (intercept first); ``None`` with
+        backfitting.
     edf_ : ndarray of shape (n_terms,)
         Effective degrees of freedom of each term (1 for ``l()``, levels − 1 for ``f()``).
+        Backfitting, as the gam package counts them: a smoother's linear part plus its
+        nonlinear ``nl.df`` (``ss(j, df)`` has about ``df``).
     smoothing_params_ : ndarray of shape (n_penalties,)
         The smoothing parameters on mgcv's ``sp`` scale (one per ``s()``, two per ``te()``,
-        in term order).
+        in term order). Backfitting: the ``λ`` of each ``ss()`` term (``x`` mapped to
+        ``[0, 1]``, the penalty of :class:`~statlearning.smoothing.SmoothingSpline`).
     scale_ : float
         The scale parameter ``φ`` (mgcv's ``sig2``; 1 for binomial and Poisson).
+        Backfitting: gam's dispersion, the weighted working residual sum of squares over
+        the residual degrees of freedom.
+    aic_ : float
+        Backfitting only: gam's AIC, ``−2 log L + 2 (n − df_resid_)``.
     deviance_, null_deviance_ : float
         Deviance of the fit and of the constant model.
     deviance_explained_ : float
@@ -491,6 +520,17 @@ class GAMRegressor(RegressorMixin, _GAMBase):
     Standard errors: ``partial_dependence`` and ``summary`` use mgcv's Bayesian covariance
     ``Vp = φ (XᵀWX + S_λ)⁻¹``; the smooth-term p-values are Wood's (2013) test as
     ``summary.gam`` computes it (see ``summary``).
+
+    Backfitting (``method="backfitting"``, ``statlearning.gam._backfitting``): local
+    scoring, the linear parts of all terms fitted jointly in each sweep, with smoothers of
+    fixed size, ``ss(j, df)`` the cubic smoothing spline of trace ``df + 1`` and
+    ``lo(j, span, degree)`` loess on R's interpolation surface. Mapping to R:
+    ``GAMRegressor([ss(0, 4), l(1), f(2)], method="backfitting")`` is
+    ``gam::gam(y ~ s(x0, 4) + x1 + factor(x2))``; ``lo(j, span=0.5)`` is
+    ``lo(x, span = 0.5)``. ``summary()`` gives gam's two anova tables;
+    ``partial_dependence`` returns ``se=None`` (gam's per-term variances are the diagonals
+    of the smoothers' operators at the training x, which it interpolates at new x; they
+    are not reproduced here).
 
     Examples
     --------
@@ -601,7 +641,10 @@ class GAMClassifier(ClassifierMixin, _GAMBase):
     deviance_, null_deviance_, deviance_explained_ : float
         Deviances and their ratio.
     gcv_score_, reml_score_ : float
-        The criterion at the optimum (UBRE for ``criterion="gcv"``); the other is NaN.
+        The criterion at the optimum (UBRE for ``criterion="gcv"``); the other is NaN (both
+        with backfitting).
+    aic_ : float
+        Backfitting only: gam's AIC (see :class:`GAMRegressor`).
     df_resid_ : float
         ``n − Σ edf``.
     n_obs_ : int
@@ -623,7 +666,9 @@ class GAMClassifier(ClassifierMixin, _GAMBase):
     -----
     The model is :math:`\mathrm{logit}\, P(Y = c_1 \mid x) = \beta_0 + \sum_j f_j(x_j)`
     (the notes' logistic GAM, item 61 of the catalogue), fitted by penalised IRLS as
-    :class:`GAMRegressor` with ``family="binomial"``. Only two classes are supported.
+    :class:`GAMRegressor` with ``family="binomial"``, or with ``method="backfitting"`` by
+    gam's local scoring (``gam::gam(y ~ s(x, 4), family = binomial)``; ``cov_params_`` is
+    then ``None``). Only two classes are supported.
 
     Examples
     --------

@@ -12,7 +12,15 @@ from __future__ import annotations
 import numpy as np
 
 from .._core import penalised_bases as pb
-from ._terms import FactorTerm, LinearTerm, Smooth, TensorTerm, Term, Terms
+from ._terms import (
+    FactorTerm,
+    LinearTerm,
+    Smooth,
+    SmoothingSplineTerm,
+    TensorTerm,
+    Term,
+    Terms,
+)
 
 __all__ = ["Block", "build_blocks", "encode_columns", "resolve_terms"]
 
@@ -102,13 +110,14 @@ def _column_index(owner, j, feature_names, n_features):
     return j % n_features
 
 
-def resolve_terms(owner, terms, X, categorical, feature_names, n_obs=None):
-    """The list of terms with integer columns (``"auto"`` expanded)."""
+def resolve_terms(owner, terms, X, categorical, feature_names, n_obs=None, smoother="s"):
+    """The list of terms with integer columns (``"auto"`` expanded with ``s()`` or, for
+    backfitting, ``ss()`` smooths)."""
     p = X.shape[1]
     if isinstance(terms, str):
         if terms != "auto":
             raise ValueError(f"{owner}: terms must be 'auto' or a list of terms; got {terms!r}.")
-        return _auto_terms(X, categorical, X.shape[0] if n_obs is None else n_obs)
+        return _auto_terms(X, categorical, X.shape[0] if n_obs is None else n_obs, smoother)
     if isinstance(terms, Term):
         terms = (terms,)
     if not isinstance(terms, (list, tuple)) or not terms:
@@ -123,6 +132,8 @@ def resolve_terms(owner, terms, X, categorical, feature_names, n_obs=None):
         cols = [_column_index(owner, c, feature_names, p) for c in t.columns]
         if isinstance(t, TensorTerm):
             out.append(TensorTerm(cols[0], cols[1], t.n_basis))
+        elif isinstance(t, Smooth) and len(cols) == 2:
+            out.append(Smooth((cols[0], cols[1]), t.n_basis, t.basis, t.lam))
         else:
             out.append(type(t)(cols[0], *[getattr(t, k) for k in _fields(t)[1:]]))
     return Terms(out)
@@ -132,10 +143,13 @@ def _fields(t):
     return list(t.__dataclass_fields__)
 
 
-def _auto_terms(X, categorical, n):
+def _auto_terms(X, categorical, n, smoother="s"):
     """``s()`` on numeric columns with enough distinct values, ``l()`` on the other numeric
     columns, ``f()`` on categorical columns; constant columns are left out. ``n`` (the sum of
-    the case weights) bounds the number of coefficients."""
+    the case weights) bounds the number of coefficients. ``smoother="ss"``: ``ss(j, df=4)``
+    (gam's ``s(x, 4)``) on numeric columns with at least 6 distinct values (the smoother's
+    trace ``df + 1`` must stay below their number) while the degrees of freedom fit in
+    ``n``."""
     p = X.shape[1]
     uniques = [np.unique(X[:, j][~np.isnan(X[:, j])]).size for j in range(p)]
     smooth_cols = [j for j in range(p) if j not in categorical and uniques[j] >= 5]
@@ -151,6 +165,10 @@ def _auto_terms(X, categorical, n):
             continue
         if j in categorical:
             out.append(FactorTerm(j))
+        elif smoother == "ss":
+            out.append(
+                SmoothingSplineTerm(j, 4.0) if uniques[j] >= 6 and budget >= 6 else LinearTerm(j)
+            )
         elif j in smooth_cols and min(10, uniques[j], budget) >= 4:
             out.append(Smooth(j, int(min(10, uniques[j], budget))))
         else:
@@ -201,9 +219,13 @@ class Block:
                 for c, k, m in zip((t.j, t.k), self.knots, self.maps, strict=True)
             ]
             return pb.tensor_rows(blocks) @ self.Z
+        if isinstance(t.j, tuple):
+            return self.tp.basis(_std(X[:, list(t.j)], self.maps[0])) @ self.Z
         return self._basis(_std(X[:, t.j], self.maps[0])) @ self.Z
 
     def _basis(self, x):
+        if self.term.basis == "tp":
+            return self.tp.basis(x)
         if self.term.basis == "bs":
             return pb.bs_basis(x, self.knots)
         return pb.cr_basis(x, self.knots)
@@ -214,7 +236,7 @@ def _name(t, names):
         return names[j]
 
     if isinstance(t, Smooth):
-        return f"s({nm(t.j)})"
+        return f"s({','.join(nm(c) for c in t.columns)})"
     if isinstance(t, TensorTerm):
         return f"te({nm(t.j)},{nm(t.k)})"
     return nm(t.j)
@@ -257,18 +279,30 @@ def build_blocks(owner, terms, X, names, level_names):
                 b.penalties.append(b.Z.T @ S @ b.Z)
             b.size = b.Z.shape[1]
             b.coef_names = [f"{b.name}.{i + 1}" for i in range(b.size)]
+        elif isinstance(t, Smooth) and isinstance(t.j, tuple):
+            xz = X[:, list(t.j)]
+            _check_unique(owner, xz, t.n_basis, b.name)
+            b.maps = [_std_map_common(xz)]
+            b.tp = pb.ThinPlate(_std(xz, b.maps[0]), t.n_basis)
+            B = b.tp.basis(_std(xz, b.maps[0]))
+            S, _ = pb.scale_penalty(b.tp.S, B)
+            b.Z = pb.sum_to_zero(B)
+            b.penalties.append(b.Z.T @ S @ b.Z)
+            b.size = b.Z.shape[1]
+            b.coef_names = [f"{b.name}.{i + 1}" for i in range(b.size)]
         elif isinstance(t, Smooth):
-            if t.basis == "tp":
-                raise NotImplementedError(
-                    f"{owner}: basis='tp' (thin plate regression splines) is not implemented; "
-                    "use basis='cr' or 'bs'."
-                )
             _check_unique(owner, X[:, t.j], t.n_basis, names[t.j])
             b.maps = [_std_map(X[:, t.j])]
             x = _std(X[:, t.j], b.maps[0])
-            b.knots = pb.bs_knots(x, t.n_basis) if t.basis == "bs" else pb.cr_knots(x, t.n_basis)
-            B = b._basis(x)
-            S = pb.bs_penalty(b.knots) if t.basis == "bs" else pb.cr_penalty(b.knots)
+            if t.basis == "tp":
+                b.tp = pb.ThinPlate(x, t.n_basis)
+                B, S = b.tp.basis(x), b.tp.S
+            else:
+                b.knots = (
+                    pb.bs_knots(x, t.n_basis) if t.basis == "bs" else pb.cr_knots(x, t.n_basis)
+                )
+                B = b._basis(x)
+                S = pb.bs_penalty(b.knots) if t.basis == "bs" else pb.cr_penalty(b.knots)
             S, _ = pb.scale_penalty(S, B)
             b.Z = pb.sum_to_zero(B)
             b.penalties.append(b.Z.T @ S @ b.Z)
@@ -294,12 +328,20 @@ def _std_map(x):
     return lo, scale
 
 
+def _std_map_common(X):
+    """Per-column shifts and one common scale (the largest range): a thin plate spline of
+    several columns is isotropic, so they share the scale."""
+    lo = np.min(X, axis=0)
+    rng = float(np.max(np.max(X, axis=0) - lo))
+    return lo, (rng if np.isfinite(rng) and rng > 0 else 1.0)
+
+
 def _std(x, m):
     return (x - m[0]) / m[1] if np.isfinite(m[1]) else (x / 2.0 - m[0] / 2.0) / (m[1] / 2.0)
 
 
 def _check_unique(owner, x, k, name):
-    nu = np.unique(x).size
+    nu = np.unique(x, axis=0).shape[0] if x.ndim == 2 else np.unique(x).size
     if nu < k:
         raise ValueError(
             f"{owner}: column {name!r} has {nu} distinct value(s), fewer than the basis "

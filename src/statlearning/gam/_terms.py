@@ -79,6 +79,11 @@ class Smooth(Term):
     lam: float | None = None
     kind = "s"
 
+    @property
+    def columns(self) -> tuple:
+        """The column(s) the term reads (two for a bivariate thin plate spline)."""
+        return tuple(self.j) if isinstance(self.j, tuple) else (self.j,)
+
     def __repr__(self) -> str:
         extra = "" if self.basis == "cr" else f", basis={self.basis!r}"
         extra += "" if self.lam is None else f", lam={self.lam!r}"
@@ -155,13 +160,18 @@ def s(j, n_basis=10, basis="cr", lam=None):
 
     Parameters
     ----------
-    j : int or str
-        Column index, or column name of the DataFrame given to ``fit``.
+    j : int or str, or tuple of two
+        Column index, or column name of the DataFrame given to ``fit``; two columns
+        ``(j1, j2)`` make an isotropic smooth of both (``basis="tp"`` only, mgcv's
+        ``s(x, z)``).
     n_basis : int, default=10
-        Basis dimension (mgcv's ``k``) before the sum-to-zero constraint removes one.
+        Basis dimension (mgcv's ``k``) before the sum-to-zero constraint removes one
+        (mgcv's default for two columns is 30).
     basis : {"cr", "bs", "tp"}, default="cr"
-        Cubic regression spline, B-spline with a second-derivative penalty (mgcv's ``"bs"``);
-        ``"tp"`` (thin plate regression spline) is not implemented.
+        Cubic regression spline, B-spline with a second-derivative penalty (mgcv's ``"bs"``)
+        or mgcv's thin plate regression spline ``"tp"`` (Wood, 2003: the ``n_basis``
+        leading eigenvectors of the thin plate radial basis at the unique values, at most
+        2,000 of them; mgcv's default basis, here not the default).
     lam : float, default=None
         A fixed smoothing parameter on mgcv's ``sp`` scale; ``None`` chooses it.
 
@@ -177,7 +187,15 @@ def s(j, n_basis=10, basis="cr", lam=None):
     s(0, n_basis=10) + s('x2', n_basis=5)
     """
     owner = "s()"
-    j = _check_column(j, owner)
+    if isinstance(j, (tuple, list)):
+        if len(j) != 2 or basis != "tp":
+            raise ValueError(
+                f"{owner}: a smooth of several columns takes two of them and basis='tp'; got "
+                f"{tuple(j)!r} with basis={basis!r}."
+            )
+        j = tuple(_check_column(c, owner) for c in j)
+    else:
+        j = _check_column(j, owner)
     if isinstance(n_basis, bool) or not isinstance(n_basis, Integral) or n_basis < 3:
         raise ValueError(f"{owner}: n_basis must be an integer >= 3; got {n_basis!r}.")
     if basis not in _BASES:
