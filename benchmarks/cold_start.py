@@ -9,10 +9,11 @@ data unless arguments follow ``--``) with ``NUMBA_CACHE_DIR`` pointing at a new,
 directory that the later runs share: the first run compiles every kernel it calls, the others
 load them from the cache. For each run the script prints the wall time, the CPU time of the
 process (and of its child processes: on a cold cache ``compare`` compiles the tree kernels in
-a background process, :mod:`statlearning.cli._warmup`), and the time spent compiling (outermost numba compilations, measured inside the run
-by ``statlearning._core.compiled.compile_timer``, wall clock) with the number of kernels
-compiled and the five most expensive. On a shared machine the CPU times and the counts are the
-reliable measures. Not recorded in ``RESULTS.md``; never run in CI.
+a background process, :mod:`statlearning.cli._warmup`), and the time spent compiling
+(outermost numba compilations, measured inside the run by
+``statlearning._core.compiled.compile_timer``, wall clock) with the number of kernels compiled
+and the five most expensive. On a shared machine the CPU times and the counts are the reliable
+measures. Not recorded in ``RESULTS.md``; never run in CI.
 """
 
 from __future__ import annotations
@@ -82,7 +83,8 @@ def main(argv=None):
             print(
                 f"{label}: wall {r['process_wall']:.1f} s (in-process {r['wall']:.1f} s), "
                 f"CPU {r['cpu']:.1f} s (+ {r['children_cpu']:.1f} s in child processes: the "
-                f"background compilation, parallel folds); compiling {r['compile_wall']:.1f} s wall, "
+                "background compilation, parallel folds); "
+                f"compiling {r['compile_wall']:.1f} s wall, "
                 f"{compile_cpu:.1f} s CPU, kernels compiled: {len(r['kernels'])}"
             )
             for name, seconds in r["kernels"][:5]:

@@ -23,7 +23,6 @@ y = gap["life_expectancy"]
 
 if HAVE_GAM:
     from statlearning.gam import GAMRegressor, f, s
-
     from statlearning.plot import plot_partial_dependence
 
     gam = GAMRegressor(terms=[s(0), s(1), s(2), f(3)]).fit(X, y)
