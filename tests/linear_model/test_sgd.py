@@ -89,21 +89,21 @@ def test_hinge_l2_reaches_svm_objective(data):
 
     svc = SVC(kernel="linear", C=1.0 / (N * ALPHA), tol=1e-8).fit(X, labels)
     best = objective(svc.coef_.ravel(), svc.intercept_[0])
-    # the hinge is not smooth: subgradient steps approach the optimum slowly, as 1/√t; the
-    # averaged iterate of a decaying rate gets within 1e-4 of the optimal value here
+    # the hinge is not smooth: subgradient steps approach the optimum slowly; with the
+    # strongly convex objective, the "optimal" rate 1/(α(t0 + t)) (Pegasos' step) and the
+    # averaged iterate reach the optimal value to 1e-5 (2.7e-6 here); the minimiser itself
+    # converges more slowly (4e-4 after these 20,000 full-batch steps)
     sgd = SGDClassifier(
         alpha=ALPHA,
         batch_size=N,
-        learning_rate="invscaling",
-        eta0=1.0,
-        power_t=0.5,
+        learning_rate="optimal",
         max_iter=20000,
         tol=None,
         average=True,
     ).fit(X, labels)
     value = objective(sgd.coef_.ravel(), sgd.intercept_[0])
-    assert best - 1e-9 <= value <= best * (1 + 1e-4)
-    np.testing.assert_allclose(sgd.coef_, svc.coef_, rtol=0, atol=5e-3)
+    assert best - 1e-9 <= value <= best * (1 + 1e-5)
+    np.testing.assert_allclose(sgd.coef_, svc.coef_, rtol=0, atol=1e-3)
 
 
 # --- shuffled fits: the same held-out score as scikit-learn -------------------------------------
