@@ -185,8 +185,8 @@ WORKLOADS: list[Workload] = (
     + [
         Workload(
             name="gam_cr5_100k",
-            description="additive model, 100,000 rows: five cr smooths (k = 10) by GCV, GAMRegressor "
-            "vs mgcv::gam(method = 'GCV.Cp') timed inside R; fitted values 1e-4·sd",
+            description="additive model, 100,000 rows: five cr smooths (k = 10) by GCV, "
+            "GAMRegressor vs mgcv::gam(method = 'GCV.Cp') timed inside R; fitted values 1e-4·sd",
             n_samples=100_000,
             n_features=5,
             ours=OurGAM5,
