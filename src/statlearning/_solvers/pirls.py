@@ -293,7 +293,10 @@ class _Problem:
         if name == "gamma":
             k = -special.gammaln(1 / phi) - np.log(phi) / phi - 1 / phi
             return float(np.sum(w * (k - np.log(y))))
-        raise NotImplementedError(f"REML is not available for the {name!r} family")
+        raise ValueError(
+            f"no saturated log-likelihood for the {name!r} family (REML needs one of gaussian, "
+            "binomial, poisson, gamma)"
+        )
 
     def _reml_scale(self, Dp):
         if self.family.name == "gaussian":

@@ -12,7 +12,8 @@ eigenvalues.
 from ._agglomerative import AgglomerativeClustering
 from ._dbscan import DBSCAN
 from ._kernel_kmeans import KernelKMeans
-from ._kmeans import KMeans, MiniBatchKMeans, kmeans_plusplus
+from ._kmeans import KMeans, kmeans_plusplus
+from ._minibatch_kmeans import MiniBatchKMeans
 from ._spectral import SpectralClustering
 
 __all__ = [

@@ -12,7 +12,8 @@ from ._logistic import LogisticRegression
 from ._perceptron import LeastSquaresClassifier, Perceptron
 from ._ridge import Ridge, RidgeCV
 from ._robust import HuberRegressor, LADRegressor
-from ._sgd import SGDClassifier, SGDRegressor
+from ._sgd import SGDRegressor
+from ._sgd_classifier import SGDClassifier
 
 __all__ = [
     "BayesianLinearRegression",
