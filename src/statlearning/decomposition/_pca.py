@@ -12,8 +12,7 @@ from sklearn.base import ClassNamePrefixFeaturesOutMixin
 from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted
 
-from .._core.compiled import single_blas_thread
-from .._core.linalg import gram
+from .._core.linalg import gram, symmetric_eigh
 from .._core.scaling import max_abs, scale_for, times
 from .._validation import Boolean, Interval, Options, RandomState, validate_data
 from ..base import StatBase, TransformerMixin, fit_context
@@ -24,8 +23,6 @@ __all__ = ["PCA", "retained_components"]
 
 _RULE = re.compile(r"^(cumulative|individual):(.+)$")
 _CHUNK = 1024  # rows per block when a centred Gram matrix is accumulated
-#: The Gram solver's eigendecomposition runs on one BLAS thread up to p³ of this (p ≈ 320).
-_EIGH_ONE_THREAD_FLOPS = 2**25
 
 
 def _parse_rule(rule):
@@ -399,22 +396,15 @@ class PCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, StatBase):
         if solver == "gram":
             gram /= np.outer(scale, scale)
             total_ss = np.trace(gram)
-            # LAPACK's symmetric eigensolvers on small matrices are several times slower on
-            # two BLAS threads than on one (measured: p = 100, 4 ms against 0.25 ms); from
-            # p ≈ 300 on, the threads pay
-            with single_blas_thread(p**3, above=_EIGH_ONE_THREAD_FLOPS):
-                if isinstance(nc, int) and nc < n_max // 2:
-                    # all eigenvalues (for eigenvalues_) but only the nc leading vectors: ~2x
-                    # faster
-                    evals = linalg.eigh(gram, eigvals_only=True, check_finite=False)
-                    evals = evals[::-1][:n_max]
-                    _, evecs = linalg.eigh(
-                        gram, subset_by_index=[p - nc, p - 1], check_finite=False
-                    )
-                    evecs = evecs[:, ::-1]
-                else:
-                    evals, evecs = linalg.eigh(gram, check_finite=False)
-                    evals, evecs = evals[::-1][:n_max], evecs[:, ::-1][:, :n_max]
+            if isinstance(nc, int) and nc < n_max // 2:
+                # all eigenvalues (for eigenvalues_) but only the nc leading vectors: ~2x faster
+                evals = symmetric_eigh(gram, eigvals_only=True, check_finite=False)
+                evals = evals[::-1][:n_max]
+                _, evecs = symmetric_eigh(gram, subset_by_index=[p - nc, p - 1], check_finite=False)
+                evecs = evecs[:, ::-1]
+            else:
+                evals, evecs = symmetric_eigh(gram, check_finite=False)
+                evals, evecs = evals[::-1][:n_max], evecs[:, ::-1][:, :n_max]
             sv_sq = np.clip(evals, 0.0, None)
             vt = evecs.T
         elif solver == "full":
