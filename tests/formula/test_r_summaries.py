@@ -1,6 +1,7 @@
 """Summaries of models fitted through formulas equal R's, character for character.
 
-References: tests/reference/formula (``make_formula_reference.R``, R 4.2.2).
+References: tests/reference/formula (``make_formula_reference.R``, ``make_offset_reference.R``,
+R 4.2.2).
 """
 
 from __future__ import annotations
@@ -70,6 +71,13 @@ CASES = {
     ),
     "glm_poisson": lambda: glm("s ~ x + grp", _binomial(), family="poisson"),
     "glm_factor_response": lambda: glm("outcome ~ x + grp", _outcome(), family="binomial"),
+    # make_offset_reference.R
+    "glm_poisson_offset": lambda: glm(
+        "s ~ x + grp + offset(log(s + f))", _binomial(), family="poisson"
+    ),
+    "lm_offset": lambda: lm(
+        "life_expectancy ~ fertility + continent + offset(-0.2 * infant_mortality)", _gapminder()
+    ),
 }
 
 
@@ -78,3 +86,22 @@ def test_summary_equals_r(case):
     expected = (REF / f"{case}.txt").read_text().split("\n")[:-1]  # writeLines ends with \n
     ours = str(CASES[case]().summary()).split("\n")
     assert ours == expected
+
+
+def test_offset_predictions_use_the_new_offset():
+    """R's ``predict`` on new rows evaluates ``offset(...)`` on them."""
+    expected = pd.read_csv(REF / "offset_predictions.csv")
+    new_binomial = pd.DataFrame(
+        {"s": [3, 10, 0], "f": [7, 30, 50], "x": [-1, 0.5, 2], "grp": ["ctl", "trtA", "trtB"]}
+    )
+    new_gapminder = pd.DataFrame(
+        {
+            "fertility": [1.5, 3, 6],
+            "infant_mortality": [3, 40, 100],
+            "continent": ["Europe", "Asia", "Africa"],
+        }
+    )
+    rate = CASES["glm_poisson_offset"]().predict(new_binomial)
+    linear = CASES["lm_offset"]().predict(new_gapminder)
+    np.testing.assert_allclose(rate, expected["prediction"][:3], rtol=1e-12)
+    np.testing.assert_allclose(linear, expected["prediction"][3:], rtol=1e-12)

@@ -74,7 +74,7 @@ def estimate_cost(spec, X, y, task, n_train, n_test, order, columns, run_fold, c
     ----------
     spec : ModelSpec
     X, y : ndarray
-        The data.
+        The data (``X`` a DataFrame of a formula's variables: rows subsampled, not columns).
     task : str
     n_train, n_test : int
         Rows of a training and a test fold.
@@ -94,12 +94,16 @@ def estimate_cost(spec, X, y, task, n_train, n_test, order, columns, run_fold, c
     clock = time.perf_counter if clock is None else clock
     a, b = spec.cost
     p = X.shape[1]
-    rows, cols = min(n_train, FIRST_ROWS), min(p, FIRST_COLUMNS)
+    table = hasattr(X, "iloc")  # a formula's variables: every column, its design built per fit
+    rows, cols = min(n_train, FIRST_ROWS), (p if table else min(p, FIRST_COLUMNS))
     classes = np.unique(y) if task == "classification" else None
     spent, previous = 0.0, None  # previous: the last step's time and the predicted growth
     while True:
         test_rows = max(2, min(n_test, math.ceil(rows * n_test / max(n_train, 1))))
-        Xs = X[order[: rows + test_rows]][:, columns[:cols]]
+        if table:
+            Xs = X.iloc[order[: rows + test_rows]]
+        else:
+            Xs = X[order[: rows + test_rows]][:, columns[:cols]]
         ys = y[order[: rows + test_rows]]
         train, test = np.arange(rows), np.arange(rows, min(rows + test_rows, len(ys)))
         start = clock()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import math
 import time
 import warnings
@@ -26,6 +27,7 @@ __all__ = [
     "fold_task",
     "leaderboard",
     "make_splits",
+    "take_rows",
 ]
 
 #: Primary and secondary metric of each task, and whether larger primary scores are better.
@@ -101,10 +103,26 @@ def make_splits(X, y, task, cv, repeats, seed):
     return splits, notes
 
 
-def build_estimator(spec):
-    """A fresh estimator for ``spec``, behind a StandardScaler when it needs scaled features."""
-    estimator = spec.factory()
-    return make_pipeline(StandardScaler(), estimator) if spec.needs_scaling else estimator
+def build_estimator(spec, formula=None):
+    """A fresh estimator for ``spec``, behind a StandardScaler when it needs scaled features.
+
+    With a ``formula`` the first step is its :class:`~statlearning.formula.FormulaTransformer`,
+    so that the estimator reads a table's raw columns and every fit learns the formula's
+    encoding (spline knots, polynomial recurrences, factor levels) from its own rows.
+    """
+    steps = [spec.factory()]
+    if spec.needs_scaling:
+        steps.insert(0, StandardScaler())
+    if formula:
+        from ..formula import FormulaTransformer
+
+        steps.insert(0, FormulaTransformer(formula))
+    return make_pipeline(*steps) if len(steps) > 1 else steps[0]
+
+
+def take_rows(X, rows):
+    """Rows ``rows`` of an array or (a formula's table) of a DataFrame."""
+    return X.iloc[rows] if hasattr(X, "iloc") else X[rows]
 
 
 def _regression_scores(y_true, y_pred):
@@ -150,17 +168,19 @@ def _baseline(X, y, splits, task, classes):
     return result
 
 
-def _one_fold(spec, X, y, train, test, task, classes, keep=False):
+def _one_fold(spec, X, y, train, test, task, classes, keep=False, formula=None):
     """Fit on ``train``, score on ``test``: ``(primary, secondary, seconds, predictions)``,
     the predictions ``(pred, proba, decision)`` of the test rows (``decision``, computed only
     when ``keep``: a binary classifier's ``decision_function`` when it has no
-    ``predict_proba``)."""
-    estimator = build_estimator(spec)
+    ``predict_proba``). With a ``formula``, ``X`` is the table its design is built from,
+    inside the fold (:func:`build_estimator`)."""
+    estimator = build_estimator(spec, formula)
+    X_train, X_test = take_rows(X, train), take_rows(X, test)
     start = time.perf_counter()
-    estimator.fit(X[train], y[train])
+    estimator.fit(X_train, y[train])
     elapsed = time.perf_counter() - start
     y_test = y[test]
-    pred = estimator.predict(X[test])
+    pred = estimator.predict(X_test)
     if task == "regression":
         primary, secondary = _regression_scores(y_test, pred)
         return primary, secondary, elapsed, (np.asarray(pred, dtype=float).ravel(), None, None)
@@ -171,7 +191,7 @@ def _one_fold(spec, X, y, train, test, task, classes, keep=False):
     secondary = math.nan
     aligned = None
     if hasattr(estimator, "predict_proba"):
-        proba = np.asarray(estimator.predict_proba(X[test]), dtype=float)
+        proba = np.asarray(estimator.predict_proba(X_test), dtype=float)
         fitted = getattr(estimator, "classes_", None)
         fitted = np.unique(y[train]) if fitted is None else fitted
         secondary = _log_loss(y_test, proba, list(fitted), classes)
@@ -182,15 +202,16 @@ def _one_fold(spec, X, y, train, test, task, classes, keep=False):
                 aligned[:, j] = proba[:, column[label]]
     elif keep and len(classes) == 2 and hasattr(estimator, "decision_function"):
         # a score for the ROC curve: larger means the second class
-        score = np.asarray(estimator.decision_function(X[test]), dtype=float).ravel()
+        score = np.asarray(estimator.decision_function(X_test), dtype=float).ravel()
         fitted = list(getattr(estimator, "classes_", classes))
         sign = 1.0 if fitted[-1] == classes[1] else -1.0
         return primary, secondary, elapsed, (pred, None, sign * score)
     return primary, secondary, elapsed, (pred, aligned, None)
 
 
-def fold_task(spec, X, y, train, test, task, classes, k, keep=False):
-    """Fit and score fold ``k``; a picklable task for joblib.
+def fold_task(spec, X, y, train, test, task, classes, k, keep=False, formula=None):
+    """Fit and score fold ``k``; a picklable task for joblib (``formula``: as
+    :func:`_one_fold`).
 
     Returns
     -------
@@ -204,7 +225,7 @@ def fold_task(spec, X, y, train, test, task, classes, k, keep=False):
         warnings.simplefilter("always")
         try:
             primary, secondary, elapsed, predictions = _one_fold(
-                spec, X, y, train, test, task, classes, keep
+                spec, X, y, train, test, task, classes, keep, formula
             )
             error = None
         except Exception as exc:  # a failing model is reported, not fatal
@@ -344,9 +365,9 @@ def _min_folds(n_folds):
     return max(2, math.ceil(n_folds / 2))
 
 
-def _run_folds(spec, X, y, splits, task, classes, folds, jobs, keep=False):
+def _run_folds(spec, X, y, splits, task, classes, folds, jobs, keep=False, formula=None):
     tasks = (
-        delayed(fold_task)(spec, X, y, train, test, task, classes, k, keep)
+        delayed(fold_task)(spec, X, y, train, test, task, classes, k, keep, formula)
         for k, (train, test) in enumerate(splits)
     )
     if jobs > 1:
@@ -391,6 +412,7 @@ def _cross_validate_models(
     start=None,
     keep_predictions=False,
     warmup=None,
+    formula=None,
 ):
     """Cross-validate the baseline and every model in ``specs`` on the same folds.
 
@@ -434,7 +456,8 @@ def _cross_validate_models(
                 estimates[spec.name] = math.inf  # no time left even to time it
             else:
                 ready(spec)
-                est = estimate_cost(spec, X, y, task, n_train, n_test, rows, columns, _one_fold)
+                run = functools.partial(_one_fold, formula=formula)
+                est = estimate_cost(spec, X, y, task, n_train, n_test, rows, columns, run)
                 estimates[spec.name] = est.seconds
             progress.update(detail=f"{spec.name} (timing)")
         order.sort(key=lambda s: (estimates[s.name] is None, estimates[s.name] or 0.0))
@@ -462,8 +485,9 @@ def _cross_validate_models(
         ready(spec)
         folds = _Folds(spec, n_folds, log, progress, deadline, clock, jobs if parallel else 1)
         _run_folds(
-            spec, X, y, splits, task, classes, folds, jobs if parallel else 1, keep_predictions
-        )
+            spec, X, y, splits, task, classes, folds, jobs if parallel else 1, keep_predictions,
+            formula,
+        )  # fmt: skip
         if folds.stopped is not None:
             notes.append(folds.stopped)
         if folds.stopped is None or len(folds.scores) >= _min_folds(n_folds):

@@ -48,9 +48,15 @@ class Data:
     baselines: dict = field(default_factory=dict)
     dropped_rows: int = 0
     notes: list[str] = field(default_factory=list)
-    design: object = None  # the table's encoding (datasets._design.TableDesign)
+    design: object = None  # the table's encoding (TableDesign; a FormulaTransformer with --formula)
     formula: str = ""  # --formula: the design is the formula's
     table: object = None  # --formula: the file's rows and columns (less --drop), a DataFrame
+    variables: object = None  # --formula: the complete rows of ``table`` without the target
+
+    def cv_X(self):
+        """What cross-validation fits on: ``X``, or with a formula the table of its variables
+        (each fit then builds the formula's design from its own training rows)."""
+        return self.X if self.variables is None else self.variables
 
     @property
     def n(self) -> int:
@@ -283,9 +289,21 @@ def load_formula_data(
     """
     from ..formula import FormulaTransformer
     from ..formula._deparse import deparse
-    from ..formula._design import check_columns, expand_dot, materialize, split_formula, variables
+    from ..formula._design import (
+        check_columns,
+        expand_dot,
+        materialize,
+        split_formula,
+        split_offsets,
+        variables,
+    )
 
     lhs, rhs = split_formula(formula)
+    if split_offsets(rhs)[1]:
+        raise ValueError(
+            "--formula takes no offset() term (an offset is part of lm/glm fits in "
+            "statlearning.formula, not of every model's design)"
+        )
     if lhs is None or lhs.kind != "name":
         raise ValueError(
             f"--formula needs one response column on its left, as in 'y ~ x1 + x2'; got {formula!r}"
@@ -367,8 +385,10 @@ def load_formula_data(
         source,
         dropped_rows=dropped,
         notes=notes,
+        design=design,
         formula=formula,
         table=table,
+        variables=frame.drop(columns=[target]),
     )
 
 

@@ -332,7 +332,13 @@ def _cmd_compare(args):
         info,
     )
     _say(f"run: {limit} (--time-budget), up to {jobs} parallel folds (--jobs)", info)
-    for note in _data_notes(data) + split_notes + left_out:
+    fold_notes = []
+    if data.formula:
+        fold_notes.append(
+            "every fit builds the formula's design from its own training rows (spline knots, "
+            "polynomial bases and factor levels never see the test fold)"
+        )
+    for note in _data_notes(data) + fold_notes + split_notes + left_out:
         _say(f"note: {note}", info)
     if not considered:
         _say(f"note: no {task} model is registered yet; only the baseline is shown", info)
@@ -352,10 +358,10 @@ def _cmd_compare(args):
     ):
         waited = (lambda: 0.0) if warmup is None else (lambda: warmup.waited)
         run = cross_validate_models(
-            data.X, data.y, specs, splits, task, bar,
+            data.cv_X(), data.y, specs, splits, task, bar,
             budget=budget, jobs=jobs, seed=args.seed, start=clock_start, warmup=warmup,
             clock=lambda: time.monotonic() - compiling.seconds - waited(),
-            keep_predictions=bool(report),
+            keep_predictions=bool(report), formula=data.formula or None,
         )  # fmt: skip
     if args.format == "json":
         from ._leaderboard import rank_results, to_json
@@ -394,11 +400,6 @@ def _cmd_fit(args):
     from .._registry import get_model
     from ._compare import build_estimator
 
-    if args.formula and args.save:
-        raise ValueError(
-            "--save does not take --formula yet (the formula's encoding is not among the types "
-            "a model file loads safely); save without --formula"
-        )
     data, task, reason = _load(args)
     spec = get_model(args.model)
     _check_applicable(spec, task, reason, data.y)

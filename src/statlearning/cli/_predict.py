@@ -24,17 +24,39 @@ def save_fitted(path, estimator, data, spec, task):
 
     from ..io import save
 
-    bundle = Pipeline([("design", data.design.fit()), ("model", estimator)])
+    if data.formula:
+        bundle, features = _formula_bundle(estimator, data)
+    else:
+        bundle = Pipeline([("design", data.design.fit()), ("model", estimator)])
+        features = list(data.design.features)
     meta = {
         "command": "fit",
         "model": spec.name,
         "task": task,
         "target": data.target_name,
-        "features": list(data.design.features),
+        "features": features,
         "training_source": data.source,
         "training_rows": int(data.n),
     }
+    if data.formula:
+        meta["formula"] = data.formula
     return save(bundle, path, metadata=meta)
+
+
+def _formula_bundle(estimator, data):
+    """A model fitted through ``--formula`` as a :class:`~statlearning.formula.FormulaFit`
+    (``lm`` returns one; another model is wrapped with the formula's fitted design), and the
+    columns its formula reads."""
+    from ..formula import FormulaFit
+    from ..formula._deparse import deparse
+
+    if not isinstance(estimator, FormulaFit):
+        estimator = FormulaFit(estimator, data.design, data.formula, deparse(data.formula))
+    return estimator, _formula_columns(estimator.transformer)
+
+
+def _formula_columns(design) -> list[str]:
+    return list(design.variables_)
 
 
 def _split(bundle):
@@ -78,7 +100,12 @@ def run_predict(args, say):
     from ._data import _separator, _split_names
 
     meta = model_metadata(args.model_file)
-    design, model = _split(load(args.model_file))
+    bundle = load(args.model_file)
+    from ..formula import FormulaFit
+
+    if isinstance(bundle, FormulaFit):
+        return _predict_formula(args, say, bundle, meta)
+    design, model = _split(bundle)
     levels = design.levels or {}
     frame, _ = _read_frame(
         args.data,
@@ -126,6 +153,75 @@ def run_predict(args, say):
         proba = model.predict_proba(Xc) if complete.any() else np.empty((0, len(model.classes_)))
         for j, label in enumerate(model.classes_):
             out[f"proba_{label}"] = _spread(proba[:, j], complete)
+    return _write(out, args, notes, say)
+
+
+def _predict_formula(args, say, fit, meta):
+    """``predict`` with a model fitted through a formula: the formula's variables (and those
+    of its ``offset()`` terms) are read from DATA by name, rows missing one get none."""
+    import pandas as pd
+
+    from ..datasets._csv import _read_frame
+    from ..formula._deparse import parse
+    from ..formula._design import variables
+    from ._data import _separator, _split_names
+
+    frame, _ = _read_frame(
+        args.data,
+        _separator(args.sep),
+        args.encoding,
+        _split_names(args.na_values) or None,
+        args.decimal,
+    )
+    design = fit.transformer
+    needed = _formula_columns(design)
+    for term in getattr(design, "offset_terms_", []):
+        needed += sorted(variables(parse(term)) - set(needed))
+    if getattr(fit, "offset", None):
+        needed.append(fit.offset)
+    absent = [c for c in needed if c not in frame.columns]
+    if absent:
+        raise ValueError(
+            f"column{'s' if len(absent) > 1 else ''} {', '.join(map(repr, absent))} missing "
+            f"from {args.data!r}; the model's formula reads {', '.join(needed)}"
+        )
+    notes = []
+    target = meta.get("target")
+    extra = [c for c in frame.columns if c not in needed and c != target]
+    if extra:
+        notes.append(f"columns not used by the model, ignored: {', '.join(map(str, extra))}")
+    complete = ~frame[needed].isna().any(axis=1).to_numpy()
+    if not complete.all():
+        rows = list(np.flatnonzero(~complete) + 2)  # the header is row 1
+        notes.append(
+            f"{len(rows)} row(s) with missing values get no prediction (rows {_rows_text(rows)})"
+        )
+    rows = frame[complete]
+    out = pd.DataFrame(index=frame.index)
+    name = meta.get("model", type(fit.estimator).__name__)
+    if args.interval is not None:
+        if not callable(getattr(fit.estimator, "predict_interval", None)):
+            raise ValueError(
+                f"--interval: the {name} model gives no intervals (linear and generalised "
+                "linear models do)"
+            )
+        parts = fit.predict_interval(rows, kind=args.interval, level=args.level)
+        for column, values in zip(("prediction", "lower", "upper"), parts, strict=True):
+            out[column] = _spread(values, complete)
+    else:
+        out["prediction"] = _spread(fit.predict(rows) if complete.any() else [], complete)
+    if args.proba:
+        if not callable(getattr(fit.estimator, "predict_proba", None)):
+            raise ValueError(f"--proba: the {name} model gives no class probabilities")
+        classes = fit.estimator.classes_
+        proba = fit.predict_proba(rows) if complete.any() else np.empty((0, len(classes)))
+        for j, label in enumerate(classes):
+            out[f"proba_{label}"] = _spread(proba[:, j], complete)
+    return _write(out, args, notes, say)
+
+
+def _write(out, args, notes, say):
+    """Write the predictions (``-o`` or standard output), then the notes; exit status 0."""
     if args.output:
         out.to_csv(args.output, index=False)
         notes.append(f"{len(out)} predictions written to {args.output}")

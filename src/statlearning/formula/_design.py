@@ -54,6 +54,63 @@ def expand_dot(node, columns, exclude):
     return node
 
 
+def _is_offset(node) -> bool:
+    return node.kind == "call" and node.value == rd.Node("name", "offset")
+
+
+def split_offsets(node):
+    """R's ``offset(...)`` terms: ``(rhs without them, [their expressions])``.
+
+    An offset is a known part of the linear predictor, not a coefficient (R's ``lm``/``glm``):
+    ``y ~ x + offset(log(t))`` is the design ``~ x`` plus ``log(t)``.
+    """
+    offsets = []
+
+    def strip(n):
+        if _is_offset(n):
+            if len(n.args) != 1 or n.args[0][0] is not None:
+                raise ValueError(f"offset() takes one expression; got {rd.deparse(n)!r}")
+            offsets.append(n.args[0][1])
+            return None
+        if n.kind == "binary" and n.value == "+":
+            left, right = strip(n.args[0]), strip(n.args[1])
+            if left is None or right is None:
+                return right if left is None else left
+            return rd.Node("binary", "+", (left, right))
+        if n.kind == "paren" and n.args:
+            inner = strip(n.args[0])
+            return None if inner is None else rd.Node("paren", n.value, (inner,))
+        if n.kind in ("binary", "unary", "call") and _contains_offset(n):
+            raise ValueError(
+                f"offset() must be a term of its own, added with '+'; got {rd.deparse(n)!r}"
+            )
+        return n
+
+    rest = strip(node)
+    return (rd.Node("num", "1") if rest is None else rest), offsets
+
+
+def _contains_offset(node) -> bool:
+    if _is_offset(node):
+        return True
+    if node.kind == "call":
+        return any(_contains_offset(v) for _, v in node.args)
+    return any(_contains_offset(a) for a in node.args if isinstance(a, rd.Node))
+
+
+def offset_values(offsets, frame):
+    """The sum of the offset expressions evaluated on ``frame`` (``None`` without any)."""
+    if not offsets:
+        return None
+    total = np.zeros(frame.shape[0])
+    for expr in offsets:
+        wrapped = rd.Node("call", rd.Node("name", "I"), ((None, expr),))
+        node = rd.Node("binary", "+", (rd.Node("num", "0"), wrapped))
+        mm, _ = materialize(node, frame, na_action="ignore")
+        total = total + np.asarray(mm, dtype=np.float64)[:, 0]
+    return total
+
+
 def as_frame(X, owner: str, estimator=None):
     """A pandas DataFrame of ``X``; arrays become frames with columns ``x0, x1, …``."""
     import pandas as pd
@@ -172,6 +229,11 @@ class FormulaTransformer(TransformerMixin, StatBase):
     term_columns_ : dict of str to list of str
         The output columns of each term, by R's term label (``"g"``, ``"bs(x2, df = 4)"``,
         ``"x1:g"``), in the order of the formula's terms (R's ``assign``).
+    variables_ : list of str
+        The columns of the data the formula reads (offsets aside).
+    offset_terms_ : list of str
+        The expressions of the formula's ``offset(...)`` terms (``"log(t)"``): R's offsets,
+        not part of the design; :meth:`offset` evaluates their sum on data.
     n_features_in_ : int
     feature_names_in_ : ndarray of str
         The columns of the data frame seen in ``fit`` (``x0, x1, …`` for arrays).
@@ -189,6 +251,10 @@ class FormulaTransformer(TransformerMixin, StatBase):
     have its columns in another order or extra columns; a missing column, a missing value in
     a column the formula reads, or a factor level not seen in ``fit`` is an error naming it.
     An array is read as a frame with columns ``x0, x1, …``.
+
+    Pickling and model files (:func:`statlearning.io.save`) store the encoding as plain data
+    (formulaic's formula text, the fitted bases, the factor levels), rebuilt into a
+    ``ModelSpec`` on loading, so a model file needs no formulaic type to be trusted.
 
     Examples
     --------
@@ -225,16 +291,22 @@ class FormulaTransformer(TransformerMixin, StatBase):
 
         frame = self._frame(X, reset=True)
         lhs, rhs = split_formula(self.formula)
+        rhs, offsets = split_offsets(rhs)
         rhs = expand_dot(rhs, [str(c) for c in frame.columns], variables(lhs))
         check_columns(type(self).__name__, rhs, frame)
         self._check_missing(frame, rhs)
         _, spec = materialize(rhs, frame, na_action="ignore")
-        self._store(spec, frame, named=isinstance(X, pd.DataFrame))
+        self._store(spec, frame, named=isinstance(X, pd.DataFrame), offsets=offsets)
         return self
 
-    def _store(self, spec, frame, *, named=True) -> None:
+    def _store(self, spec, frame, *, named=True, offsets=()) -> None:
         names = r_column_names(spec)
         self.model_spec_ = spec
+        self.offset_terms_ = [rd.deparse(o) for o in offsets]
+        context = build_context()
+        self.variables_ = sorted(
+            str(v) for v in spec.required_variables if str(v) in frame.columns or v not in context
+        )
         self.has_intercept_ = "(Intercept)" in names
         self.feature_names_out_ = np.array([n for n in names if n != "(Intercept)"], dtype=object)
         r_of = dict(zip(spec.column_names, names, strict=True))
@@ -271,6 +343,48 @@ class FormulaTransformer(TransformerMixin, StatBase):
                 f"{type(self).__name__}: {_contains_nan(bad)} ({rows} row(s)); drop or impute "
                 "them first (lm() and glm() drop them as R's na.omit)"
             )
+
+    def offset(self, X):
+        """The formula's offset on ``X``: the sum of its ``offset(...)`` terms.
+
+        Parameters
+        ----------
+        X : pandas.DataFrame or array-like of shape (n_samples, n_features)
+
+        Returns
+        -------
+        ndarray of shape (n_samples,) or None
+            ``None`` when the formula has no ``offset()`` term.
+        """
+        from sklearn.utils.validation import check_is_fitted
+
+        check_is_fitted(self, "model_spec_")
+        if not self.offset_terms_:
+            return None
+        frame = self._frame(X, reset=False)
+        nodes = [rd.parse(t) for t in self.offset_terms_]
+        context = build_context()
+        absent = sorted(
+            {v for n in nodes for v in variables(n) if v not in frame.columns and v not in context}
+        )
+        if absent:
+            raise ValueError(
+                f"{type(self).__name__}: column{'s' if len(absent) > 1 else ''} "
+                f"{', '.join(map(repr, absent))} (of the offset "
+                f"{' + '.join(self.offset_terms_)}) missing from the data"
+            )
+        return offset_values(nodes, frame)
+
+    def __getstate__(self):
+        state = super().__getstate__()
+        if "model_spec_" in state:
+            state = {**state, "model_spec_": plain_spec(state["model_spec_"])}
+        return state
+
+    def __setstate__(self, state):
+        if isinstance(state.get("model_spec_"), dict):
+            state = {**state, "model_spec_": spec_from_plain(state["model_spec_"])}
+        super().__setstate__(state)
 
     def transform(self, X):
         """The design matrix of ``X`` under the fitted encoding.
@@ -328,9 +442,11 @@ def check_columns(owner: str, rhs, frame) -> None:
         )
 
 
-def check_new_data(owner: str, spec, frame) -> None:
-    """Missing columns, missing values and unseen factor levels, each named."""
-    needed = sorted(str(v) for v in spec.required_variables)
+def check_new_data(owner: str, spec, frame, needed=None) -> None:
+    """Missing columns, missing values and unseen factor levels, each named (``needed``: the
+    columns the formula reads, by default the spec's)."""
+    if needed is None:
+        needed = sorted(str(v) for v in spec.required_variables)
     absent = [v for v in needed if v not in frame.columns]
     if absent:
         raise ValueError(
@@ -375,8 +491,68 @@ def design_values(transformer, frame) -> np.ndarray:
     """The fitted transformer's design of ``frame`` as a float array (no intercept column)."""
     spec = transformer.model_spec_
     frame = r_types(frame)
-    check_new_data(type(transformer).__name__, spec, frame)
+    check_new_data(type(transformer).__name__, spec, frame, transformer.variables_)
     mm, _ = materialize(None, frame, spec=spec, na_action="ignore")
     values = np.asarray(mm, dtype=np.float64)
-    keep = [i for i, c in enumerate(spec.column_names) if c != "Intercept"]
+    keep = [i for i, c in enumerate(mm.columns) if c != "Intercept"]
     return values[:, keep]
+
+
+def _plain(value, where: str):
+    """``value`` as dicts, lists, arrays, numbers and strings (and statlearning estimators)."""
+    from ..base import StatBase
+
+    if value is None or isinstance(value, str | bool | int | float):
+        return value
+    if isinstance(value, np.generic):
+        return value.item()
+    if isinstance(value, np.ndarray):
+        if value.dtype.kind == "O":
+            return [_plain(v, where) for v in value.tolist()]
+        return value.copy()
+    if isinstance(value, dict):
+        return {str(k): _plain(v, where) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_plain(v, where) for v in value]
+    if isinstance(value, StatBase):  # a fitted basis (bs, ns, poly): a trusted type
+        return value
+    raise TypeError(
+        f"FormulaTransformer: the state of {where!r} holds a {type(value).__name__}, which a "
+        "model file cannot store; use the formula functions of statlearning.formula"
+    )
+
+
+def plain_spec(spec) -> dict:
+    """What a fitted formula learned, as plain data: formulaic's formula text, the state of
+    every stateful transform (spline knots, polynomial recurrences, centring) and the levels
+    of every factor. :func:`spec_from_plain` rebuilds the ``ModelSpec``."""
+    encoders = {}
+    for expr, (kind, state) in spec.encoder_state.items():
+        kept = {k: v for k, v in state.items() if k != "contrasts"}  # introspection only
+        encoders[str(expr)] = [str(kind.value), _plain(kept, expr)]
+    return {
+        "formula": str(spec.formula),
+        "ensure_full_rank": bool(spec.ensure_full_rank),
+        "transform_state": {str(k): _plain(v, k) for k, v in spec.transform_state.items()},
+        "encoder_state": encoders,
+    }
+
+
+def spec_from_plain(plain: dict):
+    """The ``ModelSpec`` of :func:`plain_spec`'s output."""
+    require_formulaic()
+    from formulaic import ModelSpec
+    from formulaic.parser.types import Factor
+
+    return ModelSpec(
+        formula=plain["formula"],
+        materializer="pandas",
+        ensure_full_rank=plain["ensure_full_rank"],
+        na_action="ignore",
+        output="pandas",
+        transform_state={k: dict(v) for k, v in plain["transform_state"].items()},
+        encoder_state={
+            k: (Factor.Kind(kind), dict(state))
+            for k, (kind, state) in plain["encoder_state"].items()
+        },
+    )

@@ -24,7 +24,9 @@ from ._design import (
     design_values,
     expand_dot,
     materialize,
+    offset_values,
     split_formula,
+    split_offsets,
     variables,
 )
 
@@ -56,6 +58,9 @@ class FormulaFit:
         The column holding the offset of a GLM, read from new data by :meth:`predict` and
         :meth:`predict_interval` unless ``offset=`` is given (R's ``predict`` on a model
         with ``offset = t``).
+    stats : dict, optional
+        Fit statistics replacing the estimator's in :meth:`summary` (R's R² and F of a
+        linear model with an offset, whose fitted values include the offset).
 
     See Also
     --------
@@ -74,13 +79,14 @@ class FormulaFit:
     array([10.91])
     """
 
-    def __init__(self, estimator, transformer, formula, call, n_deleted=0, offset=None):
+    def __init__(self, estimator, transformer, formula, call, n_deleted=0, offset=None, stats=None):
         self.estimator = estimator
         self.transformer = transformer
         self.formula = formula
         self.call = call
         self.n_deleted = int(n_deleted)
         self.offset = offset
+        self.stats = {} if stats is None else dict(stats)
 
     def __getattr__(self, name):
         if name.startswith("__") or name in ("estimator", "transformer"):
@@ -112,17 +118,23 @@ class FormulaFit:
     def predict(self, data, **kwargs):
         """The estimator's ``predict`` on the design of ``data``.
 
+        The formula's ``offset(...)`` terms (and the ``offset`` column of a GLM) are evaluated
+        on ``data``, as R's ``predict`` does with new data.
+
         Parameters
         ----------
         data : pandas.DataFrame
         **kwargs
-            Passed on (``offset=`` for a GLM).
+            Passed on (``offset=`` for a GLM, replacing the data's).
 
         Returns
         -------
         ndarray of shape (n_samples,)
         """
-        return self.estimator.predict(self.design(data), **self._offset(data, kwargs))
+        X = self.design(data)
+        kwargs, added = self._offset(data, kwargs)
+        pred = self.estimator.predict(X, **kwargs)
+        return pred if added is None else pred + added
 
     def predict_proba(self, data):
         """Class probabilities (a factor response fitted by logistic regression).
@@ -152,18 +164,33 @@ class FormulaFit:
         -------
         fit, lower, upper : ndarray of shape (n_samples,)
         """
-        kwargs = self._offset(data, kwargs)
-        return self.estimator.predict_interval(self.design(data), kind=kind, level=level, **kwargs)
+        X = self.design(data)
+        kwargs, added = self._offset(data, kwargs)
+        out = self.estimator.predict_interval(X, kind=kind, level=level, **kwargs)
+        return out if added is None else tuple(part + added for part in out)
 
-    def _offset(self, data, kwargs) -> dict:
-        if self.offset is None or "offset" in kwargs:
-            return kwargs
-        if self.offset not in data.columns:
-            raise ValueError(
-                f"{type(self).__name__}: column {self.offset!r} (the offset) missing from "
-                "the new data"
-            )
-        return {**kwargs, "offset": data[self.offset].to_numpy(dtype=np.float64)}
+    def _offset(self, data, kwargs):
+        """``(kwargs, added)``: the offset of ``data`` passed to an estimator that takes one
+        (a GLM), else returned in ``added`` for adding to its predictions (``lm``, fitted to
+        the response less the offset, as R's)."""
+        if "offset" in kwargs:
+            return kwargs, None
+        total = None
+        if self.offset is not None:
+            if self.offset not in data.columns:
+                raise ValueError(
+                    f"{type(self).__name__}: column {self.offset!r} (the offset) missing from "
+                    "the new data"
+                )
+            total = data[self.offset].to_numpy(dtype=np.float64)
+        terms = self.transformer.offset(as_frame(data, type(self).__name__))
+        if terms is not None:
+            total = terms if total is None else total + terms
+        if total is None:
+            return kwargs, None
+        if _takes_offset(self.estimator):
+            return {**kwargs, "offset": total}, None
+        return kwargs, total
 
     def summary(self, level=0.95):
         """R's ``summary(fit)``: the estimator's summary with R's call and term names.
@@ -179,10 +206,17 @@ class FormulaFit:
             Printed exactly as R prints it.
         """
         s = self.estimator.summary(level=level)
+        s.stats.update(getattr(self, "stats", {}))
         s.call = self.call
         s.n_deleted = self.n_deleted
         s.formula = rd.deparse(self.formula)
         return s
+
+
+def _takes_offset(estimator) -> bool:
+    import inspect
+
+    return "offset" in inspect.signature(estimator.fit).parameters
 
 
 def _column_or_array(frame, value, what: str):
@@ -261,11 +295,17 @@ def fit_formula(
     frame = as_frame(data, function)
     lhs, rhs = split_formula(formula)
     y = _response(lhs, frame, function)
+    rhs, offsets = split_offsets(rhs)
     rhs_full = expand_dot(rhs, [str(c) for c in frame.columns], variables(lhs))
     check_columns(function, rhs_full, frame)
+    for node in offsets:
+        check_columns(f"{function}: offset({rd.deparse(node)})", node, frame)
     mm, spec = materialize(rhs_full, frame, na_action="drop")
     w = _column_or_array(frame, weights, f"{function}: weights")
     off = _column_or_array(frame, offset, f"{function}: offset")
+    if offsets:  # R adds every offset() term and the offset argument
+        terms = pd.Series(offset_values(offsets, frame), index=frame.index)
+        off = terms if off is None else off + terms
     ok = pd.Series(False, index=frame.index)
     ok.loc[mm.index] = True
     for part in (y, w, off):
@@ -273,7 +313,7 @@ def fit_formula(
             ok &= ~(part.isna().any(axis=1) if part.ndim == 2 else part.isna())
     rows = ok.to_numpy()
     transformer = FormulaTransformer(formula)
-    transformer._store(spec, frame)
+    transformer._store(spec, frame, offsets=offsets)
     names = transformer.feature_names_out_
     values = np.asarray(mm.loc[ok[ok].index], dtype=np.float64)
     keep = [i for i, c in enumerate(spec.column_names) if c != "Intercept"]
@@ -285,8 +325,14 @@ def fit_formula(
     estimator = make_estimator(y, transformer)
     fit_kwargs = {} if w is None else {"sample_weight": w}
     if off is not None:
-        fit_kwargs["offset"] = off[rows].to_numpy()
+        if _takes_offset(estimator):
+            fit_kwargs["offset"] = off[rows].to_numpy()
+        else:  # least squares: the response less the offset (R's lm.fit)
+            y = y - off[rows].to_numpy()
     estimator.fit(design, y, **fit_kwargs)
+    stats = None
+    if off is not None and not _takes_offset(estimator):
+        stats = _offset_fit_statistics(estimator, design, y, off[rows].to_numpy(), w)
     args = [("formula", rd.parse(formula))]
     pairs = list(call_args)
     if ("data", None) not in pairs:
@@ -295,8 +341,35 @@ def fit_formula(
     call = rd.deparse_call(function, args)
     return FormulaFit(
         estimator, transformer, formula, call, n_deleted=int((~rows).sum()),
-        offset=offset if isinstance(offset, str) else None,
+        offset=offset if isinstance(offset, str) else None, stats=stats,
     )  # fmt: skip
+
+
+def _offset_fit_statistics(estimator, design, y_less_offset, off, w) -> dict:
+    """R²  and F of a least-squares fit with an offset as R's ``summary.lm`` (R 4.2) computes
+    them: from the fitted values *including* the offset, ``f = Xb + o``, so that the
+    regression sum of squares counts the offset's variation too."""
+    from scipy import stats as st
+
+    base = estimator.summary().stats
+    r = np.asarray(y_less_offset, dtype=float) - estimator.predict(design)
+    f = estimator.predict(design) + off
+    w = np.ones_like(f) if w is None else np.asarray(w, dtype=float)
+    keep = w > 0
+    f, r, w = f[keep], r[keep], w[keep]
+    df_int = 1 if estimator.fit_intercept else 0
+    centre = np.sum(w * f) / np.sum(w) if df_int else 0.0
+    mss = float(np.sum(w * (f - centre) ** 2))
+    rss = float(np.sum(w * r**2))
+    rdf, df_model = base["df_resid"], base["df_model"]
+    r2 = mss / (mss + rss)
+    fstat = (mss / df_model) / (rss / rdf) if df_model > 0 else np.nan
+    return {
+        "r_squared": r2,
+        "adj_r_squared": 1 - (1 - r2) * ((keep.sum() - df_int) / rdf),
+        "f_statistic": fstat,
+        "f_pvalue": float(st.f.sf(fstat, df_model, rdf)) if df_model > 0 else np.nan,
+    }
 
 
 def _argument_text(value, name: str) -> str:
@@ -422,7 +495,8 @@ def glm(formula, data, family="gaussian", link=None, weights=None, offset=None):
     lnk = None if link is None else get_link(link)
     if lnk is not None:
         get_family(fam.name)  # validated by the estimator at fit
-    lhs, _ = split_formula(formula)
+    lhs, rhs = split_formula(formula)
+    has_offset = offset is not None or bool(split_offsets(rhs)[1])
     two_columns = lhs is not None and lhs.kind == "call" and lhs.value == rd.Node("name", "cbind")
     family_text = fam.r_name
     if lnk is not None:
@@ -438,7 +512,7 @@ def glm(formula, data, family="gaussian", link=None, weights=None, offset=None):
         intercept = design.has_intercept_
         link_name = None if lnk is None else lnk.name
         if fam.name == "binomial" and not two_columns and not _is_numeric(y):
-            if link_name in (None, "logit") and offset is None:
+            if link_name in (None, "logit") and not has_offset:
                 return LogisticRegression(fit_intercept=intercept)
         return GLMRegressor(family=fam.name, link=link_name, fit_intercept=intercept)
 
@@ -450,7 +524,7 @@ def glm(formula, data, family="gaussian", link=None, weights=None, offset=None):
         if (
             fam.name == "binomial"
             and not _is_numeric(y)
-            and (lnk not in (None, get_link("logit")) or offset is not None)
+            and (lnk not in (None, get_link("logit")) or has_offset)
         ):
             levels = sorted(set(y))
             return (y != levels[0]).astype(float), w
