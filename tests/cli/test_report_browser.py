@@ -1,8 +1,8 @@
 """The HTML report opened in headless Chromium (``-m browser``; skipped without Chromium).
 
-For a regression and a classification data set: the page renders (a screenshot that is not
-blank), the browser logs no console message, the DOM holds every section of the report, and
-every inline image decodes to a non-empty PNG.
+For a regression and a classification data set, and a lasso (its coefficient paths): the page
+renders (a screenshot that is not blank), the browser logs no console message, the DOM holds
+every section of the report, and every inline image decodes to a non-empty PNG.
 """
 
 import base64
@@ -24,21 +24,25 @@ pytestmark = [
 ]
 
 #: Sections of every report, and those of each task's model sections.
-COMMON = ["leaderboard", "cv-scores", "model-best", "model-interpretable", "data", "data-columns",
-          "data-summary"]  # fmt: skip
+COMMON = ["leaderboard", "cv-scores", "model-best", "data", "data-columns", "data-summary",
+          "data-missing"]  # fmt: skip
 PARTS = {
-    "regression": ["model-best-diagnostics", "model-best-importance",
+    "regression": ["model-interpretable", "model-best-diagnostics", "model-best-importance",
                    "model-interpretable-diagnostics", "model-interpretable-tree"],
-    "classification": ["model-best-confusion-matrix", "model-best-roc",
+    "classification": ["model-interpretable", "model-best-confusion-matrix", "model-best-roc",
                        "model-interpretable-confusion-matrix", "model-interpretable-roc",
                        "model-interpretable-calibration", "model-interpretable-coefficients",
                        "data-classes"],
+    # the lasso is best (and so the best interpretable model too)
+    "penalised": ["model-best-diagnostics", "model-best-coefficients", "model-best-cv-curve",
+                  "model-best-coefficient-path"],
 }  # fmt: skip
 ARGS = {
     "regression": ["--dataset", "diabetes", "--models",
                    "decision_tree_regressor,random_forest_regressor,knn_regressor"],
     "classification": ["--dataset", "biopsy", "--models",
                        "logistic_regression,decision_tree_classifier_cv,svc"],
+    "penalised": ["--dataset", "diabetes", "--models", "lasso_cv,knn_regressor"],
 }  # fmt: skip
 
 
@@ -67,7 +71,7 @@ def _console(stderr):
     return [line for line in stderr.splitlines() if ":CONSOLE" in line]
 
 
-@pytest.mark.parametrize("task", ["regression", "classification"])
+@pytest.mark.parametrize("task", ["regression", "classification", "penalised"])
 def test_report_renders_in_chromium(reports, task, tmp_path):
     url = reports[task].as_uri()
     run = _chromium("--dump-dom", url)

@@ -500,8 +500,20 @@ def _fmt(x, spec):
     return "-" if x is None or not math.isfinite(x) else format(x, spec)
 
 
-def leaderboard(results, task):
-    """Format the results as table lines: the baseline first, then the models best first."""
+#: The legend line printed under a leaderboard that marks the one-SE choice.
+ONE_SE_LEGEND = (
+    "one-SE: the simplest model whose mean is within one SE of the best (linear models, then "
+    "trees, MARS, GAMs, smoothers and naive Bayes, then the rest)"
+)
+
+
+def leaderboard(results, task, one_se=None):
+    """Format the results as table lines: the baseline first, then the models best first.
+
+    ``one_se`` names the one-SE choice
+    (:func:`statlearning.cli._leaderboard.rank_results`): its line ends with ``one-SE`` and
+    a legend line follows the table. The lines are plain text, for terminals and files alike.
+    """
     primary_name, secondary_name, larger_is_better = METRICS[task]
     ok = [r for r in results if not r.baseline and r.error is None]
     failed = [r for r in results if not r.baseline and r.error is not None]
@@ -520,20 +532,23 @@ def leaderboard(results, task):
         if r.planned > len(r.primary) and not r.baseline:
             name += f" ({len(r.primary)} of {r.planned} folds)"
         score = f"{mean:>{wm}} ± {se:<{ws}}"
-        rows.append((rank, name, score, _fmt(r.secondary_mean, ".3f"), fit))
+        mark = "one-SE" if one_se is not None and not r.baseline and r.name == one_se else ""
+        rows.append((rank, name, score, _fmt(r.secondary_mean, ".3f"), fit, mark))
 
-    header = ("rank", "model", f"{primary_name} ± SE", secondary_name, "fit ms/fold")
+    header = ("rank", "model", f"{primary_name} ± SE", secondary_name, "fit ms/fold", "")
     widths = [max(len(header[j]), *(len(row[j]) for row in rows)) for j in range(len(header))]
     widths[1] = max(widths[1], *(len(r.name) for r in failed)) if failed else widths[1]
     lines = [_row(header, widths)] + [_row(row, widths) for row in rows]
     for r in failed:
         lines.append(f"{'-':>{widths[0]}}  {r.name:<{widths[1]}}  failed: {r.error}")
+    if any(row[5] for row in rows):
+        lines.append(ONE_SE_LEGEND)
     return lines
 
 
 def _row(cells, widths):
-    rank, name, score, secondary, fit = cells
+    rank, name, score, secondary, fit, mark = cells
     return (
         f"{rank:>{widths[0]}}  {name:<{widths[1]}}  {score:<{widths[2]}}  "
-        f"{secondary:>{widths[3]}}  {fit:>{widths[4]}}"
+        f"{secondary:>{widths[3]}}  {fit:>{widths[4]}}  {mark}"
     ).rstrip()

@@ -52,6 +52,9 @@ class Data:
     formula: str = ""  # --formula: the design is the formula's
     table: object = None  # --formula: the file's rows and columns (less --drop), a DataFrame
     variables: object = None  # --formula: the complete rows of ``table`` without the target
+    #: Missing cells per column in the rows read (before ``--na drop``), target included.
+    missing: dict = field(default_factory=dict)
+    rows_read: int = 0  # rows read from the file (0: as many as analysed)
 
     def cv_X(self):
         """What cross-validation fits on: ``X``, or with a formula the table of its variables
@@ -220,7 +223,7 @@ def load_data(
         raise ValueError("no feature columns left to use")
     if sep is None and bunch.sep not in (",", None):
         notes.append(f"delimiter {_SEP_NAMES.get(bunch.sep, repr(bunch.sep))} detected (--sep)")
-    return Data(
+    data = Data(
         bunch.data,
         bunch.target,
         list(bunch.feature_names),
@@ -231,6 +234,9 @@ def load_data(
         notes,
         bunch.design,
     )
+    data.missing = dict(bunch.get("missing_values", {}))
+    data.rows_read = data.n + data.dropped_rows
+    return data
 
 
 def _dataset_name(path, dataset):
@@ -389,6 +395,8 @@ def load_formula_data(
         formula=formula,
         table=table,
         variables=frame.drop(columns=[target]),
+        missing={str(c): int(k) for c, k in table[used].isna().sum().items()},
+        rows_read=len(table),
     )
 
 

@@ -363,13 +363,15 @@ def _cmd_compare(args):
             clock=lambda: time.monotonic() - compiling.seconds - waited(),
             keep_predictions=bool(report), formula=data.formula or None,
         )  # fmt: skip
-    if args.format == "json":
-        from ._leaderboard import rank_results, to_json
+    from ._leaderboard import rank_results, to_json
 
-        print(to_json(rank_results(run.results, task, specs, run.notes), task))
+    ranking = rank_results(run.results, task, specs, run.notes)
+    if args.format == "json":
+        print(to_json(ranking, task))
     else:
         _say()
-        for line in leaderboard(run.results, task):
+        one_se = next((row.model for row in ranking if row.one_se), None)
+        for line in leaderboard(run.results, task, one_se=one_se):
             _say(line)
     if run.notes:
         _say(file=info)

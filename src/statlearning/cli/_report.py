@@ -158,8 +158,9 @@ def _table_html(summary_or_table):
         return None
 
 
-def _coefficient_parts(estimator, spec, X):
-    """The coefficient table and figure of a linear model (nothing when it has none)."""
+def _coefficient_parts(estimator, spec, X, y):
+    """The coefficient table and figure of a linear model (nothing when it has none), and the
+    coefficient paths of a lasso or elastic net."""
     from ..plot import plot_coefficients
 
     final = estimator[-1] if hasattr(estimator, "steps") else estimator
@@ -226,6 +227,7 @@ def _coefficient_parts(estimator, spec, X):
         figure = _png(ax.figure, "CV error against the penalty")
         parts.append({"kind": "cv-curve", "title": "Penalty by cross-validation",
                       "caption": caption, "figure": figure})  # fmt: skip
+    parts += _path_parts(estimator, final, X, y)
     try:
         ax = _axes(6.5, 1.2 + 0.28 * min(len(getattr(X, "columns", range(X.shape[1]))), 40))
         plot_coefficients(estimator, ax=ax)
@@ -401,6 +403,27 @@ def _diagnostics_parts(estimator, spec, X, y):
              "figure": figure}]  # fmt: skip
 
 
+def _path_parts(estimator, final, X, y):
+    """A lasso or elastic net's coefficient paths, the penalties it chose marked."""
+    from ..linear_model import ElasticNet, ElasticNetCV
+    from ..plot import plot_coefficient_path
+
+    if not isinstance(final, ElasticNet | ElasticNetCV):
+        return []
+    ax = _axes(6.5, 4.4)
+    plot_coefficient_path(estimator, X, np.asarray(y, dtype=float), ax=ax)
+    if isinstance(final, ElasticNetCV):
+        caption = (
+            "R's plot(glmnet, xvar = \"lambda\") on the refit's grid: dashed lambda.min "
+            "(alpha_min_), dotted lambda.1se (alpha_1se_)."
+        )
+    else:
+        caption = "R's plot(glmnet, xvar = \"lambda\"); dashed: the model's alpha."
+    figure = _png(ax.figure, "coefficient paths against the penalty")
+    return [{"kind": "coefficient-path", "title": "Coefficient paths", "caption": caption,
+             "figure": figure}]  # fmt: skip
+
+
 def _mars_parts(estimator, X, y):
     from ..plot import plot_mars
 
@@ -445,7 +468,8 @@ def _model_section(row, spec, heading, anchor, data, task, splits, seed):
                 parts += _safely(notes, "regression diagnostics", _diagnostics_parts, estimator,
                                  spec, X, y_arr)  # fmt: skip
             if spec.family in LINEAR_FAMILIES:
-                parts += _safely(notes, "coefficients", _coefficient_parts, estimator, spec, X)
+                parts += _safely(notes, "coefficients", _coefficient_parts, estimator, spec, X,
+                                 y_arr)  # fmt: skip
             elif spec.family == "tree":
                 parts += _safely(notes, "tree", _tree_parts, estimator, spec)
             elif spec.family == "ensemble":
@@ -514,6 +538,7 @@ def _data_section(data, task):
     else:
         missing = "No missing values in the rows analysed."
     return {
+        "missing_columns": _missing_columns(data, features),
         "source": data.source,
         "n": data.n,
         "p": data.p,
@@ -525,6 +550,20 @@ def _data_section(data, task):
         "missing": missing,
         "notes": list(data.notes),
     }
+
+
+def _missing_columns(data, features):
+    """Missing cells of each column (the target first) in the rows read: count and share."""
+    counts = dict(getattr(data, "missing", None) or {})
+    rows = getattr(data, "rows_read", 0) or data.n
+    names = [data.target_name, *(c for c in counts if c != data.target_name)]
+    if not getattr(data, "formula", ""):  # a formula's design columns are no table columns
+        names += [c for c in features if c not in names]
+    out = []
+    for name in names:
+        k = int(counts.get(name, 0))
+        out.append({"name": name, "count": k, "percent": f"{100.0 * k / rows:.1f}"})
+    return out
 
 
 def _environment():

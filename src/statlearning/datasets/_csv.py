@@ -411,6 +411,8 @@ def load_csv(
         - ``target_name``: str;
         - ``baselines``: dict mapping each dummy-coded column to its baseline level;
         - ``dropped_rows``: int, rows removed by ``na="drop"``;
+        - ``missing_values``: dict mapping each column used (the features, then the target)
+          to its number of missing cells in the file's rows;
         - ``frame``: pandas DataFrame of ``data`` with ``feature_names`` as columns when
           ``as_frame=True``, else None;
         - ``filename``: str, the path that was read;
@@ -556,6 +558,7 @@ def load_csv(
         target_name=target,
         baselines=baselines,
         dropped_rows=dropped_rows,
+        missing_values={name: int(m.sum()) for name, m in missing.items()},
         frame=frame,
         filename=os.fspath(path),
         sep=sep,

@@ -26,7 +26,8 @@ Neural networks: :func:`plot_loss_curve` (training loss and validation score by 
 A fitted model: :func:`plot_regression_diagnostics` (R's four ``plot(lm)`` panels),
 :func:`plot_confusion_matrix`, :func:`plot_roc` (AUC ± SE, the optimal threshold; one class
 against the rest for several), :func:`plot_calibration` (reliability curve with binomial error
-bars), :func:`plot_coefficients` (estimates with their intervals) and
+bars), :func:`plot_coefficients` (estimates with their intervals),
+:func:`plot_coefficient_path` (a lasso or elastic net's paths, the CV choices marked) and
 :func:`plot_permutation_importance` (OOB for forests). Comparing models: :func:`plot_cv_scores`
 (per-fold scores of a leaderboard, box and dots with mean ± SE).
 
@@ -52,6 +53,7 @@ from ._network import plot_loss_curve, plot_network
 from ._selection import (
     cv_curve,
     lasso_cv_curve,
+    plot_coefficient_path,
     plot_roc,
     replicates_plot,
     roc_curve_plot,
@@ -69,6 +71,7 @@ __all__ = [
     "kernel_pca_scatter",
     "lasso_cv_curve",
     "plot_calibration",
+    "plot_coefficient_path",
     "plot_coefficients",
     "plot_confusion_matrix",
     "plot_cv_scores",

@@ -380,3 +380,121 @@ def replicates_plot(result, ax=None, *, stat=0, level=0.95):
     ax.set_title(f"{kind} replicates")
     ax.legend(fontsize="small")
     return ax
+
+
+def plot_coefficient_path(
+    estimator, X, y, *, sample_weight=None, feature_names=None, n_alphas=100, ax=None
+):
+    """Coefficient paths of a penalised linear model, with the chosen penalties marked.
+
+    R's ``plot(glmnet(x, y), xvar = "lambda")`` with ``abline(v = log(cv$lambda.min))`` and
+    ``lambda.1se``: every coefficient against the penalty, from the solutions of
+    :func:`~statlearning.linear_model.enet_path` on the estimator's grid.
+
+    Parameters
+    ----------
+    estimator : fitted penalised linear model, or a pipeline ending in one
+        :class:`~statlearning.linear_model.LassoCV` or ``ElasticNetCV`` (its grid
+        ``alphas_``, ``l1_ratio_``; ``alpha_min_`` and ``alpha_1se_`` are marked), or
+        ``Lasso`` / ``ElasticNet`` (an automatic grid; its ``alpha`` is marked). The steps
+        before the model (a ``StandardScaler``, for example) transform ``X`` first.
+    X : array-like of shape (n_samples, n_features)
+        The data the model was fitted on.
+    y : array-like of shape (n_samples,)
+    sample_weight : array-like of shape (n_samples,), default=None
+        The weights of the fit, if any.
+    feature_names : list of str, default=None
+        Default: ``feature_names_in_`` or ``x0, x1, …``.
+    n_alphas : int, default=100
+        Length of the automatic grid of a model without its own.
+    ax : matplotlib Axes, default=None
+
+    Returns
+    -------
+    ax : matplotlib Axes
+        One line per coefficient (``ax.lines[:n_features]``, x the penalty on a log scale),
+        then one vertical line per marked penalty (labelled by its attribute) and the zero
+        line.
+
+    See Also
+    --------
+    lasso_cv_curve : the cross-validation error along the same grid.
+
+    Notes
+    -----
+    At each ``alpha`` the coefficients minimise
+    :math:`\\frac{1}{2\\sum w}\\sum_i w_i(y_i - \\beta_0 - x_i^\\top\\beta)^2 + \\alpha\\left(
+    \\rho\\lVert\\beta\\rVert_1 + \\frac{1-\\rho}{2}\\lVert\\beta\\rVert_2^2\\right)` with
+    :math:`\\rho` = ``l1_ratio`` (glmnet's ``alpha``); our ``alpha`` is glmnet's ``lambda``.
+    ``alpha_min_`` (dashed) is ``lambda.min``, ``alpha_1se_`` (dotted) ``lambda.1se``, the
+    largest penalty whose CV error is within one standard error of the minimum. Behind a
+    ``StandardScaler`` the coefficients are per standard deviation of each feature.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> from statlearning.linear_model import LassoCV
+    >>> from statlearning.plot import plot_coefficient_path
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.normal(size=(60, 3))
+    >>> y = X @ [1.5, 0.0, -2.0] + rng.normal(size=60)
+    >>> model = LassoCV(cv=5).fit(X, y)
+    >>> ax = plot_coefficient_path(model, X, y)
+    >>> [line.get_label() for line in ax.lines[:5]]
+    ['x0', 'x1', 'x2', 'alpha_min_', 'alpha_1se_']
+    """
+    from ..linear_model import ElasticNet, ElasticNetCV, enet_path
+
+    head = estimator[:-1] if hasattr(estimator, "steps") else None
+    final = estimator[-1] if head is not None else estimator
+    if not isinstance(final, ElasticNet | ElasticNetCV):
+        raise TypeError(
+            "estimator must be a fitted Lasso, ElasticNet, LassoCV or ElasticNetCV (or a "
+            f"pipeline ending in one); got {type(final).__name__}"
+        )
+    require_attributes(final, ("coef_",), "estimator", "a fitted penalised linear model")
+    Z = head.transform(X) if head is not None else X
+    Z = np.asarray(Z, dtype=np.float64)
+    if isinstance(final, ElasticNetCV):
+        l1_ratio = float(final.l1_ratio_)
+        alphas = np.asarray(final.alphas_, dtype=np.float64)
+        if alphas.ndim == 2:  # several l1 ratios: the grid of the chosen one
+            ratios = np.atleast_1d(np.asarray(final.l1_ratio, dtype=np.float64))
+            alphas = alphas[int(np.argmin(np.abs(ratios - l1_ratio)))]
+        marks = [("alpha_min_", final.alpha_min_, "--"), ("alpha_1se_", final.alpha_1se_, ":")]
+    else:
+        l1_ratio = final._l1_ratio()
+        alphas = None
+        marks = [("alpha", final.alpha, "--")]
+    alphas, coefs, _ = enet_path(
+        Z, y, l1_ratio=l1_ratio, alphas=alphas, n_alphas=n_alphas,
+        fit_intercept=final.fit_intercept, sample_weight=sample_weight,
+        max_iter=final.max_iter, tol=final.tol,
+    )  # fmt: skip
+    names = feature_names
+    if names is None:
+        fitted = getattr(estimator, "feature_names_in_", None)
+        names = [str(v) for v in fitted] if fitted is not None else None
+    if names is None:
+        names = [f"x{j}" for j in range(coefs.shape[0])]
+    if len(names) != coefs.shape[0]:
+        raise ValueError(f"feature_names has {len(names)} names for {coefs.shape[0]} coefficients")
+    ax = get_ax(ax)
+    for j, name in enumerate(names):
+        ax.plot(alphas, coefs[j], color=f"C{j % 10}", linewidth=1.2, label=str(name))
+    for label, value, style in marks:
+        if value is not None and np.isfinite(value) and value > 0:
+            ax.axvline(value, color="0.3", linestyle=style, linewidth=1, label=label)
+    ax.axhline(0.0, color="0.5", linewidth=0.6)
+    ax.set_xscale("log")
+    ax.set_xlabel("alpha (glmnet's lambda)")
+    ax.set_ylabel("Coefficient")
+    ax.set_title("Coefficient paths" + (f" (l1_ratio = {fmt(l1_ratio)})" if l1_ratio < 1 else ""))
+    if len(names) <= 12:
+        ax.legend(fontsize="x-small", ncol=2 if len(names) > 6 else 1)
+    else:  # too many for a legend: the marks only
+        marked = [line for line in ax.lines[len(names) :] if not line.get_label().startswith("_")]
+        ax.legend(handles=marked, fontsize="x-small")
+    return ax
