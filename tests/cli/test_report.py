@@ -222,7 +222,8 @@ def test_penalised_model_shows_its_penalty_curve(tmp_path, capsys):
     page = path.read_text(encoding="utf-8")
     assert 'id="model-best-coefficients"' in page and 'id="model-best-cv-curve"' in page
     assert "Coefficients (features standardised)" in page
-    assert len(_check_page(page)) == 4  # scores, diagnostics, CV curve, coefficients
+    assert 'id="model-best-coefficient-path"' in page
+    assert len(_check_page(page)) == 5  # scores, diagnostics, CV curve, coefficients, paths
 
 
 def test_multiclass_report(tmp_path, capsys):

@@ -297,6 +297,7 @@ def load_formula_data(
     from ..formula._deparse import deparse
     from ..formula._design import (
         check_columns,
+        design_array,
         expand_dot,
         materialize,
         split_formula,
@@ -368,9 +369,8 @@ def load_formula_data(
     check_columns("--formula", rhs, frame)
     matrix, spec = materialize(rhs, frame, na_action="ignore")
     design = FormulaTransformer(formula)
-    design._store(spec, frame)
-    keep = [j for j, c in enumerate(spec.column_names) if c != "Intercept"]
-    X = np.asarray(matrix, dtype=np.float64)[~incomplete][:, keep]
+    design._store(spec, frame, rhs=rhs)
+    X = design_array(design, matrix)[~incomplete]
     table = frame
     frame = frame.loc[~incomplete].reset_index(drop=True)
     if X.shape[1] == 0:

@@ -95,9 +95,7 @@ def run_predict(args, say):
     """Run the command; ``say(line, file=None)`` prints. Returns the exit status."""
     import pandas as pd
 
-    from ..datasets._csv import _read_frame
     from ..io import load, model_metadata
-    from ._data import _separator, _split_names
 
     meta = model_metadata(args.model_file)
     bundle = load(args.model_file)
@@ -107,14 +105,7 @@ def run_predict(args, say):
         return _predict_formula(args, say, bundle, meta)
     design, model = _split(bundle)
     levels = design.levels or {}
-    frame, _ = _read_frame(
-        args.data,
-        _separator(args.sep),
-        args.encoding,
-        _split_names(args.na_values) or None,
-        args.decimal,
-        dtype={name: str for name in levels},
-    )
+    frame = _read(args, dtype={name: str for name in levels})
     notes = []
     target = meta.get("target")
     extra = [c for c in frame.columns if c not in design.features and c != target]
@@ -161,18 +152,10 @@ def _predict_formula(args, say, fit, meta):
     of its ``offset()`` terms) are read from DATA by name, rows missing one get none."""
     import pandas as pd
 
-    from ..datasets._csv import _read_frame
     from ..formula._deparse import parse
     from ..formula._design import variables
-    from ._data import _separator, _split_names
 
-    frame, _ = _read_frame(
-        args.data,
-        _separator(args.sep),
-        args.encoding,
-        _split_names(args.na_values) or None,
-        args.decimal,
-    )
+    frame = _read(args)
     design = fit.transformer
     needed = _formula_columns(design)
     for term in getattr(design, "offset_terms_", []):
@@ -218,6 +201,22 @@ def _predict_formula(args, say, fit, meta):
         for j, label in enumerate(classes):
             out[f"proba_{label}"] = _spread(proba[:, j], complete)
     return _write(out, args, notes, say)
+
+
+def _read(args, dtype=None):
+    """The rows of DATA (``--sep``, ``--encoding``, ``--na-values``, ``--decimal``)."""
+    from ..datasets._csv import _read_frame
+    from ._data import _separator, _split_names
+
+    frame, _ = _read_frame(
+        args.data,
+        _separator(args.sep),
+        args.encoding,
+        _split_names(args.na_values) or None,
+        args.decimal,
+        dtype=dtype,
+    )
+    return frame
 
 
 def _write(out, args, notes, say):

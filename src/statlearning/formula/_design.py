@@ -158,11 +158,6 @@ def materialize(rhs, frame, *, spec=None, na_action="drop"):
         raise
 
 
-def _term_label(term) -> str:
-    """R's label of a term (``x1:g``, ``bs(x2, df = 4)``)."""
-    return ":".join(rd.deparse(f.expr) for f in term.factors)
-
-
 def _split_column(name: str) -> list[str]:
     parts, depth, start = [], 0, 0
     for i, ch in enumerate(name):
@@ -179,13 +174,18 @@ def _split_column(name: str) -> list[str]:
 
 def r_column_names(spec) -> list[str]:
     """R's names of the model-matrix columns: ``gB``, ``x1:x2``, ``bs(x2, df = 4)1``."""
+    return [":".join(parts) for parts in _r_parts(spec, spec.column_names)]
+
+
+def _r_parts(spec, columns) -> list[list[str]]:
+    """R's name of each factor's part of each column (``["gB", "x"]`` for ``g[T.B]:x``)."""
     exprs = {f.expr for s in spec.structure for f in s.term.factors}
     r_expr = {e: ("(Intercept)" if e == "1" else rd.deparse(e)) for e in exprs}
     ordered = sorted(exprs, key=len, reverse=True)
     names = []
-    for column in spec.column_names:
+    for column in columns:
         if column == "Intercept":
-            names.append("(Intercept)")
+            names.append(["(Intercept)"])
             continue
         out = []
         for part in _split_column(column):
@@ -197,8 +197,68 @@ def r_column_names(spec) -> list[str]:
             if suffix.startswith("T."):
                 suffix = suffix[2:]
             out.append(r_expr[expr] + suffix)
-        names.append(":".join(out))
+        names.append(out)
     return names
+
+
+def _appearance(rhs) -> list[str]:
+    """The variables of a formula (R's deparse) in order of first appearance, as R's
+    ``terms`` lists them: the operands of ``+ - : * / ^ %in%`` and parentheses."""
+    seen = []
+
+    def walk(node):
+        if node.kind in ("binary", "unary", "paren") and node.value in _FORMULA_OPERATORS:
+            operands = node.args[:1] if node.value == "^" else node.args
+            for arg in operands:
+                walk(arg)
+            return
+        if node.kind == "paren":
+            for arg in node.args:
+                walk(arg)
+            return
+        text = rd.deparse(node)
+        if text not in seen:
+            seen.append(text)
+
+    if rhs is not None:
+        walk(rhs)
+    return seen
+
+
+_FORMULA_OPERATORS = {"+", "-", ":", "*", "/", "^", "%in%", "(", None}
+
+
+def r_design(spec, rhs=None):
+    """R's order and names of the design columns (the intercept left out).
+
+    R writes the variables of an interaction in their order of first appearance in the
+    formula (``y ~ g + x:g`` has the term ``g:x``, columns ``ga:x``, ``gb:x``, …) and
+    enumerates its columns with the first variable varying fastest; formulaic keeps the order
+    written. Returns ``(columns, names, terms)``: formulaic's column names in R's order, R's
+    names of them, and R's term labels with their columns.
+    """
+    order = {v: k for k, v in enumerate(_appearance(rhs))}
+    columns, names, terms = [], [], {}
+    for s in spec.structure:
+        if str(s.term) == "1":
+            continue
+        factors = [f.expr for f in s.term.factors]
+        r_exprs = [rd.deparse(e) for e in factors]
+        perm = sorted(range(len(factors)), key=lambda i: (order.get(r_exprs[i], len(order)), i))
+        parts = _r_parts(spec, s.columns)
+        cols = list(s.columns)
+        if perm != list(range(len(factors))) and all(len(p) == len(factors) for p in parts):
+            raw = [_split_column(c) for c in cols]
+            levels = [list(dict.fromkeys(r[i] for r in raw)) for i in range(len(factors))]
+            rank = [[levels[i].index(r[i]) for i in range(len(factors))] for r in raw]
+            key = sorted(range(len(cols)), key=lambda j: [rank[j][i] for i in reversed(perm)])
+            cols = [cols[j] for j in key]
+            parts = [[parts[j][i] for i in perm] for j in key]
+        label = ":".join(r_exprs[i] for i in perm)
+        terms[label] = [":".join(p) for p in parts]
+        columns += cols
+        names += terms[label]
+    return columns, names, terms
 
 
 class FormulaTransformer(TransformerMixin, StatBase):
@@ -296,25 +356,21 @@ class FormulaTransformer(TransformerMixin, StatBase):
         check_columns(type(self).__name__, rhs, frame)
         self._check_missing(frame, rhs)
         _, spec = materialize(rhs, frame, na_action="ignore")
-        self._store(spec, frame, named=isinstance(X, pd.DataFrame), offsets=offsets)
+        self._store(spec, frame, named=isinstance(X, pd.DataFrame), offsets=offsets, rhs=rhs)
         return self
 
-    def _store(self, spec, frame, *, named=True, offsets=()) -> None:
-        names = r_column_names(spec)
+    def _store(self, spec, frame, *, named=True, offsets=(), rhs=None) -> None:
+        columns, names, terms = r_design(spec, rhs)
         self.model_spec_ = spec
+        self.design_columns_ = columns
         self.offset_terms_ = [rd.deparse(o) for o in offsets]
         context = build_context()
         self.variables_ = sorted(
             str(v) for v in spec.required_variables if str(v) in frame.columns or v not in context
         )
-        self.has_intercept_ = "(Intercept)" in names
-        self.feature_names_out_ = np.array([n for n in names if n != "(Intercept)"], dtype=object)
-        r_of = dict(zip(spec.column_names, names, strict=True))
-        self.term_columns_ = {
-            _term_label(s.term): [r_of[c] for c in s.columns]
-            for s in spec.structure
-            if str(s.term) != "1"
-        }
+        self.has_intercept_ = "Intercept" in spec.column_names
+        self.feature_names_out_ = np.array(names, dtype=object)
+        self.term_columns_ = terms
         self.n_features_in_ = frame.shape[1]
         if named:
             self.feature_names_in_ = np.asarray([str(c) for c in frame.columns], dtype=object)
@@ -493,9 +549,15 @@ def design_values(transformer, frame) -> np.ndarray:
     frame = r_types(frame)
     check_new_data(type(transformer).__name__, spec, frame, transformer.variables_)
     mm, _ = materialize(None, frame, spec=spec, na_action="ignore")
-    values = np.asarray(mm, dtype=np.float64)
-    keep = [i for i, c in enumerate(mm.columns) if c != "Intercept"]
-    return values[:, keep]
+    return design_array(transformer, mm)
+
+
+def design_array(transformer, matrix) -> np.ndarray:
+    """The columns of a formulaic model matrix in R's order, as floats (no intercept)."""
+    columns = getattr(transformer, "design_columns_", None)
+    if columns is None:  # fitted before the column order was recorded
+        columns = [c for c in matrix.columns if c != "Intercept"]
+    return np.asarray(matrix.loc[:, list(columns)], dtype=np.float64)
 
 
 def _plain(value, where: str):

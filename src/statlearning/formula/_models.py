@@ -21,6 +21,7 @@ from ._design import (
     FormulaTransformer,
     as_frame,
     check_columns,
+    design_array,
     design_values,
     expand_dot,
     materialize,
@@ -313,11 +314,10 @@ def fit_formula(
             ok &= ~(part.isna().any(axis=1) if part.ndim == 2 else part.isna())
     rows = ok.to_numpy()
     transformer = FormulaTransformer(formula)
-    transformer._store(spec, frame, offsets=offsets)
+    transformer._store(spec, frame, offsets=offsets, rhs=rhs_full)
     names = transformer.feature_names_out_
-    values = np.asarray(mm.loc[ok[ok].index], dtype=np.float64)
-    keep = [i for i, c in enumerate(spec.column_names) if c != "Intercept"]
-    design = pd.DataFrame(values[:, keep], columns=list(names))
+    values = design_array(transformer, mm.loc[ok[ok].index])
+    design = pd.DataFrame(values, columns=list(names))
     y = y[rows].reset_index(drop=True)
     w = None if w is None else w[rows].to_numpy()
     if prepare is not None:
