@@ -147,7 +147,10 @@ def materialize(rhs, frame, *, spec=None, na_action="drop"):
     context = build_context()
     try:
         if spec is None:
-            mm = model_matrix(rd.to_python(rhs), frame, context=context, na_action=na_action)
+            mm = model_matrix(
+                rd.to_python(rhs), frame, context=context, na_action=na_action,
+                ensure_full_rank=False,  # every level; r_design keeps R's columns
+            )  # fmt: skip
             return mm, mm.model_spec
         return spec.get_model_matrix(frame, context=context, na_action=na_action), spec
     except Exception as exc:  # formulaic's errors name the factor; keep its message
@@ -228,6 +231,54 @@ def _appearance(rhs) -> list[str]:
 _FORMULA_OPERATORS = {"+", "-", ":", "*", "/", "^", "%in%", "(", None}
 
 
+def _r_baselines(spec, order) -> dict:
+    """R's contrasts rule (``model.matrix``): which factor of which term is coded by
+    treatment contrasts, i.e. loses the column of its first level.
+
+    A factor ``f`` of a term ``T`` is coded by contrasts when ``T`` without ``f`` is in the
+    model (the intercept standing for the empty term), else by all its levels; without an
+    intercept the first factor of the first term that has one gets all its levels. Returns
+    ``{term: {factor expression: first level}}`` for the factors coded by contrasts.
+    """
+    from formulaic.parser.types import Factor
+
+    kind = {e: k for e, (k, _) in spec.encoder_state.items()}
+    levels = {e: st.get("categories") for e, (_, st) in spec.encoder_state.items()}
+    terms = [s.term for s in spec.structure]
+    present = {frozenset(f.expr for f in t.factors if f.expr != "1") for t in terms}
+    present.add(frozenset())  # as if the intercept were in; fixed below when it is not
+    intercept = any(str(t) == "1" for t in terms)
+    first_full = None
+    out = {}
+    for t in terms:
+        exprs = [f.expr for f in t.factors if f.expr != "1"]
+        categorical = [e for e in exprs if kind.get(e) is Factor.Kind.CATEGORICAL and levels[e]]
+        if not intercept and first_full is None and categorical:
+            first_full = (str(t), min(categorical, key=lambda e: order.get(rd.deparse(e), 1e9)))
+        contrasted = {}
+        for e in categorical:
+            if (str(t), e) == first_full:
+                continue
+            if frozenset(exprs) - {e} in present:
+                contrasted[e] = str(levels[e][0])
+        if contrasted:
+            out[str(t)] = contrasted
+    return out
+
+
+def _at_baseline(column, factors, contrasted) -> bool:
+    """Whether a full-dummy column has a contrasts-coded factor at its first level."""
+    if not contrasted:
+        return False
+    parts = _split_column(column)
+    if len(parts) != len(factors):
+        return False
+    return any(
+        f in contrasted and part == f"{f}[{contrasted[f]}]"
+        for f, part in zip(factors, parts, strict=True)
+    )
+
+
 def r_design(spec, rhs=None):
     """R's order and names of the design columns (the intercept left out).
 
@@ -239,14 +290,15 @@ def r_design(spec, rhs=None):
     """
     order = {v: k for k, v in enumerate(_appearance(rhs))}
     columns, names, terms = [], [], {}
+    dropped = _r_baselines(spec, order)
     for s in spec.structure:
         if str(s.term) == "1":
             continue
         factors = [f.expr for f in s.term.factors]
         r_exprs = [rd.deparse(e) for e in factors]
         perm = sorted(range(len(factors)), key=lambda i: (order.get(r_exprs[i], len(order)), i))
-        parts = _r_parts(spec, s.columns)
-        cols = list(s.columns)
+        cols = [c for c in s.columns if not _at_baseline(c, factors, dropped.get(str(s.term)))]
+        parts = _r_parts(spec, cols)
         if perm != list(range(len(factors))) and all(len(p) == len(factors) for p in parts):
             raw = [_split_column(c) for c in cols]
             levels = [list(dict.fromkeys(r[i] for r in raw)) for i in range(len(factors))]
@@ -305,11 +357,16 @@ class FormulaTransformer(TransformerMixin, StatBase):
     Notes
     -----
     The design is R's ``model.matrix(formula, data)`` without the ``(Intercept)`` column:
-    terms sorted by order (main effects, then two-way interactions, …), treatment contrasts,
-    and R's bases for ``poly``, ``bs`` and ``ns`` (:mod:`statlearning.preprocessing`). Unlike
-    ``sklearn.preprocessing`` transformers it selects its columns by name, so new data may
-    have its columns in another order or extra columns; a missing column, a missing value in
-    a column the formula reads, or a factor level not seen in ``fit`` is an error naming it.
+    terms sorted by order (main effects, then two-way interactions, …), the variables of an
+    interaction in their order of first appearance in the formula, treatment contrasts by
+    R's rule (a factor of a term is coded by contrasts when the term without it is in the
+    model, the intercept standing for the empty term, else by all its levels: ``y ~ x:g``
+    gives ``x:ga, x:gb, x:gc``, ``y ~ 0 + g`` every level, ``y ~ g:h`` one aliased column
+    as in R), and R's bases for ``poly``, ``bs`` and ``ns``
+    (:mod:`statlearning.preprocessing`). Unlike ``sklearn.preprocessing`` transformers it
+    selects its columns by name, so new data may have its columns in another order or extra
+    columns; a missing column, a missing value in a column the formula reads, or a factor
+    level not seen in ``fit`` is an error naming it.
     An array is read as a frame with columns ``x0, x1, …``.
 
     Pickling and model files (:func:`statlearning.io.save`) store the encoding as plain data
