@@ -27,7 +27,6 @@ from scipy import linalg
 from sklearn.utils import check_random_state
 
 from .. import _dask
-from .._core.grouped_moments import block_class_moments, merge_class_moments
 from .._core.linalg import (
     block_centred_r,
     block_cross_moments,
@@ -45,15 +44,7 @@ def _r_block(X, offset):
     return block_centred_r(X)
 
 
-def _column_block(X, offset):
-    return block_class_moments(X, np.zeros(X.shape[0], dtype=np.int64))
-
-
-_PASSES = {
-    "gram": (_cross_block, merge_cross_moments),
-    "full": (_r_block, merge_centred_r),
-    "randomized": (_column_block, merge_class_moments),
-}
+_PASSES = {"gram": (_cross_block, merge_cross_moments), "full": (_r_block, merge_centred_r)}
 
 
 def fit_pca(pca, X):
@@ -68,10 +59,11 @@ def fit_pca(pca, X):
     n_max = min(n, p)
     nc = pca._check_n_components(n_max)
     solver = pca._choose_solver(n, p, nc)
-    fn, combine = _PASSES[solver]
-    checks, stat = _dask.compute(
-        _dask.check_blocks(rows), _dask.map_reduce(fn, combine, [rows.X], rows.offsets)
-    )
+    if solver == "randomized":
+        stat = _dask.column_moments(rows)
+    else:
+        stat = _dask.map_reduce(*_PASSES[solver], [rows.X], rows.offsets)
+    checks, stat = _dask.compute(_dask.check_blocks(rows), stat)
     _dask.raise_for_bad_blocks(pca, rows, checks)
     if solver == "gram":
         _, mean, gram = stat
@@ -87,8 +79,7 @@ def fit_pca(pca, X):
         _, s, vt = linalg.svd(R, full_matrices=False, check_finite=False)
         sv_sq, vt = s[:n_max] ** 2, vt[:n_max]
     else:
-        _, _, means, ss = stat
-        mean, col_ss = means[0], ss[0]
+        _, mean, col_ss = stat
         scale = pca._column_scale(col_ss, n, mean)
         total_ss = float(np.sum(col_ss / scale**2))
         rng = check_random_state(pca.random_state)
