@@ -33,12 +33,21 @@ def assert_same(ours, ref):
     np.testing.assert_array_equal(ours.labels_.compute(), ref.labels_)
 
 
-@pytest.mark.parametrize(
-    "params",
-    [{"tol": 1e-4}, {"tol": 0.0}, {"init": "random", "random_state": 3, "n_init": 2}],
-    ids=["tol", "until-stable", "random-rows"],
+TOL, STABLE, RANDOM = (
+    {"tol": 1e-4},
+    {"tol": 0.0},
+    {"init": "random", "random_state": 3, "n_init": 2},
 )
-@pytest.mark.parametrize("rows", [(150, 7, 143), 300, 1], ids=["uneven", "single", "one-row"])
+CASES = [(TOL, (150, 7, 143)), (STABLE, (150, 7, 143)), (RANDOM, (150, 7, 143)),
+         (RANDOM, 300), (TOL, 1)]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("params", "rows"),
+    CASES,
+    ids=["tol-uneven", "until-stable-uneven", "random-rows-uneven", "random-rows-single",
+         "tol-one-row"],
+)  # fmt: skip
 def test_equals_in_memory_lloyd(client, params, rows):
     X = data() if rows != 1 else data(n_per=8, seed=4)
     params = {"init": X[[0, 1, 2]], **params}

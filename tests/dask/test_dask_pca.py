@@ -40,13 +40,15 @@ def assert_same(ours, ref):
     return signs
 
 
-@pytest.mark.parametrize(
-    "params",
-    [{}, {"scale": True, "whiten": True}, {"svd_solver": "full"},
-     {"svd_solver": "full", "scale": True, "n_components": "cumulative:0.9"}],
-    ids=["gram", "gram-scaled-whitened", "tsqr", "tsqr-scaled-rule"],
-)  # fmt: skip
-@pytest.mark.parametrize("rows", [(150, 7, 150), 307, 1], ids=["uneven", "single", "one-row"])
+GRAM, GRAM_SCALED = {}, {"scale": True, "whiten": True}
+TSQR, TSQR_SCALED = {"svd_solver": "full"}, {"svd_solver": "full", "scale": True,
+                                            "n_components": "cumulative:0.9"}  # fmt: skip
+CASES = [(GRAM, (150, 7, 150)), (GRAM_SCALED, (150, 7, 150)), (TSQR, (150, 7, 150)),
+         (TSQR_SCALED, (150, 7, 150)), (GRAM_SCALED, 307), (TSQR, 307), (GRAM, 1),
+         (TSQR_SCALED, 1)]  # fmt: skip
+
+
+@pytest.mark.parametrize(("params", "rows"), CASES)
 def test_equals_in_memory_fit(client, params, rows):
     X = data() if rows != 1 else data(n=23, seed=3)
     ref = PCA(**params).fit(X)
