@@ -470,30 +470,15 @@ class KMeans(ClusterMixin, TransformerMixin, StatBase):
                 f"KMeans: n_samples={n} should be >= n_clusters={self.n_clusters} (more "
                 "clusters than samples)."
             )
-        rng = check_random_state(self.random_state)
-        if not isinstance(self.init, str):
-            n_init = 1
-        elif self.n_init == "auto":
-            n_init = 1 if self.init == "k-means++" else 10
-        else:
-            n_init = self.n_init
         tol_abs = self.tol * float(np.mean(np.var(X, axis=0)))
-        best = None
         assign = _assignment_kernel(self.n_jobs)
-        for _ in range(n_init):
+
+        def run(rng):
             centers = self._initial_centers(X, rng, s)
             with numba_threads(self.n_jobs):
-                run = _lloyd(X, centers, self.max_iter, tol_abs, self.algorithm, assign)
-            if best is None or run[2] < best[2]:
-                best = run
-        centers, labels, inertia, path, n_iter, converged = best
-        if not converged:
-            warn_not_converged(
-                self,
-                "Lloyd's algorithm",
-                max_iter=self.max_iter,
-                advice="increase max_iter or raise tol",
-            )
+                return _lloyd(X, centers, self.max_iter, tol_abs, self.algorithm, assign)
+
+        centers, labels, inertia, path, n_iter, _ = self._best_run(run)
         self.labels_ = labels
         if s is None:
             self.cluster_centers_, self.inertia_, self.inertia_path_ = centers, float(inertia), path
@@ -504,6 +489,30 @@ class KMeans(ClusterMixin, TransformerMixin, StatBase):
         self.n_iter_ = int(n_iter)
         _check_results(self, X, s, np.unique(centers, axis=0).shape[0])
         return self
+
+    def _best_run(self, run):
+        """The run of lowest inertia among ``n_init`` runs ``run(rng)`` (each returning
+        ``(centers, labels, inertia, path, n_iter, converged)``); warns if it did not converge."""
+        rng = check_random_state(self.random_state)
+        if not isinstance(self.init, str):
+            n_init = 1
+        elif self.n_init == "auto":
+            n_init = 1 if self.init == "k-means++" else 10
+        else:
+            n_init = self.n_init
+        best = None
+        for _ in range(n_init):
+            result = run(rng)
+            if best is None or result[2] < best[2]:
+                best = result
+        if not best[5]:
+            warn_not_converged(
+                self,
+                "Lloyd's algorithm",
+                max_iter=self.max_iter,
+                advice="increase max_iter or raise tol",
+            )
+        return best
 
     def _fit_dask(self, X, y=None):
         """:meth:`fit` on a Dask collection (:mod:`statlearning.cluster._kmeans_dask`)."""

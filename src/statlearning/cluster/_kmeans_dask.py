@@ -40,9 +40,6 @@ _NO_LABEL = -1
 
 def fit_kmeans(km, X):
     """Fit ``km`` (a :class:`~statlearning.cluster.KMeans`) on the Dask collection ``X``."""
-    from sklearn.utils import check_random_state
-
-    from ..exceptions import warn_not_converged
     from ._kmeans import _check_results
 
     name = type(km).__name__
@@ -61,25 +58,12 @@ def fit_kmeans(km, X):
         raise ValueError(
             f"{name}: n_samples={n} should be >= n_clusters={k} (more clusters than samples)."
         )
-    rng = check_random_state(km.random_state)
-    if not isinstance(km.init, str):
-        n_init = 1
-    elif km.n_init == "auto":
-        n_init = 1 if km.init == "k-means++" else 10
-    else:
-        n_init = km.n_init
     tol_abs = km.tol * float(np.mean(ss / n))
-    best = None
-    for _ in range(n_init):
-        centers = _initial_centers(km, rows, rng)
-        run = lloyd(rows, centers, km.max_iter, tol_abs)
-        if best is None or run[2] < best[2]:
-            best = run
-    centers, labels, inertia, path, n_iter, converged = best
-    if not converged:
-        warn_not_converged(
-            km, "Lloyd's algorithm", max_iter=km.max_iter, advice="increase max_iter or raise tol"
-        )
+
+    def run(rng):
+        return lloyd(rows, _initial_centers(km, rows, rng), km.max_iter, tol_abs)
+
+    centers, labels, inertia, path, n_iter, _ = km._best_run(run)
     km.labels_ = labels
     km.cluster_centers_, km.inertia_, km.inertia_path_ = centers, float(inertia), path
     km.n_iter_ = int(n_iter)
@@ -188,9 +172,7 @@ def _lloyd_block(X, previous, offset, centers, moved_rows, moved_labels, m):
     if previous is None:
         changed, previous = 0, np.full(n, _NO_LABEL)
     else:  # last iteration's labels after its repair of empty clusters
-        previous = previous.copy()
-        mine = (moved_rows >= offset) & (moved_rows < offset + n)
-        previous[moved_rows[mine] - offset] = moved_labels[mine]
+        previous = _with_moves(previous, offset, moved_rows, moved_labels)
         changed = int(np.count_nonzero(labels != previous))
     far = _farthest(min_dist, m)
     candidates = (min_dist[far], far + offset, labels[far], previous[far], X[far])
