@@ -94,3 +94,16 @@ def test_constant_column_with_scale_as_in_memory(client):
     with pytest.raises(ValueError) as distributed:
         PCA(scale=True).fit(chunked(X, 9))
     assert str(distributed.value) == str(in_memory.value)
+
+
+def test_dataframe_columns_name_the_features(client):
+    pd = pytest.importorskip("pandas")
+    dd = pytest.importorskip("dask.dataframe")
+    X = data(n=60)
+    frame = pd.DataFrame(X, columns=["a", "b", "c", "d", "e"])
+    ref = PCA(2).fit(frame)
+    ours = PCA(2).fit(dd.from_pandas(frame, npartitions=3))
+    np.testing.assert_array_equal(ours.feature_names_in_, ref.feature_names_in_)
+    signs = assert_same(ours, ref)
+    scores = ours.transform(dd.from_pandas(frame, npartitions=2)).compute()
+    np.testing.assert_allclose(scores * signs, ref.transform(frame), rtol=1e-10, atol=1e-10)
