@@ -84,23 +84,30 @@ def _initial_centers(km, rows, rng):
 # ---------------------------------------------------------------------------------- k-means||
 
 
-def _min_sq_dist(X, offset, candidates):
-    return assign_accumulate(kernel_array(X), np.empty(0), candidates)[1]
+def _nearest(X, state, new, base):
+    """Squared distance of every row to its nearest candidate and that candidate's index,
+    updated with the candidates ``new`` (numbered from ``base``)."""
+    labels, dist = assign_accumulate(kernel_array(X), np.empty(0), new)[:2]
+    if state is None:
+        return dist, labels + base
+    d, nearest = state
+    closer = dist < d  # ties stay with the earlier candidate
+    return np.where(closer, dist, d), np.where(closer, labels + base, nearest)
 
 
-def _block_total(d):
-    return float(d.sum())
+def _state_total(state):
+    return float(state[0].sum())
 
 
-def _sample_block(X, d, phi, ell, seed):
+def _sample_block(X, state, phi, ell, seed):
     if phi <= 0:
         return np.empty((0, X.shape[1]))
-    keep = np.random.default_rng(seed).random(X.shape[0]) < ell * d / phi
+    keep = np.random.default_rng(seed).random(X.shape[0]) < ell * state[0] / phi
     return np.asarray(X[keep], dtype=np.float64)
 
 
-def _counts_block(X, offset, candidates):
-    return assign_accumulate(kernel_array(X), np.empty(0), candidates)[3]
+def _candidate_counts(state, n_candidates):
+    return np.bincount(state[1], minlength=n_candidates).astype(np.float64)
 
 
 def _add(a, b):
@@ -113,6 +120,11 @@ def _vstack(a, b):
 
 def kmeans_parallel(rows, k, rng):
     """k-means|| (Bahmani et al. 2012) seeding of ``k`` centres from the Dask row blocks.
+
+    Every block keeps (persisted on the workers) each row's squared distance to its nearest
+    candidate and that candidate's index, updated each round with the new candidates only; a
+    round is one pass (update, ``φ``, sampling), and the candidates' weights are the counts of
+    the final nearest indices.
 
     Parameters
     ----------
@@ -127,26 +139,43 @@ def kmeans_parallel(rows, k, rng):
     import dask
 
     blocks = list(rows.X.to_delayed().ravel())
-    offsets = rows.offsets
     ell = OVERSAMPLING * k
-    candidates = np.asarray(rows.X[int(rng.randint(rows.n))].compute(), dtype=np.float64)[None]
-    dist = dask.delayed(_min_sq_dist, pure=True)
+    update = dask.delayed(_nearest, pure=True)
     sample = dask.delayed(_sample_block, pure=True)
+    total = dask.delayed(_state_total, pure=True)
+    new = np.asarray(rows.X[int(rng.randint(rows.n))].compute(), dtype=np.float64)[None]
+    candidates = np.empty((0, new.shape[1]))
+    states = [None] * len(blocks)
     for _ in range(ROUNDS):
+        states = dask.persist(
+            *[update(b, s, new, candidates.shape[0]) for b, s in zip(blocks, states, strict=True)]
+        )
+        candidates = np.vstack([candidates, new])
         seeds = rng.randint(np.iinfo(np.int32).max, size=len(blocks))
-        d = [dist(b, int(o), candidates) for b, o in zip(blocks, offsets, strict=True)]
-        phi = _dask.tree_reduce([dask.delayed(_block_total, pure=True)(x) for x in d], _add)
-        picks = [sample(b, x, phi, ell, int(s)) for b, x, s in zip(blocks, d, seeds, strict=True)]
+        phi = _dask.tree_reduce([total(s) for s in states], _add)
+        picks = [
+            sample(b, s, phi, ell, int(z)) for b, s, z in zip(blocks, states, seeds, strict=True)
+        ]
         (new,) = _dask.compute(_dask.tree_reduce(picks, _vstack))
         if not new.shape[0]:
             break  # every row is a candidate already (φ = 0)
+    if new.shape[0]:
+        states = [
+            update(b, s, new, candidates.shape[0]) for b, s in zip(blocks, states, strict=True)
+        ]
         candidates = np.vstack([candidates, new])
     if candidates.shape[0] < k:  # tiny data: fill with uniformly drawn rows
         idx = rng.choice(rows.n, size=k - candidates.shape[0], replace=False)
-        candidates = np.vstack([candidates, np.asarray(rows.X[idx].compute(), np.float64)])
-    candidates = kernel_array(candidates)
-    (weights,) = _dask.compute(_dask.map_reduce(_counts_block, _add, [rows.X], offsets, candidates))
-    return kmeans_plusplus(candidates, k, sample_weight=weights, random_state=rng)[0]
+        fill = np.asarray(rows.X[idx].compute(), np.float64)
+        states = [
+            update(b, s, fill, candidates.shape[0]) for b, s in zip(blocks, states, strict=True)
+        ]
+        candidates = np.vstack([candidates, fill])
+    count = dask.delayed(_candidate_counts, pure=True)
+    (weights,) = _dask.compute(
+        _dask.tree_reduce([count(s, candidates.shape[0]) for s in states], _add)
+    )
+    return kmeans_plusplus(kernel_array(candidates), k, sample_weight=weights, random_state=rng)[0]
 
 
 # ------------------------------------------------------------------------------- Lloyd passes
