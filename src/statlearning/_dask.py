@@ -624,3 +624,43 @@ def predict_blocks(estimator, X, method: str, n_columns: int | None = None, dtyp
     if n_columns is None:
         return rows.X.map_blocks(*args, drop_axis=1, dtype=dtype)
     return rows.X.map_blocks(*args, chunks=(rows.X.chunks[0], (n_columns,)), dtype=dtype)
+
+
+# ----------------------------------------------------------------------------------------------
+# Column moments and per-block results (PCA, k-means, Gaussian mixtures)
+
+
+def _column_moments_block(X, offset):
+    return block_class_moments(X, np.zeros(X.shape[0], dtype=np.int64))
+
+
+def _column_moments_result(moments):
+    _, wsum, means, ss = moments
+    p = means.shape[1]
+    if not wsum.shape[0]:  # no rows
+        return 0.0, np.zeros(p), np.zeros(p)
+    return float(wsum[0, 0]) if p else 0.0, means[0], ss[0]
+
+
+def column_moments(rows: RowBlocks):
+    """Delayed ``(n, means, centred sums of squares)`` of the columns of ``rows.X``.
+
+    One pass; the blocks are merged by Chan's update
+    (:func:`statlearning._core.grouped_moments.merge_class_moments`).
+    """
+    import dask
+
+    moments = map_reduce(_column_moments_block, merge_class_moments, [rows.X], rows.offsets)
+    return dask.delayed(_column_moments_result, pure=True)(moments)
+
+
+def stack_blocks(parts, chunks, dtype):
+    """One lazy 1-D Dask array from delayed per-block arrays of lengths ``chunks``."""
+    import dask.array as da
+
+    return da.concatenate(
+        [
+            da.from_delayed(part, shape=(int(c),), dtype=dtype)
+            for part, c in zip(parts, chunks, strict=True)
+        ]
+    )

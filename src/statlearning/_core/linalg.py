@@ -475,3 +475,35 @@ def merge_cross_moments(a, b):
         return w, ma if wb == 0 else mb, ca + cb
     delta = mb - ma
     return w, ma + delta * (wb / w), ca + cb + np.outer(delta, delta) * (wa * wb / w)
+
+
+def block_centred_r(Z):
+    """``(n, mean, R)`` of one block of rows ``Z``: its row count, column means and the
+    triangular factor of the centred rows (``RᵀR = (Z − 1 meanᵀ)ᵀ(Z − 1 meanᵀ)``).
+
+    Blocks merge with :func:`merge_centred_r` in any order (data held in blocks).
+    """
+    Z = np.asarray(Z, dtype=np.float64)
+    n = Z.shape[0]
+    if n == 0:
+        return 0, np.zeros(Z.shape[1]), np.zeros((0, Z.shape[1]))
+    mean = Z.mean(axis=0)
+    return n, mean, np.linalg.qr(Z - mean, mode="r")
+
+
+def merge_centred_r(a, b):
+    """Merge two :func:`block_centred_r` (the triangular form of Chan et al.'s update).
+
+    The centred rows of the union are those of each part shifted by its mean's offset from
+    the merged mean, so ``RᵀR = R_aᵀR_a + R_bᵀR_b + δδᵀ n_a n_b / n`` with ``δ = mean_b −
+    mean_a``: the factor of the stacked ``[R_a; R_b; √(n_a n_b / n) δᵀ]``. No cross products
+    are formed, so the condition number is not squared.
+    """
+    na, ma, ra = a
+    nb, mb, rb = b
+    n = na + nb
+    if na == 0 or nb == 0:
+        return n, ma if nb == 0 else mb, ra if nb == 0 else rb
+    delta = mb - ma
+    stacked = np.vstack([ra, rb, np.sqrt(na * nb / n) * delta[None, :]])
+    return n, ma + delta * (nb / n), np.linalg.qr(stacked, mode="r")

@@ -11,6 +11,7 @@ from sklearn.base import ClusterMixin
 from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted
 
+from .. import _dask
 from .._core.compiled import kernel_array, numba_threads
 from .._core.scaling import max_abs, scale_for, times
 from .._validation import ArrayLike, Interval, NJobs, Options, RandomState, validate_data
@@ -264,10 +265,7 @@ def _lloyd(X, centers, max_iter, tol_abs, algorithm="lloyd", assign=assign_accum
         if np.any(counts == 0):
             rows = _repair_empty(X, labels, min_dist, sums, counts)
             steps.moved(rows, labels[rows])
-        new = centers.copy()
-        filled = counts > 0
-        new[filled] = sums[filled] / counts[filled, None]
-        shift = np.sqrt(np.sum((new - centers) ** 2, axis=1))
+        new, shift = updated_centers(centers, sums, counts)
         steps.shifted(shift, labels)
         centers = new
         if labels_old is not None and np.array_equal(labels, labels_old):
@@ -281,6 +279,15 @@ def _lloyd(X, centers, max_iter, tol_abs, algorithm="lloyd", assign=assign_accum
         labels, min_dist, _, _ = steps.assign(centers)
         path.append(float(min_dist.sum()))
     return centers, labels, path[-1], np.array(path), n_iter, converged
+
+
+def updated_centers(centers, sums, counts):
+    """Lloyd's update: each centre to the mean of its cluster (an empty one stays); returns
+    the new centres and each centre's shift (Euclidean)."""
+    new = centers.copy()
+    filled = counts > 0
+    new[filled] = sums[filled] / counts[filled, None]
+    return new, np.sqrt(np.sum((new - centers) ** 2, axis=1))
 
 
 def _repair_empty(X, labels, min_dist, sums, counts):
@@ -379,6 +386,18 @@ class KMeans(ClusterMixin, TransformerMixin, StatBase):
     "Lloyd", iter.max = max_iter)``: ``cluster_centers_`` is ``centers``, ``labels_ + 1`` is
     ``cluster``, ``inertia_`` is ``tot.withinss``. R's default algorithm (Hartigan–Wong) can
     reach a different local minimum.
+
+    Dask collections (``pip install statlearning[dask]``): ``fit`` accepts a
+    ``dask.array.Array`` or ``dask.dataframe`` chunked by rows. Each Lloyd iteration is one
+    pass (the compiled assignment step per block, per-cluster sums and counts merged), with the
+    in-memory update, empty-cluster repair, convergence rule and ``n_iter_``: from the same
+    initial centres (an ``init`` array, or ``init="random"`` with the same ``random_state``)
+    the fit is the in-memory one. ``init="k-means++"`` seeds by k-means|| (Bahmani et al.,
+    2012: five oversampling passes, then weighted k-means++ on the candidates), which needs
+    far fewer passes than k sequential D² draws. ``labels_`` is then a lazy Dask array, as are
+    ``predict`` and ``transform`` of a Dask collection. ``algorithm="elkan"`` is refused
+    (its ``n × k`` bounds would have to stay with the data); ``n_jobs`` does not apply (Dask
+    runs the blocks in parallel).
     """
 
     _parameter_constraints: dict = {
@@ -451,30 +470,15 @@ class KMeans(ClusterMixin, TransformerMixin, StatBase):
                 f"KMeans: n_samples={n} should be >= n_clusters={self.n_clusters} (more "
                 "clusters than samples)."
             )
-        rng = check_random_state(self.random_state)
-        if not isinstance(self.init, str):
-            n_init = 1
-        elif self.n_init == "auto":
-            n_init = 1 if self.init == "k-means++" else 10
-        else:
-            n_init = self.n_init
         tol_abs = self.tol * float(np.mean(np.var(X, axis=0)))
-        best = None
         assign = _assignment_kernel(self.n_jobs)
-        for _ in range(n_init):
+
+        def run(rng):
             centers = self._initial_centers(X, rng, s)
             with numba_threads(self.n_jobs):
-                run = _lloyd(X, centers, self.max_iter, tol_abs, self.algorithm, assign)
-            if best is None or run[2] < best[2]:
-                best = run
-        centers, labels, inertia, path, n_iter, converged = best
-        if not converged:
-            warn_not_converged(
-                self,
-                "Lloyd's algorithm",
-                max_iter=self.max_iter,
-                advice="increase max_iter or raise tol",
-            )
+                return _lloyd(X, centers, self.max_iter, tol_abs, self.algorithm, assign)
+
+        centers, labels, inertia, path, n_iter, _ = self._best_run(run)
         self.labels_ = labels
         if s is None:
             self.cluster_centers_, self.inertia_, self.inertia_path_ = centers, float(inertia), path
@@ -485,6 +489,36 @@ class KMeans(ClusterMixin, TransformerMixin, StatBase):
         self.n_iter_ = int(n_iter)
         _check_results(self, X, s, np.unique(centers, axis=0).shape[0])
         return self
+
+    def _best_run(self, run):
+        """The run of lowest inertia among ``n_init`` runs ``run(rng)`` (each returning
+        ``(centers, labels, inertia, path, n_iter, converged)``); warns if it did not converge."""
+        rng = check_random_state(self.random_state)
+        if not isinstance(self.init, str):
+            n_init = 1
+        elif self.n_init == "auto":
+            n_init = 1 if self.init == "k-means++" else 10
+        else:
+            n_init = self.n_init
+        best = None
+        for _ in range(n_init):
+            result = run(rng)
+            if best is None or result[2] < best[2]:
+                best = result
+        if not best[5]:
+            warn_not_converged(
+                self,
+                "Lloyd's algorithm",
+                max_iter=self.max_iter,
+                advice="increase max_iter or raise tol",
+            )
+        return best
+
+    def _fit_dask(self, X, y=None):
+        """:meth:`fit` on a Dask collection (:mod:`statlearning.cluster._kmeans_dask`)."""
+        from ._kmeans_dask import fit_kmeans
+
+        return fit_kmeans(self, X)
 
     def _check_X(self, X):
         check_is_fitted(self, "cluster_centers_")
@@ -512,6 +546,9 @@ class KMeans(ClusterMixin, TransformerMixin, StatBase):
         -------
         ndarray of shape (n_samples,)
         """
+        if _dask.is_dask_collection(X):  # lazy, block by block
+            check_is_fitted(self, "cluster_centers_")
+            return _dask.predict_blocks(self, X, "predict", dtype=np.int64)
         return self._assign(self._check_X(X), self.cluster_centers_)[0]
 
     def transform(self, X) -> np.ndarray:
@@ -525,6 +562,9 @@ class KMeans(ClusterMixin, TransformerMixin, StatBase):
         -------
         ndarray of shape (n_samples, n_clusters)
         """
+        if _dask.is_dask_collection(X):  # lazy, block by block
+            check_is_fitted(self, "cluster_centers_")
+            return _dask.predict_blocks(self, X, "transform", self.n_clusters)
         X, centers, s = _rescaled(self._check_X(X), kernel_array(self.cluster_centers_))
         dist = np.sqrt(squared_distances(X, centers))
         return dist if s is None else dist * s

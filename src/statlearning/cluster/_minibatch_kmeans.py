@@ -176,6 +176,8 @@ class MiniBatchKMeans(KMeans):
             np.sum((self.cluster_centers_ - old) ** 2)
         )
 
+    _fit_dask = None  # mini-batches do not fit on Dask collections (KMeans does)
+
     @fit_context
     def fit(self, X, y=None):
         """Cluster ``X`` by mini-batch steps.

@@ -12,6 +12,7 @@ from sklearn.base import ClassNamePrefixFeaturesOutMixin
 from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted
 
+from .. import _dask
 from .._core.linalg import gram, symmetric_eigh
 from .._core.scaling import max_abs, scale_for, times
 from .._validation import Boolean, Interval, Options, RandomState, validate_data
@@ -153,6 +154,14 @@ def _centred_gram(X: np.ndarray, mean: np.ndarray) -> np.ndarray:
     return gram(X, center=mean, center_is_mean=True)
 
 
+def _centred_squares(X, mean) -> np.ndarray:
+    """Column sums of squares about ``mean``, in blocks of rows (no centred copy of ``X``)."""
+    col_ss = np.zeros(X.shape[1])
+    for start in range(0, X.shape[0], _CHUNK):
+        col_ss += ((X[start : start + _CHUNK] - mean) ** 2).sum(axis=0)
+    return col_ss
+
+
 def _randomized_svd(X, mean, scale, k, n_oversamples, n_iter, rng):
     """Top-``k`` SVD of ``(X − 1μᵀ) D⁻¹`` by Halko, Martinsson & Tropp's range finder.
 
@@ -172,6 +181,22 @@ def _randomized_svd(X, mean, scale, k, n_oversamples, n_iter, rng):
     B = rmatmul(Q).T
     _, s, vt = linalg.svd(B, full_matrices=False, check_finite=False)
     return s[:k], vt[:k]
+
+
+def _gram_spectrum(gram, nc, n_max):
+    """``(s², Vᵀ)`` of the centred (scaled) data from their Gram matrix: every eigenvalue
+    (the first ``n_max``), and only the ``nc`` leading vectors when ``nc`` is a small integer."""
+    p = gram.shape[0]
+    if isinstance(nc, int) and nc < n_max // 2:
+        # all eigenvalues (for eigenvalues_) but only the nc leading vectors: ~2x faster
+        evals = symmetric_eigh(gram, eigvals_only=True, check_finite=False)
+        evals = evals[::-1][:n_max]
+        _, evecs = symmetric_eigh(gram, subset_by_index=[p - nc, p - 1], check_finite=False)
+        evecs = evecs[:, ::-1]
+    else:
+        evals, evecs = symmetric_eigh(gram, check_finite=False)
+        evals, evecs = evals[::-1][:n_max], evecs[:, ::-1][:, :n_max]
+    return np.clip(evals, 0.0, None), evecs.T
 
 
 def range_finder(matmul, rmatmul, n_cols, size, n_iter, rng):
@@ -289,6 +314,13 @@ class PCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, StatBase):
     direction to rescale: its whitened score is 0 and ``fit`` warns (scikit-learn divides
     by a variance clipped at machine epsilon instead, returning amplified rounding noise).
 
+    Dask collections (``pip install statlearning[dask]``): ``fit`` accepts a
+    ``dask.array.Array`` or ``dask.dataframe`` chunked by rows and gives the in-memory fit
+    (the same ``solver_``): the Gram solver from per-block centred cross-products merged by
+    Chan's update, ``"full"`` from the SVD of the TSQR factor of the centred blocks,
+    ``"randomized"`` by the same range finder with lazy blockwise products. Only ``p``-sized
+    summaries leave the workers; ``transform`` of a Dask collection is a lazy Dask array.
+
     Examples
     --------
     >>> import numpy as np
@@ -378,35 +410,13 @@ class PCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, StatBase):
             col_ss = None
         if self.scale:
             if col_ss is None:
-                col_ss = np.zeros(p)
-                for start in range(0, n, _CHUNK):
-                    col_ss += ((X[start : start + _CHUNK] - mean) ** 2).sum(axis=0)
-            sd = np.sqrt(col_ss / (n - 1))
-            const = np.flatnonzero(sd <= 1e-12 * max(1.0, np.abs(mean).max()))
-            if const.size:
-                names = self._column_names(const)
-                raise ValueError(
-                    f"scale=True: cannot rescale constant column(s) {names} to unit variance "
-                    "(R's prcomp refuses too); drop them or use scale=False."
-                )
-            scale = sd
-        else:
-            scale = np.ones(p)
+                col_ss = _centred_squares(X, mean)
+        scale = self._column_scale(col_ss, n, mean)
 
         if solver == "gram":
             gram /= np.outer(scale, scale)
             total_ss = np.trace(gram)
-            if isinstance(nc, int) and nc < n_max // 2:
-                # all eigenvalues (for eigenvalues_) but only the nc leading vectors: ~2x faster
-                evals = symmetric_eigh(gram, eigvals_only=True, check_finite=False)
-                evals = evals[::-1][:n_max]
-                _, evecs = symmetric_eigh(gram, subset_by_index=[p - nc, p - 1], check_finite=False)
-                evecs = evecs[:, ::-1]
-            else:
-                evals, evecs = symmetric_eigh(gram, check_finite=False)
-                evals, evecs = evals[::-1][:n_max], evecs[:, ::-1][:, :n_max]
-            sv_sq = np.clip(evals, 0.0, None)
-            vt = evecs.T
+            sv_sq, vt = _gram_spectrum(gram, nc, n_max)
         elif solver == "full":
             Xc = X - mean
             Xc /= scale
@@ -415,16 +425,28 @@ class PCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, StatBase):
             sv_sq = s**2
         else:
             if col_ss is None:
-                col_ss = np.zeros(p)
-                for start in range(0, n, _CHUNK):
-                    col_ss += ((X[start : start + _CHUNK] - mean) ** 2).sum(axis=0)
+                col_ss = _centred_squares(X, mean)
             total_ss = float(np.sum(col_ss / scale**2))
             rng = check_random_state(self.random_state)
             s, vt = _randomized_svd(
                 X, mean, scale, nc, self.n_oversamples, self.iterated_power, rng
             )
             sv_sq = s**2
+        self._store(n, nc, solver, mean, scale, sv_sq, vt, total_ss)
+        if s_data is not None:
+            self._unscale(s_data, max_abs(X) * s_data)
+        self._warn_null_components()
+        return self
 
+    def _fit_dask(self, X, y=None):
+        """:meth:`fit` on a Dask collection (:mod:`statlearning.decomposition._pca_dask`)."""
+        from ._pca_dask import fit_pca
+
+        return fit_pca(self, X)
+
+    def _store(self, n, nc, solver, mean, scale, sv_sq, vt, total_ss) -> None:
+        """The fitted attributes from the spectrum of the centred (scaled) data."""
+        n_max = min(n, mean.size)
         eigenvalues = sv_sq / (n - 1)
         total_var = total_ss / (n - 1)
         k = self._n_retained(nc, eigenvalues, total_var, n_max)
@@ -441,8 +463,22 @@ class PCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, StatBase):
         self.n_components_ = k
         self.n_samples_ = n
         self.solver_ = solver
-        if s_data is not None:
-            self._unscale(s_data, max_abs(X) * s_data)
+
+    def _column_scale(self, col_ss, n, mean) -> np.ndarray:
+        """Column standard deviations (``scale=True``; constant columns are an error), else ones."""
+        if not self.scale:
+            return np.ones(mean.size)
+        sd = np.sqrt(col_ss / (n - 1))
+        const = np.flatnonzero(sd <= 1e-12 * max(1.0, np.abs(mean).max()))
+        if const.size:
+            names = self._column_names(const)
+            raise ValueError(
+                f"scale=True: cannot rescale constant column(s) {names} to unit variance "
+                "(R's prcomp refuses too); drop them or use scale=False."
+            )
+        return sd
+
+    def _warn_null_components(self) -> None:
         if self.whiten:
             null = np.flatnonzero(self._null_components())
             if null.size:
@@ -454,7 +490,6 @@ class PCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, StatBase):
                     "(n_components) to drop them.",
                     NumericalWarning,
                 )
-        return self
 
     def _null_components(self) -> np.ndarray:
         """Mask of retained components whose variance is zero to working precision."""
@@ -520,6 +555,9 @@ class PCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, StatBase):
             With ``whiten=True`` each column is divided by its component's standard
             deviation (unit sample variance on the training data).
         """
+        if _dask.is_dask_collection(X):  # lazy, block by block
+            check_is_fitted(self, "components_")
+            return _dask.predict_blocks(self, X, "transform", self.n_components_)
         scores = self._standardise(X) @ self.components_.T
         if self.whiten:
             scores /= self._whitening_sd()

@@ -21,6 +21,7 @@ __all__ = [
     "estimate_parameters",
     "min_eigenvalue_unregularised",
     "n_parameters",
+    "parameters_from_moments",
     "precisions_cholesky",
 ]
 
@@ -44,6 +45,42 @@ def estimate_parameters(X, resp, reg_covar, covariance_type):
         avg_x2 = (resp.T @ (X * X)) / nk[:, None]
         avg_xm = means * (resp.T @ X) / nk[:, None]
         cov = avg_x2 - 2 * avg_xm + means**2 + reg_covar
+        if covariance_type == "spherical":
+            cov = cov.mean(axis=1)
+    return nk, means, cov
+
+
+def parameters_from_moments(moments, reg_covar, covariance_type):
+    """M-step from per-component weighted moments: :func:`estimate_parameters`'s estimates.
+
+    Parameters
+    ----------
+    moments : list of (float, ndarray, ndarray)
+        For every component, ``(W_k, m_k, C_k)``: the total responsibility, the
+        responsibility-weighted mean of the rows and ``C_k = Σ_i r_ik (x_i − m_k)(x_i − m_k)ᵀ``
+        (:func:`statlearning._core.linalg.block_cross_moments`, merged over blocks of rows).
+
+    Returns
+    -------
+    nk, means, cov
+        As :func:`estimate_parameters`. The tied covariance is ``Σ_k C_k / Σ_k n_k`` (equal to
+        ``(XᵀX − Σ_k n_k μ_k μ_kᵀ) / n`` since every row's responsibilities sum to one, without
+        that formula's cancellation), the diagonal ones ``diag(C_k) / n_k``.
+    """
+    W = np.array([m[0] for m in moments], dtype=np.float64)
+    nk = W + 10 * np.finfo(np.float64).eps
+    means = np.array([m[1] for m in moments]) * (W / nk)[:, None]
+    C = np.array([m[2] for m in moments])
+    d = means.shape[1]
+    if covariance_type == "full":
+        cov = C / nk[:, None, None]
+        for c in cov:
+            c.flat[:: d + 1] += reg_covar
+    elif covariance_type == "tied":
+        cov = C.sum(axis=0) / nk.sum()
+        cov.flat[:: d + 1] += reg_covar
+    else:
+        cov = np.diagonal(C, axis1=1, axis2=2) / nk[:, None] + reg_covar
         if covariance_type == "spherical":
             cov = cov.mean(axis=1)
     return nk, means, cov

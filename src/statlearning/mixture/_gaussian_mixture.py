@@ -10,12 +10,14 @@ from sklearn.base import DensityMixin
 from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted
 
+from .. import _dask
 from .._core.scaling import log_scale, max_abs, scale_for, times
 from .._validation import ArrayLike, Interval, Options, RandomState, validate_data
 from ..base import StatBase, fit_context
 from ..cluster import KMeans, kmeans_plusplus
 from ..exceptions import (
     NumericalWarning,
+    external_stacklevel,
     warn_data_scale,
     warn_not_converged,
     warn_unrescaled_scale,
@@ -95,6 +97,16 @@ class GaussianMixture(DensityMixin, StatBase):
     (a ``NumericalWarning`` says so). On data so small that ``reg_covar`` would overflow on that
     scale, the fit is on ``X`` as given, with a warning that the data's scale is the problem.
 
+    Dask collections (``pip install statlearning[dask]``): ``fit`` accepts a
+    ``dask.array.Array`` or ``dask.dataframe`` chunked by rows. Each EM iteration is one pass:
+    every block runs the E-step and reduces its responsibilities to per-component weights,
+    means and centred cross-products, merged by Chan's update; the M-step runs on the client.
+    From the same initial parameters (``weights_init``, ``means_init``, ``precisions_init``)
+    the fit is the in-memory one; ``init_params="kmeans"`` starts from the Dask
+    :class:`~statlearning.cluster.KMeans` (k-means|| seeding). ``predict``, ``predict_proba``
+    and ``score_samples`` of a Dask collection are lazy Dask arrays. Data beyond
+    ``2^±200`` are refused (they are not rescaled block by block).
+
     Mapping: the notes' π, μ, Σ are ``weights_``, ``means_``, ``covariances_``. R's
     ``mclust::Mclust`` model names: ``"full"`` is VVV, ``"tied"`` EEE, ``"diag"`` VVI,
     ``"spherical"`` VII. :meth:`bic` follows the usual sign (lower is better), the opposite of
@@ -169,7 +181,6 @@ class GaussianMixture(DensityMixin, StatBase):
         self._fit(X, final_estep=False)
         return self
 
-    @fit_context
     def fit_predict(self, X, y=None):
         """Fit, then return the most probable component of each training row.
 
@@ -184,6 +195,12 @@ class GaussianMixture(DensityMixin, StatBase):
             Index of the component with the largest responsibility for each row, from an
             E-step with the final parameters (so it equals ``predict(X)``).
         """
+        if _dask.is_dask_collection(X):  # fitted on the workers; lazy labels
+            return self.fit(X).predict(X)
+        return self._fit_labels(X)
+
+    @fit_context
+    def _fit_labels(self, X):
         return self._fit(X, final_estep=True).argmax(axis=1)
 
     def _fit(self, X, *, final_estep):
@@ -205,13 +222,31 @@ class GaussianMixture(DensityMixin, StatBase):
             raise ValueError(
                 f"n_components={K} must be at most the number of samples, got n_samples={n}."
             )
+        best = self._best_run(_InMemory(self, X), d)
+        self._store(best, scale, float(max_abs(X)) * (scale or 1.0), d)
+        if final_estep:  # so that fit_predict agrees with predict on the training data
+            return _em.e_step(X, *self._params_for_estep())[1]
+        return None
+
+    def _fit_dask(self, X, y=None):
+        """:meth:`fit` on a Dask collection (:mod:`statlearning.mixture._gaussian_mixture_dask`)."""
+        from ._gaussian_mixture_dask import fit_mixture
+
+        return fit_mixture(self, X)
+
+    def _best_run(self, data, d):
+        """The best of ``n_init`` EM runs on ``data`` (see :meth:`_run_em`)."""
         inits = self._check_inits(d)
         rng = check_random_state(self.random_state)
         best = None
         for _ in range(self.n_init):
-            run = self._run_em(X, rng, inits)
+            run = self._run_em(data, rng, inits)
             if best is None or run["lower_bound"] > best["lower_bound"]:
                 best = run
+        return best
+
+    def _store(self, best, scale, magnitude, d):
+        """The fitted attributes from the best run (computed on ``X / scale``)."""
         if not best["converged"] and self.max_iter > 0:
             warn_not_converged(
                 self,
@@ -220,16 +255,13 @@ class GaussianMixture(DensityMixin, StatBase):
                 advice="increase max_iter or raise tol, or try another initialisation",
             )
         self._rescaled = best["params"]
-        self._set_parameters(best["params"], scale, float(max_abs(X)) * (scale or 1.0))
+        self._set_parameters(best["params"], scale, magnitude)
         self.converged_ = best["converged"]
         self.n_iter_ = best["n_iter"]
         shift = d * log_scale(scale)  # log-densities of X: those of X / s minus d·log s
         self.lower_bound_ = best["lower_bound"] - shift
         self.loglik_path_ = np.asarray(best["path"], dtype=np.float64) - shift
         self._warn_singular(best["params"][2])
-        if final_estep:  # so that fit_predict agrees with predict on the training data
-            return _em.e_step(X, *self._params_for_estep())[1]
-        return None
 
     def _in_fit_units(self, values, power):
         """``values`` given in X's units (``power`` of the scale) in the units of the fit."""
@@ -286,10 +318,11 @@ class GaussianMixture(DensityMixin, StatBase):
             resp /= resp.sum(axis=1, keepdims=True)
         return resp
 
-    def _m_step(self, X, resp):
-        """M-step with the Cholesky guard: returns ``(weights, means, cov, prec_chol)``."""
+    def _m_step(self, estimate):
+        """M-step with the Cholesky guard: returns ``(weights, means, cov, prec_chol)``;
+        ``estimate(reg_covar)`` gives ``(n_k, means, cov)``."""
         reg = self._reg
-        nk, means, cov = _em.estimate_parameters(X, resp, reg, self.covariance_type)
+        nk, means, cov = estimate(reg)
         while True:
             try:
                 prec = _em.precisions_cholesky(cov, self.covariance_type)
@@ -302,17 +335,21 @@ class GaussianMixture(DensityMixin, StatBase):
                     f"reg_covar={reg:g}; increasing the regularisation to {new_reg:g}. "
                     "Consider fewer components or a larger reg_covar.",
                     NumericalWarning,
-                    stacklevel=6,
+                    stacklevel=external_stacklevel(),
                 )
                 reg = new_reg
-                nk, means, cov = _em.estimate_parameters(X, resp, reg, self.covariance_type)
+                nk, means, cov = estimate(reg)
         return nk / nk.sum(), means, cov, prec
 
-    def _run_em(self, X, rng, inits):
+    def _run_em(self, data, rng, inits):
+        """EM from ``inits`` on ``data``, which gives the initial M-step's estimates
+        (``data.initial(rng)``) and the E-step (``data.e_step(weights, means, prec_chol)``: the
+        mean log-likelihood and the M-step's estimates): :class:`_InMemory`, or the blocks of a
+        Dask collection (:mod:`statlearning.mixture._gaussian_mixture_dask`)."""
         ct = self.covariance_type
         need_resp = not {"weights", "means", "prec_chol"} <= inits.keys()
         if need_resp:
-            weights, means, cov, prec = self._m_step(X, self._initial_resp(X, rng))
+            weights, means, cov, prec = self._m_step(data.initial(rng))
         else:
             weights = means = cov = prec = None
         weights = inits.get("weights", weights)
@@ -324,14 +361,14 @@ class GaussianMixture(DensityMixin, StatBase):
         while n_iter < self.max_iter:
             n_iter += 1
             previous = lower_bound
-            lower_bound, resp, _ = _em.e_step(X, weights, means, prec, ct)
+            lower_bound, estimate = data.e_step(weights, means, prec)
             path.append(lower_bound)
-            weights, means, cov, prec = self._m_step(X, resp)
+            weights, means, cov, prec = self._m_step(estimate)
             if abs(lower_bound - previous) < self.tol:
                 converged = True
                 break
         if self.max_iter == 0:
-            lower_bound = _em.e_step(X, weights, means, prec, ct)[0]
+            lower_bound = data.e_step(weights, means, prec)[0]
         return {
             "params": (weights, means, cov, prec),
             "lower_bound": lower_bound,
@@ -407,6 +444,9 @@ class GaussianMixture(DensityMixin, StatBase):
         log_density : ndarray of shape (n_samples,)
             :math:`\\log p(x_i) = \\log \\sum_k \\pi_k N(x_i \\mid \\mu_k, \\Sigma_k)`.
         """
+        if _dask.is_dask_collection(X):  # lazy, block by block
+            check_is_fitted(self, "means_")
+            return _dask.predict_blocks(self, X, "score_samples")
         return self._e_step(self._validated(X))[1]
 
     def score(self, X, y=None):
@@ -423,6 +463,8 @@ class GaussianMixture(DensityMixin, StatBase):
         log_likelihood : float
             Mean of :meth:`score_samples` over the rows of ``X``.
         """
+        if _dask.is_dask_collection(X):
+            return float(self.score_samples(X).mean().compute())
         return float(self.score_samples(X).mean())
 
     def predict_proba(self, X):
@@ -438,6 +480,9 @@ class GaussianMixture(DensityMixin, StatBase):
         resp : ndarray of shape (n_samples, n_components)
             :math:`p(k \\mid x_i)`; each row sums to 1.
         """
+        if _dask.is_dask_collection(X):  # lazy, block by block
+            check_is_fitted(self, "means_")
+            return _dask.predict_blocks(self, X, "predict_proba", self.n_components)
         return self._e_step(self._validated(X))[0]
 
     def predict(self, X):
@@ -453,6 +498,9 @@ class GaussianMixture(DensityMixin, StatBase):
         labels : ndarray of shape (n_samples,)
             Index of the component with the largest responsibility (the first on ties).
         """
+        if _dask.is_dask_collection(X):  # lazy, block by block
+            check_is_fitted(self, "means_")
+            return _dask.predict_blocks(self, X, "predict", dtype=np.int64)
         return self.predict_proba(X).argmax(axis=1)
 
     def _n_parameters(self):
@@ -530,3 +578,21 @@ class GaussianMixture(DensityMixin, StatBase):
                 parts.append(means[k] + rng.standard_normal((c, d)) * sd)
         labels = np.repeat(np.arange(self.n_components), counts)
         return times(np.vstack(parts), self._scale), labels
+
+
+class _InMemory:
+    """The data of an in-memory EM fit (see :meth:`GaussianMixture._run_em`)."""
+
+    def __init__(self, gm, X):
+        self.gm, self.X = gm, X
+
+    def _estimate(self, resp):
+        X, ct = self.X, self.gm.covariance_type
+        return lambda reg: _em.estimate_parameters(X, resp, reg, ct)
+
+    def initial(self, rng):
+        return self._estimate(self.gm._initial_resp(self.X, rng))
+
+    def e_step(self, weights, means, prec):
+        lower_bound, resp, _ = _em.e_step(self.X, weights, means, prec, self.gm.covariance_type)
+        return lower_bound, self._estimate(resp)
