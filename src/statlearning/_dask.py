@@ -664,3 +664,34 @@ def stack_blocks(parts, chunks, dtype):
             for part, c in zip(parts, chunks, strict=True)
         ]
     )
+
+
+# ----------------------------------------------------------------------------------------------
+# Further columns lined up with the rows
+
+
+def aligned_column(estimator, rows: RowBlocks, values, what: str):
+    """``values`` as a float64 Dask array with the row chunks of ``rows`` (``None`` stays
+    ``None``).
+
+    Parameters
+    ----------
+    estimator : estimator
+        Named in the errors.
+    rows : RowBlocks
+    values : dask Array or Series, NumPy array, scalar or None
+        One value per row (an offset, say); a scalar is repeated.
+    what : str
+        The argument's name, for the errors.
+
+    Returns
+    -------
+    dask.array.Array of shape (n,) or None
+    """
+    if values is None:
+        return None
+    if not is_dask_collection(values) and np.ndim(values) == 0:
+        import dask.array as da
+
+        return da.full(rows.n, float(values), chunks=(rows.X.chunks[0],))
+    return _aligned(values, rows.X.chunks[0], rows.n, type(estimator).__name__, what)

@@ -380,15 +380,15 @@ def test_non_finite_deviance_halves_until_finite_then_until_valid():
     rng = np.random.default_rng(0)
     x = rng.uniform(size=(40, 1))
     y = rng.poisson(np.exp(1 + 2 * x[:, 0])).astype(float)
-    prob = irls_module._Problem(
+    prob = irls_module.ArrayData(
         x, y, get_family("poisson"), get_link("log"), np.ones(40), np.zeros(40), True, 0.0, 0.0
     )
     coefold = np.array([1.0, 2.0])
     far = np.array([1.0, 2000.0])  # exp overflows: deviance not finite
-    coef, _, _, dev, _, ok = irls_module._halve_r(prob, far, coefold, 25)
+    coef, _, dev, _, ok = irls_module._halve_r(prob, far, coefold, 25)
     assert ok and np.isfinite(dev)
     k = np.log2((far[1] - coefold[1]) / (coef[1] - coefold[1]))
     assert k == np.round(k) and 1 <= k <= 25  # an exact number of halvings
-    assert not np.isfinite(prob.evaluate(coefold + 2 * (coef - coefold))[2])
-    _, _, _, _, _, ok = irls_module._halve_r(prob, np.array([1.0, np.inf]), coefold, 3)
+    assert not np.isfinite(prob.evaluate(coefold + 2 * (coef - coefold)).dev)
+    _, _, _, _, ok = irls_module._halve_r(prob, np.array([1.0, np.inf]), coefold, 3)
     assert not ok  # gave up after max_halvings, where R stops with an error

@@ -10,7 +10,9 @@ offers
 * ``aic(y, mu, weights, deviance, n_params)``: R's ``family()$aic`` plus ``2·n_params``, i.e.
   the ``aic`` that ``stats::glm`` stores (``−2 log L`` at the fitted means, the dispersion
   estimated by ``D/Σw`` for the Gamma and inverse Gaussian families, ``+ 2`` for that
-  parameter, ``+ 2·n_params``);
+  parameter, ``+ 2·n_params``); ``−2 log L`` is a sum over rows (``loglik_rows``, given the
+  deviance and ``Σw``) plus a rest (``loglik_rest``), so that rows held in blocks give the same
+  AIC (``aic_from_sums``);
 * ``starting_mu(y, weights)``: R's ``mustart`` from the family's ``initialize``;
 * ``valid_y(y)`` / ``valid_mu(mu)``: domain checks (``valid_mu`` is R's ``validmu``);
 * ``name``, ``r_name`` (R's spelling: ``"Gamma"``, ``"inverse.gaussian"``), ``canonical_link``
@@ -82,8 +84,19 @@ class Family(ABC):
         return float(w @ d)
 
     @abstractmethod
+    def loglik_rows(self, y, mu, w, deviance, sum_w) -> float:
+        """The part of ``−2 log L`` that is a sum over rows (``w > 0``), given the whole
+        sample's deviance and ``Σ w`` (so that blocks of rows may be summed separately)."""
+
+    def loglik_rest(self, deviance, sum_w, n) -> float:
+        """The rest of ``−2 log L``: a function of the deviance, ``Σ w`` and the number ``n``
+        of rows with ``w > 0``."""
+        return 0.0
+
     def _minus_two_loglik(self, y, mu, w, deviance) -> float:
-        """Implemented by each subclass."""
+        sum_w = float(np.sum(w))
+        rows = self.loglik_rows(y, mu, w, deviance, sum_w)
+        return rows + self.loglik_rest(deviance, sum_w, y.size)
 
     def aic(self, y, mu, weights, deviance, n_params) -> float:
         """R's ``family()$aic(y, n, mu, wt, dev) + 2·n_params`` (rows with ``w > 0``)."""
@@ -91,6 +104,10 @@ class Family(ABC):
         w = np.ones_like(y) if weights is None else _asarray(weights)
         pos = w > 0
         return float(self._minus_two_loglik(y[pos], mu[pos], w[pos], deviance) + 2 * n_params)
+
+    def aic_from_sums(self, rows, deviance, sum_w, n, n_params) -> float:
+        """:meth:`aic` from the summed :meth:`loglik_rows` of blocks of rows."""
+        return float(rows + self.loglik_rest(deviance, sum_w, n) + 2 * n_params)
 
     def starting_mu(self, y, weights=None) -> np.ndarray:
         """R's ``mustart``: the means the iterations start from."""
@@ -134,11 +151,13 @@ class Gaussian(Family):
         r = _asarray(y) - _asarray(mu)
         return r * r
 
-    def _minus_two_loglik(self, y, mu, w, deviance):
-        n = y.size
-        # R: nobs * (log(dev/nobs * 2 * pi) + 1) + 2 - sum(log(wt))
+    # R: nobs * (log(dev/nobs * 2 * pi) + 1) + 2 - sum(log(wt))
+    def loglik_rows(self, y, mu, w, deviance, sum_w):
+        return -float(np.sum(np.log(w)))
+
+    def loglik_rest(self, deviance, sum_w, n):
         with np.errstate(divide="ignore"):
-            return n * (np.log(deviance / n * 2.0 * np.pi) + 1.0) + 2.0 - np.sum(np.log(w))
+            return float(n * (np.log(deviance / n * 2.0 * np.pi) + 1.0) + 2.0)
 
 
 class Binomial(Family):
@@ -161,7 +180,7 @@ class Binomial(Family):
             b = np.where(y != 1, (1.0 - y) * np.log((1.0 - y) / (1.0 - mu)), 0.0)
         return 2.0 * (a + b)
 
-    def _minus_two_loglik(self, y, mu, w, deviance):
+    def loglik_rows(self, y, mu, w, deviance, sum_w):
         # R: m = wt (y is a proportion); -2 * sum(dbinom(round(m*y), round(m), mu, log=TRUE))
         k = np.round(w * y)
         m = np.round(w)
@@ -205,7 +224,7 @@ class Poisson(Family):
         d *= 2.0
         return d
 
-    def _minus_two_loglik(self, y, mu, w, deviance):
+    def loglik_rows(self, y, mu, w, deviance, sum_w):
         # R: -2 * sum(dpois(y, mu, log=TRUE) * wt); dpois is -Inf for non-integer y
         if np.any(y != np.floor(y)):
             return np.inf
@@ -240,13 +259,16 @@ class Gamma(Family):
         with np.errstate(divide="ignore", invalid="ignore"):
             return -2.0 * (np.log(np.where(y == 0, 1.0, y / mu)) - (y - mu) / mu)
 
-    def _minus_two_loglik(self, y, mu, w, deviance):
+    def loglik_rows(self, y, mu, w, deviance, sum_w):
         # R: disp = dev/sum(wt); -2*sum(dgamma(y, 1/disp, scale=mu*disp, log=TRUE)*wt) + 2
-        disp = deviance / np.sum(w)
+        disp = deviance / sum_w
         shape = 1.0 / disp
         scale = mu * disp
         ll = (shape - 1.0) * np.log(y) - y / scale - special.gammaln(shape) - shape * np.log(scale)
-        return -2.0 * float(np.sum(ll * w)) + 2.0
+        return -2.0 * float(np.sum(ll * w))
+
+    def loglik_rest(self, deviance, sum_w, n):
+        return 2.0
 
     def valid_y(self, y) -> bool:
         return bool(np.all(_asarray(y) > 0))
@@ -272,10 +294,12 @@ class InverseGaussian(Family):
         r = y - mu
         return r * r / (y * mu * mu)
 
-    def _minus_two_loglik(self, y, mu, w, deviance):
-        # R: sum(wt)*(log(disp*2*pi)+1) + 3*sum(log(y)*wt) + 2, disp = dev/sum(wt)
-        sw = np.sum(w)
-        return sw * (np.log(deviance / sw * 2.0 * np.pi) + 1.0) + 3.0 * np.sum(np.log(y) * w) + 2.0
+    # R: sum(wt)*(log(disp*2*pi)+1) + 3*sum(log(y)*wt) + 2, disp = dev/sum(wt)
+    def loglik_rows(self, y, mu, w, deviance, sum_w):
+        return 3.0 * float(np.sum(np.log(y) * w))
+
+    def loglik_rest(self, deviance, sum_w, n):
+        return float(sum_w * (np.log(deviance / sum_w * 2.0 * np.pi) + 1.0) + 2.0)
 
     def valid_y(self, y) -> bool:
         return bool(np.all(_asarray(y) > 0))

@@ -39,6 +39,9 @@ from .links import LINK_CODES
 __all__ = [
     "binary_loss",
     "binary_loss_gradient",
+    "certificate_gram",
+    "certificate_margin",
+    "certificate_step",
     "certifies_no_separation",
     "column_moments",
     "linear_predictor",
@@ -314,22 +317,40 @@ def certifies_no_separation(X, y, eta, w=None, fit_intercept=True, margin=0.5) -
     bool
         True when the sample is proved not (quasi-)separated; False when undecided.
     """
+    G = certificate_gram(X, y, eta, w, fit_intercept)
+    step = None if G is None else certificate_step(G)
+    if step is None:
+        return False
+    return certificate_margin(X, y, step, fit_intercept) < margin
+
+
+def certificate_gram(X, y, eta, w=None, fit_intercept=True):
+    """``[A | s]ᵀΛ[A | s]`` of :func:`certifies_no_separation` (``None`` when some ``λ_i``
+    underflows to zero: no strictly positive certificate); sums over blocks of rows."""
     signs = 2.0 * np.asarray(y, dtype=np.float64) - 1.0
     lam = special.expit(-signs * eta)
     if w is not None:
         lam = lam * w
     if not np.all(lam > 0.0):  # underflow: no strictly positive certificate available
-        return False
-    G = gram(X, sqrt_weights=np.sqrt(lam), intercept=fit_intercept, extra=signs)
+        return None
+    return gram(X, sqrt_weights=np.sqrt(lam), intercept=fit_intercept, extra=signs)
+
+
+def certificate_step(G):
+    """``Δ = (AᵀΛA)⁻¹ g`` from :func:`certificate_gram`, or ``None`` when it is not finite."""
     k = G.shape[0] - 1
     try:
         step = linalg.cho_solve(linalg.cho_factor(G[:k, :k]), G[:k, k])
     except (linalg.LinAlgError, ValueError):
-        return False
-    if not np.all(np.isfinite(step)):
-        return False
+        return None
+    return step if np.all(np.isfinite(step)) else None
+
+
+def certificate_margin(X, y, step, fit_intercept=True) -> float:
+    """``max_i s_i a_iᵀΔ`` (below the margin: the certificate holds); a maximum over blocks."""
+    signs = 2.0 * np.asarray(y, dtype=np.float64) - 1.0
     along = X @ step[1:] + step[0] if fit_intercept else X @ step
-    return bool(np.max(signs * along) < margin)
+    return float(np.max(signs * along, initial=-np.inf))
 
 
 def separation_direction(X, y, fit_intercept=True, tol=1e-7):

@@ -8,6 +8,7 @@ from numbers import Integral, Real
 import numpy as np
 from sklearn.utils.validation import check_is_fitted
 
+from .. import _dask
 from .._core.families import FAMILIES, get_family
 from .._core.glm_loss import supports
 from .._core.links import LINKS, get_link
@@ -19,6 +20,7 @@ from ..base import InferenceMixin, LinearPredictorMixin, RegressorMixin, StatBas
 from ..exceptions import NumericalWarning, warn_not_converged, warn_unrescaled_scale
 from ..inference import Summary
 from ..inference import _builder as infer
+from ._glm_blocks import QUANTILES, BlockData, Spec, deviance_residuals, glm_fit_sums
 
 _EPS10 = 10 * np.finfo(np.float64).eps  # R's glm.fit: eps <- 10*.Machine$double.eps
 _ETA_DOMAIN = {"inverse": "non-zero", "inverse_squared": "positive", "sqrt": "positive"}
@@ -154,6 +156,19 @@ class GLMRegressor(RegressorMixin, LinearPredictorMixin, InferenceMixin, StatBas
     predictor, R's ``predict(fit, newdata, type = "link", se.fit = TRUE)``, through the
     inverse link.
 
+    Dask collections (``pip install statlearning[dask]``): ``fit`` accepts a
+    ``dask.array.Array`` or ``dask.dataframe`` collection chunked by rows (and offsets and
+    weights chunked alike) and gives the in-memory fit, iteration count included, for every
+    family and link without a penalty or with a ridge penalty (``l1_ratio=0``; ``solver="auto"``
+    is IRLS there, as each L-BFGS iteration would be a pass over the data). The iterations are
+    the in-memory ones (:func:`statlearning._solvers.irls.fit_irls`); each is one pass whose
+    blocks return their share of the deviance, of ``[A | z]ᵀW[A | z]`` and of the score. When a
+    column comes close to collinearity, R's final QR runs on the triangular factor of
+    ``√W [A | z]`` formed by TSQR. A last pass gives the dispersion, AIC and null deviance from
+    block sums, and counting passes the exact deviance-residual quantiles of :meth:`summary`.
+    Only ``(p+2)``-sized summaries leave the workers; ``predict`` returns a lazy Dask array
+    (``NaN`` where the mean is not finite, without the in-memory warning).
+
     Examples
     --------
     >>> import numpy as np
@@ -220,16 +235,19 @@ class GLMRegressor(RegressorMixin, LinearPredictorMixin, InferenceMixin, StatBas
         if fam.name == "binomial":
             y = np.where(w == 0, 0.0, y)  # R's binomial initialize: y[weights == 0] <- 0
         if not fam.valid_y(y):
-            extra = (
-                " (proportions of successes; sample_weight gives the numbers of trials)"
-                if fam.name == "binomial"
-                else ""
-            )
-            raise ValueError(
-                f"{type(self).__name__}: y must be {fam.y_domain} for the {fam.name!r} family"
-                f"{extra}; got values in [{np.min(y):.6g}, {np.max(y):.6g}]"
-            )
+            self._raise_y_domain(fam, np.min(y), np.max(y))
         return y
+
+    def _raise_y_domain(self, fam, low, high):
+        extra = (
+            " (proportions of successes; sample_weight gives the numbers of trials)"
+            if fam.name == "binomial"
+            else ""
+        )
+        raise ValueError(
+            f"{type(self).__name__}: y must be {fam.y_domain} for the {fam.name!r} family"
+            f"{extra}; got values in [{low:.6g}, {high:.6g}]"
+        )
 
     @fit_context
     def fit(self, X, y, sample_weight=None, offset=None):
@@ -273,25 +291,91 @@ class GLMRegressor(RegressorMixin, LinearPredictorMixin, InferenceMixin, StatBas
         if rescaling is not None:
             X, y, off = rescaling.apply(X, y, off)
         res = self._solve(X, y, w, off, fam, link)
+        sum_w = float(w.sum())
+        has_offset = bool(np.any(off != 0))
+        W = res.working_weights if res.working_weights is not None else np.zeros(n)
+        null_mu = float(w @ y) / sum_w if self.fit_intercept else link.inverse(off)
+        sums = glm_fit_sums(y, w, res.mu, res.eta, W, fam, link, res.deviance, sum_w, null_mu)
+        self._store_fit(res, sums, int((w > 0).sum()), sum_w, fam, link)
+        if self.fit_intercept and has_offset:  # R's glm refits the intercept with the offset
+            self.null_deviance_ = self._null_deviance(
+                lambda **kw: self._irls(X[:, :0], y, sample_weight=w, offset=off, **kw)
+            )
+        if self.alpha == 0:
+            d = deviance_residuals(y, w, res.mu, fam)
+            self._residual_quantiles = np.quantile(d, QUANTILES)
+        self._target_name = str(target_name) if target_name is not None else "y"
+        offset_name = getattr(offset, "name", None)
+        self._offset_name = None if offset is None else str(offset_name or "offset")
+        if rescaling is not None:
+            infer.unscale_fit(self, rescaling, y_statistics=y_equivariant)
+        self._warn_about_fit(res, sums, fam)
+        return self
+
+    def _fit_dask(self, X, y, sample_weight=None, offset=None):
+        """:meth:`fit` on Dask collections: IRLS whose every iteration is one pass over the
+        blocks (:mod:`statlearning.linear_model._glm_blocks`)."""
+        name = type(self).__name__
+        fam, link = self._family_link()
+        if self.alpha > 0 and self.l1_ratio > 0:
+            raise ValueError(
+                f"{name}: l1_ratio > 0 does not fit on Dask collections (its coordinate "
+                "descent needs the rows in memory); use l1_ratio=0 (a ridge penalty) or fit in "
+                "memory."
+            )
+        if self.solver == "lbfgs":
+            raise ValueError(
+                f"{name}: solver='lbfgs' does not fit on Dask collections (every iteration "
+                "would be a pass over the data); use solver='irls' or 'auto'."
+            )
+        rows = _dask.row_blocks(self, X, y, sample_weight)
+        off = _dask.aligned_column(self, rows, offset, "offset")
+        data = BlockData(rows, off, Spec(fam, link, self.fit_intercept), self.alpha,
+                         self.l1_ratio)  # fmt: skip
+        first, checks = data.first_pass(_dask.check_blocks(rows))
+        _dask.raise_for_bad_blocks(self, rows, checks)
+        if not first["offset_finite"]:
+            raise ValueError(f"{name}: offset contains NaN or infinite values.")
+        if not first["y_valid"]:
+            self._raise_y_domain(fam, first["y_min"], first["y_max"])
+        try:
+            res = data.fit(max_iter=self.max_iter, tol=self.tol)
+        except ValueError as exc:
+            raise ValueError(f"{name}: {exc}") from None
+        sum_w, n_obs = first["sum_w"], first["n_obs"]
+        null_mu = data.weighted_mean_y if self.fit_intercept else None
+        sums = data.statistics(res, null_mu)
+        self._store_fit(res, sums, n_obs, sum_w, fam, link)
+        if self.fit_intercept and off is not None:
+            null = BlockData(rows, off, data.spec, self.alpha, self.l1_ratio, columns=0)
+            null.set_sums(first)
+            self.null_deviance_ = self._null_deviance(
+                lambda **kw: _refit(name, null, kw["max_iter"], kw["tol"])
+            )
+        if self.alpha == 0:
+            self._residual_quantiles = data.residual_quantiles(
+                res.coef, rows.n, sums["resid_min"], sums["resid_max"]
+            )
+        self._target_name = rows.target_name
+        # a Series' name, never a Dask array's graph key
+        named = hasattr(offset, "to_dask_array") or not _dask.is_dask_collection(offset)
+        offset_name = getattr(offset, "name", None) if named else None
+        self._offset_name = None if offset is None else str(offset_name or "offset")
+        self._warn_about_fit(res, sums, fam)
+        return self
+
+    def _store_fit(self, res, sums, n_obs, sum_w, fam, link) -> None:
         self.family_, self.link_ = fam.name, link.name
         off_ = 1 if self.fit_intercept else 0
         self.intercept_ = float(res.coef[0]) if off_ else 0.0
         self.coef_ = res.coef[off_:].copy()
         self.n_iter_ = int(res.n_iter)
         self.deviance_ = float(res.deviance)
-        self.null_deviance_ = self._null_deviance(X, y, w, off, fam, link)
-        pos = w > 0
-        self.n_obs_ = int(pos.sum())
+        self.null_deviance_ = float(sums["null_deviance"])
+        self.n_obs_ = n_obs
         self.df_null_ = self.n_obs_ - off_
         if self.alpha == 0:
-            self._store_inference(y, w, res, fam, link)
-        self._target_name = str(target_name) if target_name is not None else "y"
-        offset_name = getattr(offset, "name", None)
-        self._offset_name = None if offset is None else str(offset_name or "offset")
-        if rescaling is not None:
-            infer.unscale_fit(self, rescaling, y_statistics=y_equivariant)
-        self._warn_about_fit(y, w, res, fam)
-        return self
+            self._store_inference(res, sums, sum_w, fam)
 
     def _use_lbfgs(self, fam, link) -> bool:
         smooth = self.alpha > 0 and self.l1_ratio == 0 and supports(fam.name, link.name)
@@ -330,36 +414,29 @@ class GLMRegressor(RegressorMixin, LinearPredictorMixin, InferenceMixin, StatBas
         except ValueError as exc:
             raise ValueError(f"{type(self).__name__}: {exc}") from None
 
-    def _null_deviance(self, X, y, w, off, fam, link) -> float:
-        """Deviance of the intercept-only model (R's ``glm``: refitted when there is an offset)."""
-        if not self.fit_intercept:
-            return fam.deviance(y, link.inverse(off), w)
-        if np.any(off != 0):
-            res = self._irls(
-                X[:, :0], y, family=fam, link=link, sample_weight=w, offset=off,
-                fit_intercept=True, max_iter=self.max_iter, tol=self.tol,
-            )  # fmt: skip
-            if not res.converged:
-                warn_not_converged(
-                    self, "the intercept-only fit for the null deviance", max_iter=self.max_iter
-                )
-            return float(res.deviance)
-        ybar = float(w @ y) / float(w.sum())
-        return fam.deviance(y, np.full(y.shape, ybar), w)
+    def _null_deviance(self, refit) -> float:
+        """Deviance of the intercept-only model with an offset (R's ``glm`` refits it);
+        ``refit(max_iter=…, tol=…)`` fits that model by IRLS."""
+        fam, link = self._family_link()
+        res = refit(family=fam, link=link, fit_intercept=True, max_iter=self.max_iter,
+                    tol=self.tol)  # fmt: skip
+        if not res.converged:
+            warn_not_converged(
+                self, "the intercept-only fit for the null deviance", max_iter=self.max_iter
+            )
+        return float(res.deviance)
 
     nobs_ = infer.renamed_attribute("n_obs_", infer.STATS_NAME)
 
-    def _store_inference(self, y, w, res, fam, link) -> None:
+    def _store_inference(self, res, sums, sum_w, fam) -> None:
         self.aliased_ = ~res.kept
         self.rank_ = int(res.rank)
         self.df_model_ = self.rank_ - (1 if self.fit_intercept else 0)
         self.df_resid_ = self.n_obs_ - self.rank_
         if fam.dispersion_fixed:
             disp = 1.0
-        elif self.df_resid_ > 0:
-            W = res.working_weights
-            r = (y - res.mu) / link.inverse_derivative(res.eta)  # working residuals
-            disp = float(np.sum((W * r * r)[W > 0])) / self.df_resid_
+        elif self.df_resid_ > 0:  # Pearson: working weights and working residuals
+            disp = sums["pearson"] / self.df_resid_
         else:
             disp = np.nan
         self.dispersion_ = disp
@@ -369,18 +446,17 @@ class GLMRegressor(RegressorMixin, LinearPredictorMixin, InferenceMixin, StatBas
         self.tvalues_, self.pvalues_ = wald.statistic, wald.pvalues
         n_par = self.rank_ + (0 if fam.dispersion_fixed else 1)
         with np.errstate(divide="ignore", invalid="ignore"):
-            self.aic_ = fam.aic(y, res.mu, w, res.deviance, self.rank_)
+            self.aic_ = fam.aic_from_sums(
+                sums["loglik_rows"], res.deviance, sum_w, self.n_obs_, self.rank_
+            )
             self.loglik_ = n_par - self.aic_ / 2.0
             self.bic_ = -2.0 * self.loglik_ + np.log(self.n_obs_) * n_par
         self._loglik_df = n_par
-        d = np.sqrt(np.maximum(w * fam.unit_deviance(y, res.mu), 0.0))
-        d = np.where(y > res.mu, d, -d)  # R's residuals(type = "deviance")
-        self._residual_quantiles = np.quantile(d, [0.0, 0.25, 0.5, 0.75, 1.0])
 
-    def _warn_about_fit(self, y, w, res, fam) -> None:
+    def _warn_about_fit(self, res, sums, fam) -> None:
         name = type(self).__name__
         if not res.converged:
-            method = "L-BFGS" if res.working_weights is None else "IRLS"
+            method = "L-BFGS" if res.weights_at is None else "IRLS"
             warn_not_converged(
                 self,
                 method,
@@ -395,26 +471,24 @@ class GLMRegressor(RegressorMixin, LinearPredictorMixin, InferenceMixin, StatBas
                 "not be the maximum-likelihood estimate.",
                 NumericalWarning,
             )
-        mu = res.mu[w > 0]
         if fam.name == "binomial":
-            if np.any(mu > 1 - _EPS10) or np.any(mu < _EPS10):
+            if sums["mu_max"] > 1 - _EPS10 or sums["mu_min"] < _EPS10:
                 warnings.warn(
                     f"{name}: fitted probabilities numerically 0 or 1 occurred: the outcomes "
                     "are (quasi-)separated by the features, so some coefficients diverge and "
                     "their standard errors are unreliable. Consider a penalty (alpha > 0).",
                     NumericalWarning,
                 )
-            m = w * y
-            if np.any(np.abs(m - np.round(m)) > 1e-3):
+            if sums["fractional_successes"]:
                 warnings.warn(
                     f"{name}: non-integer numbers of successes (y * sample_weight) in a "
                     "binomial fit: the likelihood, AIC and BIC assume integer counts.",
                     UserWarning,
                 )
         if fam.name == "poisson":
-            if np.any(mu < _EPS10):
+            if sums["mu_min"] < _EPS10:
                 warnings.warn(f"{name}: fitted rates numerically 0 occurred.", NumericalWarning)
-            if self.alpha == 0 and np.any(y[w > 0] != np.floor(y[w > 0])):
+            if self.alpha == 0 and sums["fractional_y"]:
                 warnings.warn(
                     f"{name}: y has non-integer values: the Poisson log-likelihood is not "
                     "defined, so loglik_, aic_ and bic_ are infinite (as R's); the "
@@ -449,6 +523,13 @@ class GLMRegressor(RegressorMixin, LinearPredictorMixin, InferenceMixin, StatBas
         ndarray of shape (n_samples,)
         """
         eta = self._linear_predictor(X)
+        if _dask.is_dask_collection(eta):  # lazy: NaN where μ is not finite, no warning
+            if offset is not None:
+                eta = eta + (
+                    offset.to_dask_array(lengths=True) if hasattr(offset, "to_dask_array")
+                    else offset
+                )  # fmt: skip
+            return eta.map_blocks(_mean_block, self.link_, dtype=np.float64)
         if offset is not None:
             eta = eta + _check_offset(offset, eta.shape[0], f"{type(self).__name__}.predict")
         link = get_link(self.link_)
@@ -611,3 +692,17 @@ def _check_offset(offset, n, name) -> np.ndarray:
     if not np.all(np.isfinite(off)):
         raise ValueError(f"{name}: offset contains NaN or infinite values.")
     return off
+
+
+def _mean_block(eta, link_name):
+    link = get_link(link_name)
+    with np.errstate(all="ignore"):
+        mu = link.inverse(eta)
+    return np.where(np.isfinite(mu) & np.isfinite(eta), mu, np.nan)
+
+
+def _refit(name, data, max_iter, tol):
+    try:
+        return data.fit(max_iter=max_iter, tol=tol)
+    except ValueError as exc:
+        raise ValueError(f"{name}: {exc}") from None

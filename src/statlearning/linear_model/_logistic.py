@@ -10,6 +10,7 @@ import numpy as np
 from scipy import linalg, special
 from sklearn.utils.validation import check_is_fitted
 
+from .. import _dask
 from .._core.class_labels import check_binary_threshold, encode_class_labels, threshold_labels
 from .._core.families import get_family
 from .._core.linalg import R_TOL, cholesky_factor, weighted_gram
@@ -21,12 +22,21 @@ from .._core.logistic import (
     separation_direction,
 )
 from .._core.scaling import linear_rescaling, scale_for
-from .._solvers.logistic import Objective, binary_irls, cd_fit, gd_fit, lbfgs_fit, newton
+from .._solvers.logistic import (
+    LogisticFit,
+    Objective,
+    binary_irls,
+    cd_fit,
+    gd_fit,
+    lbfgs_fit,
+    newton,
+)
 from .._validation import Boolean, Interval, Options, check_sample_weight, validate_data
 from ..base import ClassifierMixin, InferenceMixin, StatBase, fit_context
 from ..exceptions import ConvergenceWarning, NumericalWarning, warn_not_converged
 from ..inference import Summary
 from ..inference import _builder as infer
+from ._glm_blocks import QUANTILES, LogisticBlocks, logistic_deviance_residuals, logistic_fit_sums
 
 #: Solvers accepted by each penalty.
 VALID_SOLVERS = {
@@ -180,6 +190,15 @@ float or int
     their ``summary().stats`` keys, :meth:`predict_interval`) is built by
     :mod:`statlearning.inference`, as for ``GLMRegressor``.
 
+    Dask collections (``pip install statlearning[dask]``): a binary fit with ``penalty=None``
+    or ``"l2"`` accepts a ``dask.array.Array`` or ``dask.dataframe`` collection chunked by rows
+    and gives the in-memory ``solver="newton"`` fit (``solver="auto"`` is ``"newton"`` there):
+    the IRLS of ``GLMRegressor``, one pass over the blocks per iteration, with the same
+    coefficients, iteration count and :meth:`summary`. The separation certificate runs in two
+    passes; when it cannot clear the fit, the linear program that decides separation would need
+    the rows in memory, so the warning says that separation could not be ruled out. Predictions
+    on a Dask collection are lazy Dask arrays.
+
     Examples
     --------
     >>> import numpy as np
@@ -330,6 +349,58 @@ float or int
             self.coef_ = self.coef_ / s_pen
         return self
 
+    def _fit_dask(self, X, y, sample_weight=None):
+        """:meth:`fit` on Dask collections: binary fits, unpenalised or with an L2 penalty, by
+        IRLS whose every iteration is one pass over the blocks
+        (:mod:`statlearning.linear_model._glm_blocks`)."""
+        name = type(self).__name__
+        l1, l2 = self._penalty_strengths()
+        if l1 > 0 or self.solver not in ("auto", "newton"):
+            raise ValueError(
+                f"{name}: on Dask collections the fit is IRLS (solver='newton' or 'auto') with "
+                f"penalty=None or 'l2'; got penalty={self.penalty!r}, solver={self.solver!r}. "
+                "Fit in memory for the other solvers and penalties."
+            )
+        rows = _dask.row_blocks(self, X, y, sample_weight, labels=True)
+        blocks = LogisticBlocks(rows, self.fit_intercept)
+        labels, checks = blocks.labels(_dask.check_blocks(rows))
+        _dask.raise_for_bad_blocks(self, rows, checks)
+        self.classes_, _ = encode_class_labels(labels, name)
+        if self.classes_.size != 2:
+            raise ValueError(
+                f"{name}: y has {self.classes_.size} classes; on Dask collections the fit is "
+                "binary (the multinomial model needs the rows in memory)."
+            )
+        self._check_solver(2)
+        self.solver_ = "newton"  # IRLS: every L-BFGS iteration would be a pass over the data
+        fit, first = blocks.fit(
+            self.classes_, l2, max_iter=self.max_iter, tol=self.tol, rank_tol=self.rank_tol
+        )
+        self.n_iter_ = int(fit.n_iter)
+        coef = fit.coef
+        self.intercept_ = np.array([coef[0] if self.fit_intercept else 0.0])
+        self.coef_ = (coef[1:] if self.fit_intercept else coef)[None, :].copy()
+        self._target_name = rows.target_name
+        self._has_inference = l2 == 0
+        fit = LogisticFit(coef[None, :], fit.n_iter, fit.converged, fit.kept, fit.unscaled_cov,
+                          loss=0.5 * fit.deviance)  # fmt: skip
+        if l2 > 0:
+            self.deviance_ = 2.0 * fit.loss
+            self._warn(fit, False, 0.0, True)
+            return self
+        sum_w = first["sum_w"]
+        sums = blocks.statistics(coef, self._null_mean(first["sum_wy"], sum_w))
+        self.deviance_ = 2.0 * sums["loss"]
+        self._store_wald(fit.unscaled_cov, sums, first["n_obs"], sum_w)
+        self._residual_quantiles = blocks.residual_quantiles(
+            coef, first["n_obs"], sums["resid_min"], sums["resid_max"]
+        )
+        separated = False
+        if self._needs_certificate(fit, sums["extreme"], sums["perfect"]):
+            separated = not blocks.certifies_no_separation(coef, ~np.isnan(self.coef_[0]))
+        self._warn(fit, separated, sums["extreme"], False, proved=False)
+        return self
+
     def _kept_columns(self, X, w) -> np.ndarray:
         """Non-aliased feature columns (R's rule on the weighted design)."""
         G, b = weighted_gram(X, np.zeros(X.shape[0]), np.sqrt(w), self.fit_intercept)
@@ -394,52 +465,54 @@ float or int
     nobs_ = infer.renamed_attribute("n_obs_", infer.STATS_NAME)
 
     def _store_inference(self, X, y, w, eta, fit) -> None:
-        full = self._full_coef()
-        kept = ~np.isnan(full)
-        self.aliased_ = ~kept
-        self.rank_ = int(kept.sum())
-        pos = w > 0
-        self.n_obs_ = int(pos.sum())
-        mu = special.expit(eta)
-        if fit.unscaled_cov is not None:
-            unscaled = fit.unscaled_cov
-        else:
+        kept = ~np.isnan(self._full_coef())
+        unscaled = fit.unscaled_cov
+        if unscaled is None:
+            mu = special.expit(eta)
             A = np.hstack([np.ones((X.shape[0], 1)), X]) if self.fit_intercept else X
             A = A[:, kept]
             d = w * mu * (1.0 - mu)
             try:
                 unscaled = linalg.pinvh((A * d[:, None]).T @ A)
             except (linalg.LinAlgError, ValueError):  # pragma: no cover - defensive
-                unscaled = np.full((self.rank_, self.rank_), np.nan)
+                unscaled = np.full((kept.sum(), kept.sum()), np.nan)
+        sums = logistic_fit_sums(y, w, eta, self._null_mean(float(w @ y), float(w.sum())))
+        self._store_wald(unscaled, sums, int(np.count_nonzero(w > 0)), float(w.sum()))
+        r = logistic_deviance_residuals(y, w, eta)[w > 0]
+        self._residual_quantiles = np.quantile(r, QUANTILES)
+
+    def _null_mean(self, sum_wy, sum_w) -> float:
+        return sum_wy / sum_w if self.fit_intercept else 0.5
+
+    def _store_wald(self, unscaled, sums, n_obs, sum_w) -> None:
+        """Wald inference and fit statistics from ``(AᵀWA)⁻¹`` and :func:`logistic_fit_sums`."""
+        full = self._full_coef()
+        kept = ~np.isnan(full)
+        self.aliased_ = ~kept
+        self.rank_ = int(kept.sum())
+        self.n_obs_ = n_obs
         self.dispersion_ = 1.0
         wald = infer.wald_inference(full, unscaled, kept, self.dispersion_)
         self.cov_params_, self.bse_ = wald.cov_params, wald.bse
         self.tvalues_, self.pvalues_ = wald.statistic, wald.pvalues
-        if self.fit_intercept:
-            mu0 = np.full_like(y, float(w @ y) / w.sum())
-        else:
-            mu0 = np.full_like(y, 0.5)
-        self.null_deviance_ = get_family("binomial").deviance(y, mu0, w)
+        self.null_deviance_ = sums["null_deviance"]
         self.df_null_ = self.n_obs_ - (1 if self.fit_intercept else 0)
         self.df_model_ = self.rank_ - (1 if self.fit_intercept else 0)
         self.df_resid_ = self.n_obs_ - self.rank_
-        self.aic_ = get_family("binomial").aic(y, mu, w, self.deviance_, self.rank_)
+        self.aic_ = get_family("binomial").aic_from_sums(
+            sums["loglik_rows"], self.deviance_, sum_w, n_obs, self.rank_
+        )
         self.loglik_ = -(self.aic_ - 2.0 * self.rank_) / 2.0
         self.bic_ = -2.0 * self.loglik_ + np.log(self.n_obs_) * self.rank_
-        r = np.sign(y - mu) * np.sqrt(np.maximum(2.0 * w * (np.logaddexp(0.0, eta) - y * eta), 0.0))
-        self._residual_quantiles = np.quantile(r[pos], [0.0, 0.25, 0.5, 0.75, 1.0])
 
     def _warn_about_fit(self, fit, X, y, w, eta, penalised) -> None:
-        name = type(self).__name__
         K = self.classes_.size
-        if not penalised:
-            infer.warn_aliased(name, self._feature_names(), np.isnan(self.coef_[0]))
         pos = w > 0
         separated = False
         extreme = 0.0
         if not penalised and K == 2:
             extreme = float(np.abs(eta[pos]).max(initial=0.0))
-            if not fit.converged or extreme > 23.0 or self._perfect(y[pos], eta[pos]):
+            if self._needs_certificate(fit, extreme, self._perfect(y[pos], eta[pos])):
                 Xk = X[:, ~np.isnan(self.coef_[0])][pos]
                 # the fit itself usually proves there is no separation (one Newton step's
                 # cost); the linear program runs only when it cannot
@@ -452,12 +525,32 @@ float or int
         elif not penalised:  # complete separation: every observed class predicted with p ≈ 1
             lp = log_softmax(eta)[pos]
             separated = bool(np.all(lp[np.arange(lp.shape[0]), y[pos]] > -1e-6))
+        self._warn(fit, separated, extreme, penalised)
+
+    @staticmethod
+    def _needs_certificate(fit, extreme, perfect) -> bool:
+        return not fit.converged or extreme > 23.0 or perfect
+
+    def _warn(self, fit, separated, extreme, penalised, proved=True) -> None:
+        """The fit's warnings; ``proved=False``: separation could not be ruled out (the linear
+        program that decides it was not run)."""
+        name = type(self).__name__
+        K = self.classes_.size
+        if not penalised:
+            infer.warn_aliased(name, self._feature_names(), np.isnan(self.coef_[0]))
         if separated:
+            what = (
+                "the classes are (quasi-)completely separated by a hyperplane, so"
+                if proved
+                else "the fit could not be proved free of (quasi-)complete separation (the "
+                "linear program that decides it needs the rows in memory): if the classes are "
+                "separated,"
+            )
             warnings.warn(
-                f"{name}: the classes are (quasi-)completely separated by a hyperplane, so the "
-                "maximum-likelihood estimate does not exist: the coefficients grow without "
-                f"bound and the fit stopped after {self.n_iter_} iterations. Use a penalty "
-                "(penalty='l2') or remove the separating features.",
+                f"{name}: {what} the maximum-likelihood estimate does not exist: the "
+                "coefficients grow without bound and the fit stopped after "
+                f"{self.n_iter_} iterations. Use a penalty (penalty='l2') or remove the "
+                "separating features.",
                 ConvergenceWarning,
             )
         elif not fit.converged:
@@ -508,6 +601,9 @@ float or int
             Multinomial: the scores :math:`\\eta_c`, whose softmax gives the probabilities.
         """
         check_is_fitted(self, "coef_")
+        if _dask.is_dask_collection(X):  # lazy, block by block
+            K = self.coef_.shape[0]
+            return _dask.predict_blocks(self, X, "decision_function", None if K == 1 else K)
         X = validate_data(self, X, reset=False, dtype=np.float64)
         return self._eta(X)
 
@@ -524,6 +620,9 @@ float or int
         ndarray of shape (n_samples, n_classes)
             Columns in ``classes_`` order (computed stably from the linear predictor).
         """
+        if _dask.is_dask_collection(X):  # lazy, block by block
+            check_is_fitted(self, "coef_")
+            return _dask.predict_blocks(self, X, "predict_log_proba", len(self.classes_))
         eta = self.decision_function(X)
         if eta.ndim == 1:
             return np.column_stack([special.log_expit(-eta), special.log_expit(eta)])
@@ -542,6 +641,9 @@ float or int
         ndarray of shape (n_samples, n_classes)
             Columns in ``classes_`` order; rows sum to one.
         """
+        if _dask.is_dask_collection(X):  # lazy, block by block
+            check_is_fitted(self, "coef_")
+            return _dask.predict_blocks(self, X, "predict_proba", len(self.classes_))
         eta = self.decision_function(X)
         if eta.ndim == 1:
             p = special.expit(eta)
@@ -562,6 +664,9 @@ float or int
             Binary: ``classes_[1]`` where its probability exceeds ``decision_threshold``
             (strictly), else ``classes_[0]``. Multinomial: the most probable class.
         """
+        if _dask.is_dask_collection(X):  # lazy, block by block
+            check_is_fitted(self, "coef_")
+            return _dask.predict_blocks(self, X, "predict", dtype=self.classes_.dtype)
         eta = self.decision_function(X)
         if eta.ndim == 1:
             return threshold_labels(self.classes_, eta, self.decision_threshold)
