@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from statlearning.naive_bayes import BernoulliNB, CategoricalNB, GaussianNB, MultinomialNB
+from statlearning.naive_bayes import BernoulliNB, GaussianNB, MultinomialNB
 
 da = pytest.importorskip("dask.array")
 dd = pytest.importorskip("dask.dataframe")
@@ -141,9 +141,3 @@ def test_discrete_bad_values_as_in_memory(client):
     with pytest.raises(ValueError) as distributed:
         BernoulliNB(binarize=None).fit(chunked(X, 40), chunked(y, 40))
     assert str(distributed.value) == str(in_memory.value)
-
-
-def test_categorical_nb_says_it_does_not_fit_on_dask(client):
-    X, y, _ = counts()
-    with pytest.raises(TypeError, match="CategoricalNB does not fit on Dask collections"):
-        CategoricalNB().fit(chunked(X, 40), chunked(y, 40))

@@ -113,6 +113,29 @@ def _block_counts(X, y, w, offset, non_negative, binarize):
     return first, classes, np.bincount(codes, weights=w, minlength=K).astype(np.float64), sums
 
 
+def _block_tables(X, y, w, offset):
+    """One block's sorted labels, class weights and per-feature level tables (the levels and
+    class-by-level counts of :func:`categorical_tables`, on the block's own labels)."""
+    classes, codes = np.unique(y, return_inverse=True)
+    codes = codes.astype(np.int64).ravel()
+    K = classes.size
+    levels, counts, _ = categorical_tables(kernel_array(X), codes, K, w)
+    return classes, np.bincount(codes, weights=w, minlength=K).astype(np.float64), levels, counts
+
+
+def _merge_tables(a, b):
+    classes = np.union1d(a[0], b[0])
+    weight = np.zeros(classes.size)
+    levels = [np.union1d(la, lb) for la, lb in zip(a[2], b[2], strict=True)]
+    counts = [np.zeros((classes.size, lev.size)) for lev in levels]
+    for part in (a, b):
+        rows = np.searchsorted(classes, part[0])
+        weight[rows] += part[1]
+        for j, (lev, table) in enumerate(zip(part[2], part[3], strict=True)):
+            counts[j][np.ix_(rows, np.searchsorted(levels[j], lev))] += table
+    return classes, weight, levels, counts
+
+
 def _merge_counts(a, b):
     firsts = [f for f in (a[0], b[0]) if f is not None]
     classes = np.union1d(a[1], b[1])
@@ -494,6 +517,11 @@ class CategoricalNB(_DiscreteNB):
     ``CategoricalNB(alpha=laplace)``. scikit-learn's ``CategoricalNB`` codes levels as
     ``0 … max``, so it agrees when every level ``0 … max`` occurs.
 
+    Dask collections (``pip install statlearning[dask]``): ``fit`` accepts a
+    ``dask.array.Array`` or ``dask.dataframe`` collection chunked by rows and gives the
+    in-memory tables in one pass: every block counts its own levels per class, and the tables
+    of two blocks merge on the union of their levels and labels.
+
     Examples
     --------
     >>> import numpy as np
@@ -515,8 +543,6 @@ class CategoricalNB(_DiscreteNB):
         "handle_unknown": [Options({"warn", "error", "ignore"})],
         "missing": [Options({"exclude", "count"})],
     }
-
-    _fit_dask = None  # its level tables are not formed from Dask collections (yet)
 
     def __init__(
         self,
@@ -559,12 +585,36 @@ class CategoricalNB(_DiscreteNB):
         codes, w = self._labels_and_weights(X, y, sample_weight)
         K = self.classes_.size
         levels, counts, observed = categorical_tables(X, codes, K, w)
+        return self._set_tables(levels, counts, observed)
+
+    def _fit_dask(self, X, y, sample_weight=None):
+        """``fit`` on Dask collections: one pass of per-class level counts, the levels found
+        in the same pass (each block's tables are merged on the union of the levels)."""
+        name = type(self).__name__
+        rows = _dask.row_blocks(self, X, y, sample_weight, labels=True)
+        tables = _dask.map_reduce(
+            _block_tables, _merge_tables, [rows.X, rows.y, rows.w], rows.offsets
+        )
+        checks, (labels, class_weight, levels, counts) = _dask.compute(
+            _dask.check_blocks(rows), tables
+        )
+        non_finite = checks[0].copy()
+        non_finite[0, : rows.X.shape[1]] = 0  # NaN in X is a missing value, not an error
+        _dask.raise_for_bad_blocks(self, rows, (non_finite, *checks[1:]), rescales=False)
+        self.classes_, _ = encode_class_labels(labels, name)
+        self._check_threshold()
+        self._set_priors(class_weight)
+        return self._set_tables(levels, counts, np.stack([c.sum(axis=1) for c in counts], 1))
+
+    def _set_tables(self, levels, counts, observed):
+        """Fitted tables from the levels and counts of :func:`categorical_tables`."""
+        p = len(levels)
         n_levels = np.array([lev.size for lev in levels])
-        self.n_categories_ = np.maximum(n_levels, self._min_categories(X.shape[1]))
+        self.n_categories_ = np.maximum(n_levels, self._min_categories(p))
         totals = (
             observed
             if self.missing == "exclude"
-            else np.repeat(self.class_count_[:, None], X.shape[1], axis=1)
+            else np.repeat(self.class_count_[:, None], p, axis=1)
         )
         if self.alpha == 0 and np.any(totals <= 0):
             k, j = np.argwhere(totals <= 0)[0]
@@ -577,7 +627,7 @@ class CategoricalNB(_DiscreteNB):
         self.category_count_ = counts
         self.feature_log_prob_ = [
             smoothed_log_prob(counts[j], totals[:, j], self.alpha, float(self.n_categories_[j]))
-            for j in range(X.shape[1])
+            for j in range(p)
         ]
         return self
 
