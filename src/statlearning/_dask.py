@@ -695,3 +695,74 @@ def aligned_column(estimator, rows: RowBlocks, values, what: str):
 
         return da.full(rows.n, float(values), chunks=(rows.X.chunks[0],))
     return _aligned(values, rows.X.chunks[0], rows.n, type(estimator).__name__, what)
+
+
+# ----------------------------------------------------------------------------------------------
+# Scores from block sums
+
+
+def _r2_block(pred, y, w, offset):
+    """The weighted moments ``(Σw, ȳ_w, Σw(y − ȳ_w)²)`` of a block's ``y`` (merged by
+    :func:`statlearning._core.ols.merge_moments`) and its ``Σw(y − ŷ)²``."""
+    w = np.ones(y.shape[0]) if w is None else w
+    total = float(w.sum())
+    mean = float(w @ y) / total if total else 0.0
+    dev = y - mean
+    r = y - pred
+    return (total, mean, float(w @ (dev * dev))), float(w @ (r * r))
+
+
+def _merge_r2(a, b):
+    from ._core.ols import merge_moments
+
+    return merge_moments(a[0], b[0]), a[1] + b[1]
+
+
+def _accuracy_block(pred, y, w, offset):
+    hit = np.asarray(pred == y, dtype=np.float64)
+    if w is None:
+        return float(hit.sum()), float(hit.size)
+    return float(w @ hit), float(w.sum())
+
+
+def _add_pair(a, b):
+    return a[0] + b[0], a[1] + b[1]
+
+
+def score(estimator, X, y, sample_weight=None, metric="r2") -> float:
+    """R² or accuracy of ``estimator.predict(X)`` against ``y`` from block sums (one pass).
+
+    R² is scikit-learn's ``r2_score`` (``1`` for a perfect fit of a constant ``y``, ``0`` for
+    an imperfect one): the weighted moments of ``y`` merge pairwise (no cancellation), the
+    residual sum of squares adds. Accuracy is scikit-learn's ``accuracy_score``. The
+    validation pass runs with it (NaN or infinity give the in-memory fit's errors).
+
+    Parameters
+    ----------
+    estimator : fitted estimator
+    X : dask Array or DataFrame
+    y, sample_weight : dask Array or Series, NumPy array, or None
+    metric : {"r2", "accuracy"}
+
+    Returns
+    -------
+    float
+    """
+    labels = metric == "accuracy"
+    rows = row_blocks(estimator, X, y, sample_weight, reset=False, labels=labels)
+    pred = estimator.predict(X)
+    if not is_dask_collection(pred):  # pragma: no cover - every predict here is lazy
+        import dask.array as da
+
+        pred = da.from_array(np.asarray(pred))
+    pred = pred.rechunk((rows.X.chunks[0],))
+    fn, combine = (_accuracy_block, _add_pair) if labels else (_r2_block, _merge_r2)
+    job = map_reduce(fn, combine, [pred, rows.y, rows.w], rows.offsets)
+    checks, result = compute(check_blocks(rows), job)
+    raise_for_bad_blocks(estimator, rows, checks, rescales=False)
+    if labels:
+        return result[0] / result[1]
+    (_, _, total), rss = result
+    if total == 0:
+        return 1.0 if rss == 0 else 0.0
+    return 1.0 - rss / total

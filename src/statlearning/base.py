@@ -9,7 +9,10 @@ mixins on the left, our base on the right). This module adds, over :mod:`sklearn
 * :class:`LinearPredictorMixin` — ``predict``/``decision_function`` from ``coef_`` and
   ``intercept_``, ignoring aliased (``NaN``) coefficients as R's ``predict.lm`` does;
 * :class:`InferenceMixin` — ``summary()`` and ``predict_interval`` plumbing for estimators that
-  compute classical inference at fit time.
+  compute classical inference at fit time;
+* :class:`RegressorMixin`, :class:`ClassifierMixin` — scikit-learn's, whose ``score`` (R²,
+  accuracy) on Dask collections is computed from block sums (:func:`statlearning._dask.score`)
+  instead of bringing ``y`` and the predictions to the client.
 """
 
 from __future__ import annotations
@@ -17,7 +20,9 @@ from __future__ import annotations
 import functools
 
 import numpy as np
-from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin, TransformerMixin
+from sklearn.base import BaseEstimator, TransformerMixin
+from sklearn.base import ClassifierMixin as _ClassifierMixin
+from sklearn.base import RegressorMixin as _RegressorMixin
 from sklearn.utils.validation import check_is_fitted
 
 from . import _dask
@@ -33,6 +38,52 @@ __all__ = [
     "TransformerMixin",
     "fit_context",
 ]
+
+
+class RegressorMixin(_RegressorMixin):
+    """scikit-learn's ``RegressorMixin``; ``score`` also takes Dask collections."""
+
+    def score(self, X, y, sample_weight=None) -> float:
+        """The coefficient of determination R² of ``predict(X)`` (scikit-learn's ``r2_score``).
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+        y : array-like of shape (n_samples,)
+        sample_weight : array-like of shape (n_samples,), default=None
+
+        Returns
+        -------
+        float
+            ``1 − Σw(y − ŷ)² / Σw(y − ȳ_w)²``. On Dask collections it is computed from block
+            sums (the data stay on the workers).
+        """
+        if _dask.any_dask((X, y, sample_weight), {}):
+            return _dask.score(self, X, y, sample_weight, "r2")
+        return super().score(X, y, sample_weight=sample_weight)
+
+
+class ClassifierMixin(_ClassifierMixin):
+    """scikit-learn's ``ClassifierMixin``; ``score`` also takes Dask collections."""
+
+    def score(self, X, y, sample_weight=None) -> float:
+        """The (weighted) accuracy of ``predict(X)`` (scikit-learn's ``accuracy_score``).
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+        y : array-like of shape (n_samples,)
+        sample_weight : array-like of shape (n_samples,), default=None
+
+        Returns
+        -------
+        float
+            The weighted fraction of correctly predicted labels. On Dask collections it is
+            computed from block sums (the data stay on the workers).
+        """
+        if _dask.any_dask((X, y, sample_weight), {}):
+            return _dask.score(self, X, y, sample_weight, "accuracy")
+        return super().score(X, y, sample_weight=sample_weight)
 
 
 class StatBase(BaseEstimator):

@@ -157,7 +157,7 @@ class Gaussian(Family):
 
     def loglik_rest(self, deviance, sum_w, n):
         with np.errstate(divide="ignore"):
-            return float(n * (np.log(deviance / n * 2.0 * np.pi) + 1.0) + 2.0)
+            return float(n * (np.log(np.float64(deviance) / n * 2.0 * np.pi) + 1.0) + 2.0)
 
 
 class Binomial(Family):
@@ -261,7 +261,7 @@ class Gamma(Family):
 
     def loglik_rows(self, y, mu, w, deviance, sum_w):
         # R: disp = dev/sum(wt); -2*sum(dgamma(y, 1/disp, scale=mu*disp, log=TRUE)*wt) + 2
-        disp = deviance / sum_w
+        disp = np.float64(deviance) / np.float64(sum_w)  # float64: 0/0 is NaN, not an error
         shape = 1.0 / disp
         scale = mu * disp
         ll = (shape - 1.0) * np.log(y) - y / scale - special.gammaln(shape) - shape * np.log(scale)
@@ -299,6 +299,7 @@ class InverseGaussian(Family):
         return 3.0 * float(np.sum(np.log(y) * w))
 
     def loglik_rest(self, deviance, sum_w, n):
+        sum_w = np.float64(sum_w)
         return float(sum_w * (np.log(deviance / sum_w * 2.0 * np.pi) + 1.0) + 2.0)
 
     def valid_y(self, y) -> bool:

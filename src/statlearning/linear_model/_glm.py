@@ -20,6 +20,7 @@ from ..base import InferenceMixin, LinearPredictorMixin, RegressorMixin, StatBas
 from ..exceptions import NumericalWarning, warn_not_converged, warn_unrescaled_scale
 from ..inference import Summary
 from ..inference import _builder as infer
+from . import _glm_blocks as glm_blocks
 from ._glm_blocks import QUANTILES, BlockData, Spec, deviance_residuals, glm_fit_sums
 
 _EPS10 = 10 * np.finfo(np.float64).eps  # R's glm.fit: eps <- 10*.Machine$double.eps
@@ -561,6 +562,8 @@ class GLMRegressor(RegressorMixin, LinearPredictorMixin, InferenceMixin, StatBas
         float
         """
         check_is_fitted(self, "coef_")
+        if _dask.any_dask((X, y, sample_weight), {}):
+            return self._score_dask(X, y, sample_weight)
         mu = self.predict(X)
         y = np.asarray(y, dtype=np.float64).ravel()
         w = check_sample_weight(sample_weight, y.shape[0], estimator_name=type(self).__name__)
@@ -568,6 +571,18 @@ class GLMRegressor(RegressorMixin, LinearPredictorMixin, InferenceMixin, StatBas
         y = self._check_y(y, w, fam)
         null = fam.deviance(y, np.full(y.shape, float(w @ y) / float(w.sum())), w)
         return 1.0 - fam.deviance(y, mu, w) / null
+
+    def _score_dask(self, X, y, sample_weight):
+        """:meth:`score` from block sums: two passes, the data stay on the workers."""
+        rows = _dask.row_blocks(self, X, y, sample_weight, reset=False)
+        fam, link = get_family(self.family_), get_link(self.link_)
+        spec = Spec(fam, link, self.fit_intercept)
+        sums, checks = glm_blocks.d2_sums(rows, self.predict(X), spec)
+        _dask.raise_for_bad_blocks(self, rows, checks, rescales=False)
+        if not sums["y_valid"]:
+            self._raise_y_domain(fam, sums["y_min"], sums["y_max"])
+        null = glm_blocks.null_deviance(rows, spec, sums["sum_wy"] / sums["sum_w"])
+        return 1.0 - sums["deviance"] / null
 
     # ---------------------------------------------------------------------------- inference
 

@@ -487,3 +487,45 @@ class LogisticBlocks:
             return False
         job = self.data.reduce(_certificate_margin_block, max, step, kept)
         return _dask.compute(job)[0] < margin
+
+
+# ----------------------------------------------------------------------------------------------
+# D² (GLMRegressor.score) from block sums
+
+
+def _d2_block(mu, y, w, offset, spec):
+    out = _first_block(None, y, w, None, offset, spec)
+    y, w = _response(y, w, spec)
+    with np.errstate(all="ignore"):
+        out["deviance"] = spec.family.deviance(y, mu, w)
+    return out
+
+
+def _merge_d2(a, b):
+    out = _merge_first(a, b)
+    out["deviance"] = a["deviance"] + b["deviance"]
+    return out
+
+
+def _null_block(y, w, offset, spec, ybar):
+    y, w = _response(y, w, spec)
+    with np.errstate(all="ignore"):
+        return spec.family.deviance(y, np.full(y.shape, ybar), w)
+
+
+def d2_sums(rows, mu, spec):
+    """Pass 1 of D² (``Σw``, ``Σwy``, ``y``'s domain check, the deviance at ``mu``) with the
+    validation pass; returns ``(sums, checks)``."""
+    mu = mu.rechunk((rows.X.chunks[0],))
+    job = _dask.map_reduce(_d2_block, _merge_d2, [mu, rows.y, rows.w], rows.offsets, spec)
+    return _dask.compute(job, _dask.check_blocks(rows))
+
+
+def null_deviance(rows, spec, ybar) -> float:
+    """``D(y, ȳ_w)`` over the blocks (one pass)."""
+    job = _dask.map_reduce(_null_block, _add, [rows.y, rows.w], rows.offsets, spec, ybar)
+    return _dask.compute(job)[0]
+
+
+def _add(a, b):
+    return a + b
