@@ -87,12 +87,18 @@ def test_nan_in_a_chunk_gives_the_in_memory_error(client):
     assert str(distributed.value) == str(in_memory.value)
 
 
-def test_refusals_name_what_is_missing(client):
+@pytest.mark.parametrize("covariance", ["pooled", "total"])
+def test_ledoit_wolf_shrinkage_as_in_memory(client, covariance):
+    """shrinkage='auto': the fourth-moment sum of Ledoit and Wolf is a plain sum over rows once
+    the scale is known, so one more pass gives the in-memory intensity."""
     X, y = data()
-    with pytest.raises(ValueError, match="shrinkage='auto' does not fit on Dask"):
-        LinearDiscriminantAnalysis(solver="eigen", shrinkage="auto").fit(
-            chunked(X, 100), chunked(y, 100)
-        )
+    params = {"solver": "eigen", "shrinkage": "auto", "covariance": covariance}
+    ref = LinearDiscriminantAnalysis(**params).fit(X, y)
+    ours = LinearDiscriminantAnalysis(**params).fit(
+        chunked(X, (150, 7, 150)), chunked(y, (150, 7, 150))
+    )
+    assert 0 < ref.shrinkage_ <= 1  # below 1 for the total covariance of these data
+    assert_same(ours, ref, (*PARAMETERS, "shrinkage_", "covariance_"))
 
 
 QDA_PARAMETERS = (

@@ -74,7 +74,7 @@ CHUNKINGS = {"uneven": (90, 3, 70, 40), "single": 203, "even": 50}
 @pytest.mark.parametrize(
     ("solver", "weighted", "chunks"),
     [("qr", w, c) for w in (False, True) for c in CHUNKINGS]
-    + [("normal", True, "uneven"), ("gd", False, "uneven")],
+    + [("normal", True, "uneven"), ("gd", False, "uneven"), ("svd", True, "uneven")],
 )
 def test_equals_in_memory_fit(client, solver, weighted, chunks):
     X, y, w = data()
@@ -170,8 +170,22 @@ def test_bad_weights_and_shapes(client):
         LinearRegression().fit(chunked(X, 50), chunked(y, 50), sample_weight=chunked(w, 50))
     with pytest.raises(ValueError, match="X has 203 rows but y has 200"):
         LinearRegression().fit(chunked(X, 50), chunked(y[:200], 50))
-    with pytest.raises(ValueError, match="solver='svd'"):
-        LinearRegression(solver="svd").fit(chunked(X, 50), chunked(y, 50))
+
+
+@pytest.mark.parametrize("fit_intercept", [True, False])
+def test_svd_minimum_norm_on_a_rank_deficient_design(client, fit_intercept):
+    """solver='svd': the SVD of the TSQR factor of the centred rows gives the in-memory
+    minimum-norm solution and pseudo-inverse covariance (no NaN coefficient)."""
+    X, y, w = data()
+    X = np.column_stack([X, X[:, 0] + 2 * X[:, 1]])
+    with pytest.warns(RankDeficientWarning, match="minimum-norm"):
+        ref = LinearRegression(solver="svd", fit_intercept=fit_intercept).fit(X, y, w)
+    with pytest.warns(RankDeficientWarning, match="minimum-norm"):
+        ours = LinearRegression(solver="svd", fit_intercept=fit_intercept).fit(
+            chunked(X, (90, 3, 70, 40)), chunked(y, (90, 3, 70, 40)), chunked(w, (90, 3, 70, 40))
+        )
+    assert not np.isnan(ours.coef_).any()
+    assert_same_fit(ours, ref)
 
 
 def test_extreme_scales_are_an_error_not_a_silent_loss(client):

@@ -194,7 +194,7 @@ class LinearDiscriminantAnalysis(
         (``"eigen"``) in another."""
         rows, wsum, means, _ = _dask.class_moments(self, X, y)
         counts = wsum[:, 0].copy() if wsum.shape[1] else np.zeros(self.classes_.size)
-        self._fit_moments(_Blocks(rows, self.classes_, means), counts, means)
+        self._fit_moments(_Blocks(rows, self.classes_, means, counts), counts, means)
         return self
 
     def _fit_moments(self, data, counts, means) -> None:
@@ -413,16 +413,23 @@ def _add(a, b):
     return a + b
 
 
+def _block_fourth(X, y, offset, classes, means, scale, grand):
+    if grand is not None:  # residuals about the overall mean
+        return standardised_fourth_moment_sum(X, np.zeros(X.shape[0], np.intp), grand, scale)
+    return standardised_fourth_moment_sum(X, np.searchsorted(classes, y), means, scale)
+
+
 class _Blocks:
     """The within-class scatter of Dask collections: one more pass over the blocks."""
 
-    def __init__(self, rows, classes, means):
+    def __init__(self, rows, classes, means, counts):
         self.rows, self.classes, self.means, self.n = rows, classes, means, rows.n
+        self.counts = counts
 
-    def _pass(self, fn, combine):
+    def _pass(self, fn, combine, *args):
         rows = self.rows
         job = _dask.map_reduce(fn, combine, [rows.X, rows.y], rows.offsets, self.classes,
-                               self.means)  # fmt: skip
+                               self.means, *args)  # fmt: skip
         return _dask.compute(job)[0]
 
     def within_r(self, extra):
@@ -433,7 +440,7 @@ class _Blocks:
         return 0.5 * (W + W.T)
 
     def fourth_moments(self, total, scale):
-        raise ValueError(
-            "LinearDiscriminantAnalysis: shrinkage='auto' does not fit on Dask collections; "
-            "give the shrinkage as a number in [0, 1]."
-        )
+        """The Ledoit–Wolf data term: a plain sum over rows once the scale is known (one more
+        pass), so the blocks' sums merge exactly."""
+        grand = (self.counts @ self.means / self.n)[None, :] if total else None
+        return self._pass(_block_fourth, _add, scale, grand)

@@ -149,9 +149,11 @@ class LinearRegression(RegressorMixin, LinearPredictorMixin, InferenceMixin, Sta
 
     Dask collections (``pip install statlearning[dask]``): ``fit`` accepts a
     ``dask.array.Array`` or ``dask.dataframe`` collection, chunked by rows, and gives the
-    in-memory fit (solvers ``"qr"``, ``"normal"``, ``"gd"``): the triangular factor of
+    in-memory fit (every solver): the triangular factor of
     ``[√W A | √W y]`` by TSQR (blocks' ``R`` factors stacked and refactorised in a tree;
-    ``"qr"``) or the summed blockwise Gram matrix, then the same aliasing rule and inference;
+    ``"qr"``; ``"svd"``: of the centred rows, after a pass for the means, whose SVD gives the
+    minimum-norm solution) or the summed blockwise Gram matrix, then the same aliasing rule and
+    inference;
     the fit statistics from merged block sums; the residual quantiles of :meth:`summary`
     exactly, by counting passes that narrow an interval of float values until its few values
     can be selected. Only ``(p+2)``-sized summaries leave the workers; ``predict`` on a Dask
@@ -238,21 +240,20 @@ class LinearRegression(RegressorMixin, LinearPredictorMixin, InferenceMixin, Sta
         (``solver="qr"``) or the Gram matrix (``"normal"``, ``"gd"``); pass 2 the fit
         statistics; then a few counting passes select the exact residual quantiles.
         """
-        if self.solver == "svd":
-            raise ValueError(
-                f"{type(self).__name__}: solver='svd' does not fit on Dask collections; use "
-                "solver='qr' (TSQR) or 'normal'."
-            )
         rows = _dask.row_blocks(self, X, y, sample_weight)
         args = [rows.X, rows.y, rows.w]
         intercept = bool(self.fit_intercept)
-        if self.solver == "qr":
+        if self.solver == "svd":  # the weighted means, then the SVD of the centred TSQR factor
+            stat = _dask.map_reduce(_block_weighted_sums, _add_sums, args, rows.offsets)
+        elif self.solver == "qr":
             stat = _dask.map_reduce(_block_r, merge_r_factors, args, rows.offsets, intercept)
         else:
             stat = _dask.map_reduce(_block_gram, _add_pairs, args, rows.offsets, intercept)
         checks, stat = _dask.compute(_dask.check_blocks(rows), stat)
         _dask.raise_for_bad_blocks(self, rows, checks)
-        if self.solver == "qr":
+        if self.solver == "svd":
+            fac, self.n_iter_ = self._svd_dask(rows, stat), 1
+        elif self.solver == "qr":
             k = stat.shape[1] - 1
             fac = qr_least_squares(stat[:, :k], stat[:, k], None, False, self.rank_tol)
             self.n_iter_ = 1
@@ -282,6 +283,19 @@ class LinearRegression(RegressorMixin, LinearPredictorMixin, InferenceMixin, Sta
         self._store_statistics(fac, st, weighted, mean_f**2 + m2_f / rows.n)
         self._target_name = rows.target_name
         return self
+
+    def _svd_dask(self, rows, sums) -> Factorisation:
+        """:func:`_svd_solve` on blocks: the minimum-norm solution from the SVD of the TSQR
+        factor of the (weighted, centred) ``[A | y]``, which has the singular values and right
+        singular vectors of the rows themselves (the cut-off counts every row, as in memory)."""
+        total, sx, sy = sums
+        p = rows.X.shape[1]
+        xbar, ybar = (sx / total, sy / total) if self.fit_intercept else (np.zeros(p), 0.0)
+        job = _dask.map_reduce(_block_centred_r, merge_r_factors, [rows.X, rows.y, rows.w],
+                               rows.offsets, xbar, ybar)  # fmt: skip
+        (R,) = _dask.compute(job)
+        fac = svd_least_squares(R, rcond=max(rows.n, p) * np.finfo(np.float64).eps)
+        return _uncentre(fac, xbar, ybar, total) if self.fit_intercept else fac
 
     def _bootstrap_ols_design(self) -> dict:
         """Private protocol of :func:`statlearning.model_selection.bootstrap`: this estimator's
@@ -482,6 +496,20 @@ def _add_pairs(a, b):
     return a[0] + b[0], a[1] + b[1]
 
 
+def _block_weighted_sums(X, y, w, offset):
+    if w is None:
+        return float(X.shape[0]), X.sum(axis=0), float(y.sum())
+    return float(w.sum()), w @ X, float(w @ y)
+
+
+def _add_sums(a, b):
+    return a[0] + b[0], a[1] + b[1], a[2] + b[2]
+
+
+def _block_centred_r(X, y, w, offset, xbar, ybar):
+    return block_r_factor(X - xbar, y - ybar, None if w is None else np.sqrt(w), False)
+
+
 def _block_sums(X, y, w, offset, coef, intercept):
     return block_fit_sums(X, y, w, coef, intercept)
 
@@ -531,9 +559,13 @@ def _svd_solve(X, y, sqrt_w, fit_intercept) -> Factorisation:
     M = augmented_design(X, y, sqrt_w, fit_intercept=False)
     M[:, :-1] -= xbar if sqrt_w is None else np.outer(sqrt_w, xbar)
     M[:, -1] -= ybar if sqrt_w is None else sqrt_w * ybar
-    fac = svd_least_squares(M)
+    return _uncentre(svd_least_squares(M), xbar, ybar, total)
+
+
+def _uncentre(fac, xbar, ybar, total) -> Factorisation:
+    """The intercept and its covariance back from a fit on (weighted) centred data."""
     V = fac.unscaled_cov
-    p = X.shape[1]
+    p = xbar.size
     cov = np.empty((p + 1, p + 1))
     cov[1:, 1:] = V
     cov[0, 1:] = cov[1:, 0] = -V @ xbar
