@@ -58,9 +58,7 @@ class RegressorMixin(_RegressorMixin):
             ``1 − Σw(y − ŷ)² / Σw(y − ȳ_w)²``. On Dask collections it is computed from block
             sums (the data stay on the workers).
         """
-        if _dask.any_dask((X, y, sample_weight), {}):
-            return _dask.score(self, X, y, sample_weight, "r2")
-        return super().score(X, y, sample_weight=sample_weight)
+        return _score(RegressorMixin, self, X, y, sample_weight, "r2")
 
 
 class ClassifierMixin(_ClassifierMixin):
@@ -81,9 +79,14 @@ class ClassifierMixin(_ClassifierMixin):
             The weighted fraction of correctly predicted labels. On Dask collections it is
             computed from block sums (the data stay on the workers).
         """
-        if _dask.any_dask((X, y, sample_weight), {}):
-            return _dask.score(self, X, y, sample_weight, "accuracy")
-        return super().score(X, y, sample_weight=sample_weight)
+        return _score(ClassifierMixin, self, X, y, sample_weight, "accuracy")
+
+
+def _score(mixin, estimator, X, y, sample_weight, metric) -> float:
+    """scikit-learn's score, or on Dask collections :func:`statlearning._dask.score`."""
+    if _dask.any_dask((X, y, sample_weight), {}):
+        return _dask.score(estimator, X, y, sample_weight, metric)
+    return super(mixin, estimator).score(X, y, sample_weight=sample_weight)
 
 
 class StatBase(BaseEstimator):
