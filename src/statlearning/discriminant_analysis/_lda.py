@@ -191,7 +191,8 @@ class LinearDiscriminantAnalysis(
     def _fit_dask(self, X, y):
         """``fit`` on Dask collections: the class means in one pass, then the within-class
         triangular factor (``solver="svd"``, TSQR of the centred rows) or scatter matrix
-        (``"eigen"``) in another."""
+        (``"eigen"``) in another; ``shrinkage="auto"`` adds a pass for the Ledoit–Wolf
+        fourth moments."""
         rows, wsum, means, _ = _dask.class_moments(self, X, y)
         counts = wsum[:, 0].copy() if wsum.shape[1] else np.zeros(self.classes_.size)
         self._fit_moments(_Blocks(rows, self.classes_, means, counts), counts, means)

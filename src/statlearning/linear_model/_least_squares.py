@@ -149,12 +149,11 @@ class LinearRegression(RegressorMixin, LinearPredictorMixin, InferenceMixin, Sta
 
     Dask collections (``pip install statlearning[dask]``): ``fit`` accepts a
     ``dask.array.Array`` or ``dask.dataframe`` collection, chunked by rows, and gives the
-    in-memory fit (every solver): the triangular factor of
-    ``[√W A | √W y]`` by TSQR (blocks' ``R`` factors stacked and refactorised in a tree;
-    ``"qr"``; ``"svd"``: of the centred rows, after a pass for the means, whose SVD gives the
-    minimum-norm solution) or the summed blockwise Gram matrix, then the same aliasing rule and
-    inference;
-    the fit statistics from merged block sums; the residual quantiles of :meth:`summary`
+    in-memory fit (every solver): the triangular factor of ``[√W A | √W y]`` by TSQR (blocks'
+    ``R`` factors stacked and refactorised in a tree; ``"qr"``; for ``"svd"`` the factor of
+    the centred rows, after a pass for the means, whose SVD gives the minimum-norm solution) or
+    the summed blockwise Gram matrix, then the same aliasing rule and inference; the fit
+    statistics from merged block sums; the residual quantiles of :meth:`summary`
     exactly, by counting passes that narrow an interval of float values until its few values
     can be selected. Only ``(p+2)``-sized summaries leave the workers; ``predict`` on a Dask
     collection returns a lazy Dask array.
