@@ -24,8 +24,9 @@ import numpy as np
 from scipy import special
 
 from .. import _dask
+from .._core.compiled import single_blas_thread
 from .._core.families import get_family
-from .._core.linalg import gram
+from .._core.linalg import BLOCK_ROWS, gram
 from .._core.links import get_link
 from .._core.logistic import certificate_gram, certificate_margin, certificate_step
 from .._core.ols import block_r_factor, merge_r_factors
@@ -180,7 +181,10 @@ def _point_block(X, y, w, off, offset, spec, coef):
         k = X.shape[1] + int(spec.fit_intercept)
         G = np.zeros((k + 1, k + 1))
         if finite and z.size:
-            G = gram(X[good], sqrt_weights=np.sqrt(W), intercept=spec.fit_intercept, extra=z)
+            rows = X if good.all() else X[good]  # no copy of the block when every row is used
+            # row blocks of k + 1 columns: one BLAS thread (as the in-memory iterations)
+            with single_blas_thread(BLOCK_ROWS * (k + 1) ** 2):
+                G = gram(rows, sqrt_weights=np.sqrt(W), intercept=spec.fit_intercept, extra=z)
         r = w * (y - mu) * link.inverse_derivative(eta) / fam.variance(mu)
         r[~pos] = 0.0
         score = X.T @ r
@@ -198,7 +202,7 @@ def _r_block(X, y, w, off, offset, spec, coef):
     y, w = _response(y, w, spec)
     eta, mu, _ = _state(X, y, w, off, spec, coef)
     good, z, W = _working(X, y, w, off, spec, eta, mu)
-    return block_r_factor(X[good], z, np.sqrt(W), spec.fit_intercept)
+    return block_r_factor(X if good.all() else X[good], z, np.sqrt(W), spec.fit_intercept)
 
 
 def _first_block(X, y, w, off, offset, spec):
@@ -426,8 +430,9 @@ def _certificate_gram_block(X, y, w, off, offset, spec, coef, kept):
     y, w = _response(y, w, spec)
     pos = w > 0
     eta = _eta(X, coef, spec.fit_intercept)[pos]
-    G = certificate_gram(X[pos][:, kept], y[pos], eta, w[pos], spec.fit_intercept)
     k = int(kept.sum()) + int(spec.fit_intercept)
+    with single_blas_thread(BLOCK_ROWS * (k + 1) ** 2):
+        G = certificate_gram(X[pos][:, kept], y[pos], eta, w[pos], spec.fit_intercept)
     return (G is not None, np.zeros((k + 1, k + 1)) if G is None else G)
 
 
