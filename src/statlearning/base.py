@@ -41,7 +41,7 @@ __all__ = [
 
 
 class RegressorMixin(_RegressorMixin):
-    """scikit-learn's ``RegressorMixin``; ``score`` also takes Dask collections."""
+    """The mixin of regressors: scikit-learn's, whose ``score`` also takes Dask collections."""
 
     def score(self, X, y, sample_weight=None) -> float:
         """The coefficient of determination R² of ``predict(X)`` (scikit-learn's ``r2_score``).
@@ -62,7 +62,7 @@ class RegressorMixin(_RegressorMixin):
 
 
 class ClassifierMixin(_ClassifierMixin):
-    """scikit-learn's ``ClassifierMixin``; ``score`` also takes Dask collections."""
+    """The mixin of classifiers: scikit-learn's, whose ``score`` also takes Dask collections."""
 
     def score(self, X, y, sample_weight=None) -> float:
         """The (weighted) accuracy of ``predict(X)`` (scikit-learn's ``accuracy_score``).
