@@ -95,9 +95,10 @@ def fit(estimator, args, kwargs):
         name = type(estimator).__name__
         raise TypeError(
             f"{name} does not fit on Dask collections; pass NumPy arrays or pandas objects "
-            "(collection.compute()) or use an estimator that does (LinearRegression, GaussianNB, "
-            "MultinomialNB, BernoulliNB, LinearDiscriminantAnalysis, Ridge, "
-            "QuadraticDiscriminantAnalysis)."
+            "(collection.compute()) or use an estimator that does (LinearRegression, Ridge, "
+            "GLMRegressor, LogisticRegression, GaussianNB, MultinomialNB, BernoulliNB, "
+            "CategoricalNB, LinearDiscriminantAnalysis, QuadraticDiscriminantAnalysis, KMeans, "
+            "GaussianMixture, PCA)."
         )
     return method(*args, **kwargs)
 
