@@ -6,6 +6,8 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from scipy import linalg
+from threadpoolctl import threadpool_info
 
 from statlearning._core.linalg import (
     R_TOL,
@@ -15,6 +17,7 @@ from statlearning._core.linalg import (
     gram,
     qr_least_squares,
     svd_least_squares,
+    symmetric_eigh,
     weighted_gram,
 )
 
@@ -448,3 +451,23 @@ def test_gram_of_an_empty_design():
     assert gram(np.zeros((0, 3)), sqrt_weights=np.zeros(0)).shape == (3, 3)
     G = gram(np.zeros((0, 3)), sqrt_weights=np.zeros(0), intercept=True, extra=np.zeros(0))
     np.testing.assert_array_equal(G, np.zeros((5, 5)))
+
+
+@pytest.mark.parametrize("p", [5, 120, 400])
+def test_symmetric_eigh_is_scipy_eigh_on_either_side_of_the_thread_rule(p):
+    rng = np.random.default_rng(p)
+    Z = rng.standard_normal((p + 3, p))
+    A, B = Z.T @ Z, np.eye(p) + 0.1 * np.diag(rng.uniform(size=p))
+    before = [lib["num_threads"] for lib in threadpool_info()]
+    for kwargs in ({}, {"driver": "evd"}, {"subset_by_index": [p - 2, p - 1]}):
+        w, v = symmetric_eigh(A, **kwargs)
+        w0, v0 = linalg.eigh(A, **kwargs)
+        np.testing.assert_allclose(w, w0, rtol=1e-10, atol=1e-10 * w0.max())
+        np.testing.assert_allclose(np.abs(v.T @ v0), np.eye(v.shape[1]), atol=1e-6)
+    np.testing.assert_allclose(
+        symmetric_eigh(A, eigvals_only=True), linalg.eigvalsh(A), rtol=1e-10, atol=1e-10 * p
+    )
+    w, v = symmetric_eigh(A, B)  # the generalised problem A v = λ B v, vᵀBv = 1
+    np.testing.assert_allclose(A @ v, B @ v * w, atol=1e-8 * w.max())
+    np.testing.assert_allclose(v.T @ B @ v, np.eye(p), atol=1e-8)
+    assert [lib["num_threads"] for lib in threadpool_info()] == before  # the limit is undone

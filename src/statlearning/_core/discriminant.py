@@ -29,6 +29,7 @@ from scipy import linalg
 from scipy.linalg import lapack
 
 from .grouped_moments import grouped_sums
+from .linalg import symmetric_eigh
 
 __all__ = [
     "cholesky_rank_ok",
@@ -245,7 +246,7 @@ def fisher_directions_eigen(covariance, means, priors, n, tol):
     xbar = priors @ means
     C = np.sqrt(n * priors / max(K - 1, 1))[:, None] * (means - xbar)
     B = C.T @ C
-    lam, V = linalg.eigh(B, covariance, check_finite=False)
+    lam, V = symmetric_eigh(B, covariance, check_finite=False)
     order = np.argsort(lam)[::-1]
     lam, V = np.clip(lam[order], 0.0, None), V[:, order]
     d = np.sqrt(lam)

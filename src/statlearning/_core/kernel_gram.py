@@ -49,6 +49,7 @@ from scipy.spatial.distance import cdist
 
 from ._gram_kernels import COSINE, LINEAR, POLY, RBF, SIGMOID, finish_rect, finish_symmetric
 from .compiled import single_blas_thread
+from .linalg import symmetric_eigh
 from .scaling import scale_for, times
 
 __all__ = ["KERNELS", "gram", "gram_diag", "is_psd", "resolve_gamma"]
@@ -377,7 +378,7 @@ def is_psd(K, *, tol=1e-8, exact=True):
     if not _symmetric(K, tol * max(scale, np.finfo(float).tiny)):
         return False
     if exact or n <= _EXACT_ROWS:
-        eig = np.linalg.eigvalsh(0.5 * (K + K.T))
+        eig = symmetric_eigh(0.5 * (K + K.T), eigvals_only=True, driver="evd")
         return bool(eig[0] >= -tol * max(np.abs(eig).max(), np.finfo(float).tiny))
     bound = tol * max(float(np.linalg.norm(K)), np.finfo(float).tiny)
     if float(np.diag(K).min()) < -bound:

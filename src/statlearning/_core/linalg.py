@@ -418,27 +418,36 @@ def svd_least_squares(M: np.ndarray, rcond: float | None = None) -> Factorisatio
 
 
 #: :func:`symmetric_eigh` runs on one BLAS thread up to p³ of this (p ≈ 320): LAPACK's symmetric
-#: eigensolvers on small matrices are several times slower on two BLAS threads than on one
-#: (measured: p = 100, 4 ms against 0.25 ms); from p ≈ 400 on, the threads pay.
+#: eigensolvers on small matrices are several times slower on two BLAS threads than on one, and
+#: on a shared machine far slower (measured: p = 100, 4 ms against 0.25 ms; medians of 7 with the
+#: other core busy: p = 100, 248 ms against 0.7 ms; the top eigenvector at p = 300, 10 ms against
+#: 1.9 ms); from p ≈ 400 on, the threads pay.
 EIGH_ONE_THREAD_FLOPS = 2**25
 
 
-def symmetric_eigh(A, **kwargs):
-    """``scipy.linalg.eigh(A, **kwargs)``, on one BLAS thread when ``A`` is small.
+def symmetric_eigh(A, b=None, **kwargs):
+    """``scipy.linalg.eigh(A, b, **kwargs)``, on one BLAS thread when ``A`` is small.
+
+    Every dense symmetric (or symmetric-definite) eigenproblem of the package goes through
+    here, so that the thread rule (:data:`EIGH_ONE_THREAD_FLOPS`) holds everywhere.
 
     Parameters
     ----------
     A : ndarray of shape (p, p)
         Symmetric.
+    b : ndarray of shape (p, p) or None, default=None
+        Symmetric positive definite: the generalised problem ``A v = λ b v``.
     **kwargs
-        Passed to :func:`scipy.linalg.eigh`.
+        Passed to :func:`scipy.linalg.eigh` (``subset_by_index``, ``eigvals_only``, ``driver``,
+        ``overwrite_a``, ``check_finite``, ...). ``driver="evd"`` is LAPACK's ``syevd``, the
+        routine of :func:`numpy.linalg.eigh`.
 
     Returns
     -------
     The result of :func:`scipy.linalg.eigh`.
     """
     with single_blas_thread(A.shape[0] ** 3, above=EIGH_ONE_THREAD_FLOPS):
-        return linalg.eigh(A, **kwargs)
+        return linalg.eigh(A, b, **kwargs)
 
 
 def weighted_gram(X, y, sqrt_w=None, fit_intercept=True) -> tuple[np.ndarray, np.ndarray]:

@@ -27,6 +27,8 @@ import math
 import numpy as np
 from scipy import linalg
 
+from .linalg import symmetric_eigh
+
 __all__ = [
     "ThinPlate",
     "bs_basis",
@@ -267,7 +269,7 @@ class ThinPlate:
                 f"the thin plate basis needs {M} < k <= {nk} (unique covariate values); got k={k}"
             )
         E = _tp_eta(_distances(self.knots, self.knots), d, self.m)
-        ev, U = linalg.eigh(E)
+        ev, U = symmetric_eigh(E)
         order = np.argsort(-np.abs(ev), kind="stable")[:k]
         order = order[np.argsort(-ev[order], kind="stable")]  # then by value, as mgcv
         Dk, Uk = ev[order], U[:, order]

@@ -25,7 +25,7 @@ import numpy as np
 from scipy import linalg
 from scipy.linalg import lapack
 
-from .linalg import gram
+from .linalg import gram, symmetric_eigh
 
 __all__ = [
     "centred_cross_products",
@@ -133,7 +133,7 @@ def ridge_spectral(Z, mode: str = "svd", rcond: float | None = None):
         U, s, Vt = linalg.svd(Z, full_matrices=False, check_finite=False, lapack_driver="gesdd")
         keep = s > rcond * (s[0] if s.size else 0.0)
         return U[:, keep], s[keep], Vt[keep].T
-    lam, U = linalg.eigh(Z @ Z.T, check_finite=False)
+    lam, U = symmetric_eigh(Z @ Z.T, check_finite=False)
     lam = lam[::-1]
     U = U[:, ::-1]
     top = lam[0] if lam.size else 0.0

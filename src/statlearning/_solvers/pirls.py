@@ -50,7 +50,7 @@ from scipy import linalg, optimize, special
 
 from .._core.compiled import single_blas_thread
 from .._core.families import get_family
-from .._core.linalg import gram
+from .._core.linalg import gram, symmetric_eigh
 from .._core.links import get_link
 
 __all__ = ["PenalisedFit", "Penalty", "fit_penalised"]
@@ -138,7 +138,7 @@ class _Problem:
         out = []
         for (a, b), members in groups.items():
             tot = sum(self.penalties[i].S / np.linalg.norm(self.penalties[i].S) for i in members)
-            ev = np.linalg.eigvalsh(tot)
+            ev = symmetric_eigh(tot, eigvals_only=True, driver="evd")
             rank = int(np.sum(ev > ev.max() * 1e-10)) if ev.size else 0
             out.append(((a, b, members), rank))
         return out
@@ -157,7 +157,7 @@ class _Problem:
             if rank == 0:
                 continue
             Sb = sum(lam[i] * self.penalties[i].S for i in members)
-            ev, vec = np.linalg.eigh(Sb)
+            ev, vec = symmetric_eigh(Sb, driver="evd")
             top = np.argsort(ev)[::-1][:rank]
             e, U = ev[top], vec[:, top]
             total += float(np.sum(np.log(e)))
@@ -452,7 +452,7 @@ def _newton(prob, rho):
             r[j] += h
             H[:, j] = (prob.criterion_at(r)[1] - grad) / h
         H = (H + H.T) / 2
-        ev, vec = np.linalg.eigh(H)
+        ev, vec = symmetric_eigh(H, driver="evd")
         ev = np.maximum(np.abs(ev), max(np.abs(ev).max(), 1e-12) * 1e-7 + 1e-12 * scale)
         step = -(vec @ ((vec.T @ grad) / ev))
         big = np.max(np.abs(step))

@@ -6,13 +6,13 @@ import warnings
 from numbers import Integral, Real
 
 import numpy as np
-from scipy import linalg
 from scipy.spatial import cKDTree
 from scipy.spatial.distance import pdist, squareform
 from sklearn.base import ClusterMixin
 from sklearn.utils import check_random_state
 
 from .._core.compiled import kernel_array
+from .._core.linalg import symmetric_eigh
 from .._core.scaling import scale_for
 from .._validation import Interval, Options, RandomState, validate_data
 from ..base import StatBase, fit_context
@@ -251,7 +251,7 @@ def _embed(A, s, laplacian):
     """The ``(n, s)`` spectral embedding of similarity matrix ``A`` and its eigenvalues."""
     n = A.shape[0]
     if laplacian == "kernel":
-        w, V = linalg.eigh(A, subset_by_index=[n - s, n - 1])
+        w, V = symmetric_eigh(A, subset_by_index=[n - s, n - 1])
         w, V = w[::-1], V[:, ::-1]
         _warn_indefinite(A, w[0])
         return _unit_rows(V), w
@@ -259,7 +259,7 @@ def _embed(A, s, laplacian):
     if laplacian == "unnormalized":
         L = -A
         L[np.diag_indices(n)] += deg
-        w, V = linalg.eigh(L, subset_by_index=[0, s - 1])
+        w, V = symmetric_eigh(L, subset_by_index=[0, s - 1])
         return V, w
     if np.any(deg <= 0.0):
         warnings.warn(
@@ -273,7 +273,7 @@ def _embed(A, s, laplacian):
     r = 1.0 / np.sqrt(deg)
     L = -(r[:, None] * A * r[None, :])
     L[np.diag_indices(n)] += 1.0
-    w, V = linalg.eigh(L, subset_by_index=[0, s - 1])
+    w, V = symmetric_eigh(L, subset_by_index=[0, s - 1])
     if laplacian == "shi_malik":
         return V * r[:, None], w  # generalised eigenvectors of L u = λ D u
     return _unit_rows(V), w
@@ -281,7 +281,7 @@ def _embed(A, s, laplacian):
 
 def _warn_indefinite(K, largest, tol=1e-8):
     """Warn when the kernel matrix has an eigenvalue below ``-tol`` times its largest in size."""
-    smallest = linalg.eigvalsh(K, subset_by_index=[0, 0])[0]
+    smallest = symmetric_eigh(K, subset_by_index=[0, 0], eigvals_only=True)[0]
     size = max(abs(smallest), abs(largest), np.finfo(float).tiny)
     if smallest < -tol * size:
         warnings.warn(

@@ -11,7 +11,7 @@ from sklearn.base import ClassNamePrefixFeaturesOutMixin
 from sklearn.utils.validation import check_is_fitted
 
 from .._core.compiled import single_blas_thread
-from .._core.linalg import gram
+from .._core.linalg import gram, symmetric_eigh
 from .._validation import (
     Boolean,
     Interval,
@@ -31,7 +31,7 @@ _RTOL = 1e-10
 def _whitener(S, block: str, names):
     """Lower Cholesky factor of a (scaled) covariance block; an error naming the block when it
     is singular (collinear columns)."""
-    ev = linalg.eigvalsh(S)
+    ev = symmetric_eigh(S, eigvals_only=True)
     if ev[0] <= _RTOL * max(ev[-1], 1e-300):
         raise ValueError(
             f"CCA: the columns of {block} are collinear (its covariance matrix is singular"
@@ -194,7 +194,7 @@ class CCA(ClassNamePrefixFeaturesOutMixin, PairTransformMixin, TransformerMixin,
 def _inverse_sqrt_factors(K, reg):
     """Eigen-decomposition of a centred Gram and the two diagonal factors of its regularised
     square: ``λ / √(λ² + η)`` and ``1 / √(λ² + η)`` (pseudo-inverse where λ ≈ 0 and η = 0)."""
-    lam, V = linalg.eigh(K)
+    lam, V = symmetric_eigh(K)
     keep = np.abs(lam) > _RTOL * max(np.abs(lam).max(), 1e-300)
     denom = np.sqrt(lam**2 + reg)
     with np.errstate(divide="ignore", invalid="ignore"):

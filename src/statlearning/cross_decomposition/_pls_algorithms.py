@@ -31,6 +31,8 @@ from dataclasses import dataclass, field
 import numpy as np
 from scipy import linalg
 
+from .._core.linalg import symmetric_eigh
+
 __all__ = ["PLSPath", "canonical_pls", "kernel_pls", "nipals", "simpls"]
 
 #: A score of squared length below this fraction of ``‖X‖²_F`` means ``X`` is exhausted.
@@ -72,10 +74,10 @@ def _dominant(S: np.ndarray) -> np.ndarray:
     if m == 1:
         w = S[:, 0].copy()
     elif m < p:
-        _, vec = linalg.eigh(S.T @ S, subset_by_index=[m - 1, m - 1])
+        _, vec = symmetric_eigh(S.T @ S, subset_by_index=[m - 1, m - 1])
         w = S @ vec[:, 0]
     else:
-        _, vec = linalg.eigh(S @ S.T, subset_by_index=[p - 1, p - 1])
+        _, vec = symmetric_eigh(S @ S.T, subset_by_index=[p - 1, p - 1])
         w = vec[:, 0]
     return w / np.linalg.norm(w)
 

@@ -7,12 +7,12 @@ import warnings
 from numbers import Integral, Real
 
 import numpy as np
-from scipy import linalg
 from scipy.sparse.linalg import eigsh
 from sklearn.base import ClassNamePrefixFeaturesOutMixin
 from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted
 
+from .._core.linalg import symmetric_eigh
 from .._core.scaling import max_abs, scale_for, times
 from .._validation import Boolean, Interval, Options, RandomState
 from ..base import StatBase, TransformerMixin, fit_context
@@ -89,7 +89,7 @@ def _top_eigen(Kc, k, solver, rng, iterated_power, n_oversamples):
     if solver == "dense":
         # Kc is symmetric: its transpose is the Fortran-ordered array LAPACK works on in place
         subset = None if k is None else [n - k, n - 1]
-        w, v = linalg.eigh(Kc.T, subset_by_index=subset, overwrite_a=True, check_finite=False)
+        w, v = symmetric_eigh(Kc.T, subset_by_index=subset, overwrite_a=True, check_finite=False)
     elif solver == "arpack":
         v0 = rng.uniform(-1, 1, n)
         w, v = eigsh(Kc, k, which="LA", v0=v0)
@@ -97,7 +97,7 @@ def _top_eigen(Kc, k, solver, rng, iterated_power, n_oversamples):
         size = min(k + n_oversamples, n)
         Q = range_finder(Kc.dot, Kc.dot, n, size, iterated_power, rng)
         T = Q.T @ (Kc @ Q)
-        w, u = linalg.eigh((T + T.T) / 2, check_finite=False)
+        w, u = symmetric_eigh((T + T.T) / 2, check_finite=False)
         v = Q @ u
         order = np.argsort(np.abs(w))[::-1][:k]  # the k of largest modulus (Halko's 5.3)
         w, v = w[order], v[:, order]

@@ -26,6 +26,7 @@ from .._core.discriminant import (
     within_r_from_blocks,
     within_scatter,
 )
+from .._core.linalg import symmetric_eigh
 from .._core.scaling import max_abs, scale_for, times
 from .._validation import ArrayLike, Interval, Options, validate_data
 from ..base import ClassifierMixin, StatBase, TransformerMixin, fit_context
@@ -308,7 +309,7 @@ class LinearDiscriminantAnalysis(
         shrunk = alpha is not None and alpha > 0
         ref = np.sqrt(np.diag(cov) * divisor / (n - 1))
         ref = np.where(ref > 0, ref, 1.0)
-        eig = linalg.eigvalsh(cov / np.outer(ref, ref), check_finite=False)
+        eig = symmetric_eigh(cov / np.outer(ref, ref), eigvals_only=True, check_finite=False)
         self._whitening_errors(sd, np.sqrt(np.clip(eig, 0.0, None)), shrunk=shrunk)
         self.covariance_ = cov
         self.shrinkage_ = None if alpha is None else float(alpha)

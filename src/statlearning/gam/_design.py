@@ -12,6 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._core import penalised_bases as pb
+from .._core.linalg import symmetric_eigh
 from ._terms import (
     FactorTerm,
     LinearTerm,
@@ -271,7 +272,7 @@ def build_blocks(owner, terms, X, names, level_names):
                 b.knots.append(kn)
                 mats.append(pb.cr_basis(xc, kn))
                 S = pb.cr_penalty(kn)
-                pens.append(S / np.linalg.eigvalsh(S)[-1])
+                pens.append(S / symmetric_eigh(S, eigvals_only=True, driver="evd")[-1])
             B = pb.tensor_rows(mats)
             b.Z = pb.sum_to_zero(B)
             for S in pb.tensor_penalties(pens):

@@ -22,6 +22,7 @@ import numpy as np
 from scipy import linalg
 from scipy import stats as _stats
 
+from .._core.linalg import symmetric_eigh
 from ..inference import Summary
 from ..inference._format import format_pval, format_real, render_table, signif_stars
 
@@ -74,7 +75,7 @@ def smooth_test(beta, R, V, rank, res_df):
     Rx = linalg.qr(R, mode="r")[0][: R.shape[1]]
     Vt = Rx @ V @ Rx.T
     Vt = (Vt + Vt.T) / 2
-    ev, vec = np.linalg.eigh(Vt)
+    ev, vec = symmetric_eigh(Vt, driver="evd")
     order = np.argsort(ev)[::-1]
     ev, vec = ev[order], vec[:, order]
     siv = np.sign(vec[0])
@@ -96,7 +97,7 @@ def smooth_test(beta, R, V, rank, res_df):
         B = np.array([[1.0, b12], [b12, nu]])
         evm = np.diag(ev[k - 1 : k1] ** -0.5)
         B = evm @ B @ evm
-        eb_val, eb_vec = np.linalg.eigh(B)
+        eb_val, eb_vec = symmetric_eigh(B, driver="evd")
         rB = eb_vec @ np.diag(np.sqrt(eb_val)) @ eb_vec.T
         vec1 = vec.copy()
         vec1[:, k - 1 : k1] = (rB @ np.diag([-1.0, 1.0]) @ vec[:, k - 1 : k1].T).T

@@ -6,11 +6,11 @@ from __future__ import annotations
 from numbers import Integral, Real
 
 import numpy as np
-from scipy import linalg
 from sklearn.utils.validation import check_is_fitted
 
 from .._core.class_labels import encode_class_labels
 from .._core.compiled import single_blas_thread
+from .._core.linalg import symmetric_eigh
 from .._core.logistic import sigmoid, softmax
 from .._solvers.logistic import Objective, binary_irls, newton
 from .._validation import Interval, check_sample_weight
@@ -24,7 +24,7 @@ __all__ = ["KernelLogisticRegression"]
 def root_features(K):
     """``(L, T)`` with ``K ≈ LLᵀ`` (``L = U Λ^{1/2}`` over the eigenvalues above
     ``n·eps·λ_max``) and ``T = U Λ^{−1/2}``, so that dual coefficients are ``α = T θ``."""
-    lam, U = linalg.eigh(K, overwrite_a=True, check_finite=False)
+    lam, U = symmetric_eigh(K, overwrite_a=True, check_finite=False)
     top = lam[-1] if lam.size else 0.0
     keep = lam > K.shape[0] * np.finfo(np.float64).eps * max(top, 0.0)
     lam, U = lam[keep], U[:, keep]

@@ -9,6 +9,7 @@ from numbers import Integral, Real
 import numpy as np
 from sklearn.utils.validation import check_is_fitted
 
+from .._core.linalg import symmetric_eigh
 from .._core.ridge import centred_cross_products, weighted_means
 from .._core.scaling import log_scale, max_abs, scale_for, times
 from .._validation import Boolean, Interval, check_sample_weight, validate_data
@@ -221,7 +222,7 @@ class BayesianLinearRegression(RegressorMixin, LinearPredictorMixin, StatBase):
         G, b = centred_cross_products(X, y, x_mean if self.fit_intercept else None, y_mean, sqrt_w)
         t = y - y_mean
         tt = float(t @ t) if w is None else float(w @ (t * t))
-        lam, V = np.linalg.eigh(G)
+        lam, V = symmetric_eigh(G, driver="evd")
         post = _Posterior(lam, V, b, tt)
         total = float(X.shape[0] if w is None else w.sum())
         with np.errstate(over="ignore", under="ignore"):

@@ -16,6 +16,7 @@ from .._core.linalg import (
     cholesky_factor,
     qr_least_squares,
     svd_least_squares,
+    symmetric_eigh,
     weighted_gram,
 )
 from .._core.ols import (
@@ -341,7 +342,7 @@ class LinearRegression(RegressorMixin, LinearPredictorMixin, InferenceMixin, Sta
                 max_iter=self.max_iter,
             )
         except FloatingPointError as exc:
-            lam = np.linalg.eigvalsh(H)[-1] if H.size else 0.0
+            lam = symmetric_eigh(H, eigvals_only=True, driver="evd")[-1] if H.size else 0.0
             raise ValueError(
                 f"{type(self).__name__}: {exc}: learning_rate={lr!r} exceeds 2/L = "
                 f"{2 / lam:.4g} for this standardised design; use a smaller learning_rate or "

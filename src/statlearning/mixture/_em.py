@@ -14,6 +14,8 @@ from __future__ import annotations
 import numpy as np
 from scipy import linalg
 
+from .._core.linalg import symmetric_eigh
+
 __all__ = [
     "covariance_from_precision",
     "e_step",
@@ -174,9 +176,9 @@ def n_parameters(n_components, n_features, covariance_type):
 def min_eigenvalue_unregularised(cov, reg_covar, covariance_type):
     """Smallest eigenvalue of each Σ_k before ``reg_covar`` was added (singularity check)."""
     if covariance_type == "full":
-        return np.array([linalg.eigvalsh(c)[0] for c in cov]) - reg_covar
+        return np.array([symmetric_eigh(c, eigvals_only=True)[0] for c in cov]) - reg_covar
     if covariance_type == "tied":
-        return np.array([linalg.eigvalsh(cov)[0]]) - reg_covar
+        return np.array([symmetric_eigh(cov, eigvals_only=True)[0]]) - reg_covar
     if covariance_type == "diag":
         return cov.min(axis=1) - reg_covar
     return np.asarray(cov) - reg_covar

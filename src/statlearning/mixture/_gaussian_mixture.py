@@ -11,6 +11,7 @@ from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted
 
 from .. import _dask
+from .._core.linalg import symmetric_eigh
 from .._core.scaling import log_scale, max_abs, scale_for, times
 from .._validation import ArrayLike, Interval, Options, RandomState, validate_data
 from ..base import StatBase, fit_context
@@ -295,7 +296,10 @@ class GaussianMixture(DensityMixin, StatBase):
             if ct in ("full", "tied"):
                 mats = p if ct == "full" else p[None]
                 for mat in mats:
-                    if not np.allclose(mat, mat.T) or np.linalg.eigvalsh(mat)[0] <= 0:
+                    if (
+                        not np.allclose(mat, mat.T)
+                        or symmetric_eigh(mat, eigvals_only=True, driver="evd")[0] <= 0
+                    ):
                         raise ValueError("precisions_init must be symmetric positive definite.")
                 chol = np.array([np.linalg.cholesky(mat) for mat in mats])
                 out["prec_chol"] = chol if ct == "full" else chol[0]

@@ -21,6 +21,7 @@ from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted
 
 from .._core.class_labels import encode_class_labels, resolve_priors
+from .._core.linalg import symmetric_eigh
 from .._core.scaling import column_scales, max_abs
 from .._validation import ArrayLike, InstanceOf, validate_data
 from ..base import ClassifierMixin, PosteriorClassifierMixin, StatBase, fit_context
@@ -197,7 +198,11 @@ class BayesClassifier(ClassifierMixin, PosteriorClassifierMixin, StatBase):
             S = R.T @ R / Xk.shape[0]
             d = np.sqrt(np.diag(S))
             with np.errstate(divide="ignore", invalid="ignore"):
-                lam = np.linalg.eigvalsh(S / np.outer(d, d)) if np.all(d > 0) else [0.0, 1.0]
+                lam = (
+                    symmetric_eigh(S / np.outer(d, d), eigvals_only=True, driver="evd")
+                    if np.all(d > 0)
+                    else [0.0, 1.0]
+                )
             if lam[0] <= p * np.finfo(np.float64).eps * max(lam[-1], 0.0):
                 singular.append(repr(self.classes_[k]))
             S[np.diag_indices(p)] += eps

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .._core.compiled import kernel_array
+from .._core.linalg import symmetric_eigh
 from .._core.scaling import column_scales
 from ._exact import CHEBYSHEV, COSINE, MANHATTAN, MINKOWSKI, SQEUCLIDEAN
 
@@ -178,7 +179,7 @@ def _mahalanobis_root(params: dict, n_features: int, prefix: str):
     if not np.allclose(M, M.T, rtol=1e-10, atol=1e-12 * scale):
         raise ValueError(f"{prefix}metric_params[{key!r}] must be symmetric")
     M = 0.5 * (M + M.T)
-    lam, Q = np.linalg.eigh(M)
+    lam, Q = symmetric_eigh(M, driver="evd")
     tol = max(n_features, 1) * np.finfo(np.float64).eps * max(scale, np.finfo(np.float64).tiny)
     if key == "VI":
         if lam.size and lam[0] < -tol * 1e3:

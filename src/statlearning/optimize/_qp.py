@@ -6,8 +6,9 @@ import importlib.util
 from dataclasses import dataclass, field
 
 import numpy as np
-from scipy import linalg, sparse
+from scipy import sparse
 
+from .._core.linalg import symmetric_eigh
 from .._solvers.qp import (
     MAX_ACTIVE_SETS,
     convex_unbounded,
@@ -279,7 +280,7 @@ def solve_qp(Q, c, A_ub=None, b_ub=None, A_eq=None, b_eq=None, bounds=None, meth
     lower, upper = _bounds(bounds, n)
     G, h, E, e, lo, hi = _standard_form(A_ub, b_ub, A_eq, b_eq, lower, upper)
 
-    eig = linalg.eigvalsh(Q)
+    eig = symmetric_eigh(Q, eigvals_only=True)
     min_eig = float(eig[0])
     convex = min_eig >= -1e-12 * max(1.0, float(np.max(np.abs(eig)))) * n
     if method == "auto":
