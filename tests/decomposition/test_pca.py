@@ -240,3 +240,48 @@ def test_whiten_extreme_scale():
     Z0 = PCA(whiten=True).fit_transform(ARRESTS)
     np.testing.assert_allclose(Z, Z0, rtol=1e-10, atol=1e-12)
     np.testing.assert_allclose(pca.inverse_transform(Z) / 2.0**600, ARRESTS, rtol=1e-10)
+
+
+def _exact_scores(pca, X):
+    """Scores in extended precision from the float64 data and fitted attributes."""
+    W = pca.components_.T.astype(np.longdouble)
+    if pca.scale_ is not None:
+        W /= pca.scale_[:, None]
+    return np.asarray((X.astype(np.longdouble) - pca.mean_) @ W, dtype=np.float64)
+
+
+@pytest.mark.parametrize("scale", [False, True])
+@pytest.mark.parametrize("whiten", [False, True])
+def test_transform_without_the_centred_copy_when_the_mean_is_moderate(scale, whiten):
+    rng = np.random.default_rng(5)
+    X = rng.standard_normal((400, 6)) @ rng.standard_normal((6, 6)) + 50.0 * rng.uniform(size=6)
+    pca = PCA(3, scale=scale, whiten=whiten).fit(X)
+    assert pca._projection()[2]  # X W − x̄ W
+    exact = _exact_scores(pca, X)
+    if whiten:
+        exact /= pca._whitening_sd()
+    spread = exact.std(axis=0)
+    np.testing.assert_allclose(pca.transform(X), exact, rtol=0, atol=1e-12 * spread.max())
+    np.testing.assert_allclose(pca.transform(X).std(axis=0), spread, rtol=1e-12)
+
+
+def test_transform_centres_first_when_the_mean_dwarfs_the_spread():
+    # x̄ W ≈ 1e9 against scores of unit size: X W − x̄ W would keep about 7 digits
+    rng = np.random.default_rng(6)
+    X = 1e9 + rng.standard_normal((300, 4)) @ np.diag([3.0, 2.0, 1.0, 0.5])
+    pca = PCA(2).fit(X)
+    W, offset, uncentred = pca._projection()
+    assert not uncentred
+    exact = _exact_scores(pca, X)
+    np.testing.assert_allclose(pca.transform(X), exact, rtol=0, atol=1e-12)
+    cancelled = X @ W - offset  # what the guard avoids
+    assert np.abs(cancelled - exact).max() > 1e-9
+
+
+def test_transform_centres_first_with_a_null_component():
+    rng = np.random.default_rng(7)
+    Z = rng.standard_normal((50, 2))
+    X = np.column_stack([Z, Z.sum(axis=1)]) + 1.0  # rank 2: the third component is null
+    pca = PCA().fit(X)
+    assert not pca._projection()[2]
+    np.testing.assert_allclose(pca.transform(X), _exact_scores(pca, X), rtol=0, atol=1e-12)

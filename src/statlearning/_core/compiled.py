@@ -128,8 +128,9 @@ def numba_threads(n_jobs):
         numba.set_num_threads(previous)
 
 
-def single_blas_thread(flops=None, *, above=2**27):
-    """Context limiting BLAS to one thread (a no-op when ``flops`` exceeds ``above``).
+def single_blas_thread(flops=None, *, above=2**27, below=0):
+    """Context limiting BLAS to one thread (a no-op when ``flops`` exceeds ``above`` or is at
+    most ``below``).
 
     Parameters
     ----------
@@ -137,13 +138,16 @@ def single_blas_thread(flops=None, *, above=2**27):
         Multiply-adds of the products inside the block; ``None`` always limits.
     above : int, default=2**27
         Products larger than this keep every BLAS thread.
+    below : int, default=0
+        Products this small are left alone: setting the limit and undoing it costs ~10 µs,
+        more than threads lose on a product of ~2²⁰ multiply-adds (a fraction of a millisecond).
 
     Returns
     -------
     contextmanager
         ``threadpoolctl``'s limit, or :func:`contextlib.nullcontext`.
     """
-    if flops is not None and flops > above:
+    if flops is not None and (flops > above or flops <= below):
         return contextlib.nullcontext()
     if not _BLAS_CONTROLLER:
         try:  # a dependency of scikit-learn

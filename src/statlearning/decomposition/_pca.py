@@ -13,6 +13,7 @@ from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted
 
 from .. import _dask
+from .._core.compiled import single_blas_thread
 from .._core.linalg import gram, symmetric_eigh
 from .._core.scaling import max_abs, scale_for, times
 from .._validation import Boolean, Interval, Options, RandomState, validate_data
@@ -24,6 +25,12 @@ __all__ = ["PCA", "retained_components"]
 
 _RULE = re.compile(r"^(cumulative|individual):(.+)$")
 _CHUNK = 1024  # rows per block when a centred Gram matrix is accumulated
+#: :meth:`PCA.transform` computes ``X W − x̄ W`` (no centred copy of ``X``) when, for every
+#: retained component, ``Σ_j |x̄_j w_j|`` is at most this many times the component's standard
+#: deviation: the subtraction then adds at most ~2¹⁰ ε ≈ 2e-13 of that deviation to each score's
+#: error. Beyond it (a mean far from the origin relative to the spread, or a null component)
+#: the cancellation would cost digits, and ``(X − x̄) W`` is computed instead.
+_UNCENTRED_MAX_OFFSET = 2.0**10
 
 
 def _parse_rule(rule):
@@ -534,13 +541,18 @@ class PCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, StatBase):
             return [str(self.feature_names_in_[j]) for j in idx]
         return [f"x{j}" for j in idx]
 
-    def _standardise(self, X) -> np.ndarray:
-        check_is_fitted(self, "components_")
-        X = validate_data(self, X, dtype=np.float64, reset=False)
-        Xc = X - self.mean_
+    def _projection(self) -> tuple[np.ndarray, np.ndarray, bool]:
+        """``(W, x̄ W, uncentred)``: the loadings divided by the column scales, the score of the
+        mean, and whether ``X W − x̄ W`` is accurate (see :data:`_UNCENTRED_MAX_OFFSET`)."""
+        W = self.components_.T
         if self.scale_ is not None:
-            Xc /= self.scale_
-        return Xc
+            W = W / self.scale_[:, None]
+        offset = self.mean_ @ W
+        reach = np.abs(self.mean_) @ np.abs(W)  # the cancellation's size, per component
+        sd = self.singular_values_ / np.sqrt(self.n_samples_ - 1)
+        null = self._null_components()
+        uncentred = bool(np.all(~null & (reach <= _UNCENTRED_MAX_OFFSET * sd)))
+        return W, offset, uncentred
 
     def transform(self, X) -> np.ndarray:
         """Scores: ``X`` centred (and scaled) times the loadings (R's ``predict(prcomp, X)``).
@@ -558,7 +570,16 @@ class PCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, StatBase):
         if _dask.is_dask_collection(X):  # lazy, block by block
             check_is_fitted(self, "components_")
             return _dask.predict_blocks(self, X, "transform", self.n_components_)
-        scores = self._standardise(X) @ self.components_.T
+        check_is_fitted(self, "components_")
+        X = validate_data(self, X, dtype=np.float64, reset=False)
+        W, offset, uncentred = self._projection()
+        # a threaded BLAS gains little on this thin product and loses much on a busy machine
+        with single_blas_thread(X.shape[0] * X.shape[1] * W.shape[1], below=2**20):
+            if uncentred:  # no centred copy of X
+                scores = X @ W
+                scores -= offset
+            else:
+                scores = (X - self.mean_) @ W
         if self.whiten:
             scores /= self._whitening_sd()
         return scores
