@@ -10,9 +10,11 @@ import pytest
 from statlearning._core.scaling import (
     SAFE_EXPONENT,
     column_scales,
+    finite_max_abs,
     linear_rescaling,
     max_abs,
     scale_for,
+    scale_for_magnitude,
     scaled_sum_of_squares,
     times,
 )
@@ -98,3 +100,19 @@ def test_largest_magnitude_of_a_large_array_in_one_compiled_pass():
     small = np.array([[1e-300, np.nan], [-3e-300, 2e-300]])
     assert scale_for(small) == 2.0**-994  # 3e-300 = 0.50 · 2**-994
     assert scale_for(np.full((2, 2), np.nan)) is None
+
+
+@pytest.mark.parametrize("rows", [7, 1_000_003 // 3])  # NumPy's max/min, then the compiled pass
+@pytest.mark.parametrize("where", [0, -1, 1234])  # the first lane, the tail, the body
+@pytest.mark.parametrize("bad", [np.nan, np.inf, -np.inf])
+def test_finite_max_abs_is_the_magnitude_or_nan_for_any_non_finite_entry(rows, where, bad):
+    rng = np.random.default_rng(5)
+    X = rng.normal(size=(rows, 3)) * 1e-250
+    X[rows // 2, 1] = -7.5e-250
+    X.setflags(write=False)
+    assert finite_max_abs(X) == max_abs(X) == 7.5e-250
+    assert scale_for_magnitude(finite_max_abs(X)) == scale_for(X) == 2.0 ** math.frexp(7.5e-250)[1]
+    Y = X.copy()
+    Y.reshape(-1)[where % Y.size] = bad
+    assert np.isnan(finite_max_abs(Y))
+    assert finite_max_abs(np.zeros((0, 3))) == 0.0

@@ -240,3 +240,44 @@ def test_assignment_step_is_exact_on_ties(p, k):
         np.testing.assert_array_equal(counts, np.bincount(expected, minlength=k))
         for j in range(k):
             np.testing.assert_array_equal(sums[j], X[expected == j].sum(axis=0))
+        np.testing.assert_array_equal(kernel(X, xnorm, C, True)[0], expected)  # labels only
+
+
+def test_large_predict_and_score_run_on_numba_threads_with_the_same_numbers(monkeypatch):
+    from statlearning.cluster import _kmeans
+
+    rng = np.random.default_rng(8)
+    X = rng.normal(size=(9000, 30)) + rng.integers(0, 4, 9000)[:, None]
+    km = KMeans(4, random_state=0).fit(X)
+    serial = km.predict(X), km.score(X), km.transform(X)
+    seen = []
+    kernel = _kmeans.assign_accumulate_parallel
+
+    def spy(*args):
+        seen.append(True)
+        return kernel(*args)
+
+    monkeypatch.setattr(_kmeans, "assign_accumulate_parallel", spy)
+    monkeypatch.setattr(_kmeans, "PARALLEL_WORK", X.size * 4)  # this X is "large"
+    np.testing.assert_array_equal(km.predict(X), serial[0])
+    assert km.score(X) == serial[1]
+    assert len(seen) == 2
+    np.testing.assert_array_equal(km.transform(X), serial[2])
+    np.testing.assert_array_equal(km.predict(X[:100]), serial[0][:100])  # small: serial
+    assert len(seen) == 2
+
+
+@pytest.mark.parametrize("bad", [np.nan, np.inf])
+def test_predict_names_the_column_holding_a_non_finite_value(bad):
+    import pandas as pd
+
+    X, _ = make_blobs(200, centers=3, n_features=3, random_state=2)
+    df = pd.DataFrame(X, columns=["a", "b", "c"])
+    km = KMeans(3, random_state=0).fit(df)
+    df.iloc[17, 1] = bad
+    what = "NaN" if np.isnan(bad) else "infinity"
+    for method in (km.predict, km.transform, km.score):
+        with pytest.raises(ValueError, match=f"column 'b' contains {what}"):
+            method(df)
+    huge = km.predict(df.iloc[:5].fillna(0.0).replace(np.inf, 0.0) * 1e300)  # rescaled, finite
+    assert huge.shape == (5,)

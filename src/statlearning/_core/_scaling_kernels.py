@@ -1,7 +1,8 @@
 """Compiled pass of :mod:`.scaling`: the largest magnitude of each column in one read of the
 data (NumPy's ``max(axis=0)`` and ``min(axis=0)`` on a row-major matrix take two reads at a
 fraction of the memory bandwidth: 0.4 s instead of 0.05 s on 1,000,000 × 100), and the largest
-magnitude of a whole array in one read (NumPy's ``max`` and ``min``: two)."""
+magnitude of a whole array in one read (NumPy's ``max`` and ``min``: two), with or without a
+check that every entry is finite in the same read."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ import numpy as np
 
 from .compiled import lazy_kernel, readonly
 
-__all__ = ["column_max_abs", "flat_max_abs"]
+__all__ = ["column_max_abs", "flat_max_abs", "flat_max_abs_finite"]
 
 
 @lazy_kernel([(readonly(2, "C"),)], cache=True, nogil=True)
@@ -43,3 +44,31 @@ def flat_max_abs(a):  # pragma: no cover - compiled
         v = abs(a[i])
         m = v if v > m else m
     return m
+
+
+@lazy_kernel([(readonly(1, "C"),)], cache=True, nogil=True)
+def flat_max_abs_finite(a):  # pragma: no cover - compiled
+    """:func:`flat_max_abs`, or ``NaN`` when some entry is ``NaN`` or infinite: the finiteness
+    check of validation and the magnitude of rescaling in one read. Besides eight running
+    maxima, eight running sums of ``x − x`` (0 for a finite ``x``, else ``NaN``), kept in the
+    same array (with two arrays the loop no longer vectorises: about twice as slow)."""
+    lanes = np.zeros(16)
+    n = a.size
+    body = n - n % 8
+    for i in range(0, body, 8):
+        for k in range(8):
+            x = a[i + k]
+            v = abs(x)
+            lanes[k] = v if v > lanes[k] else lanes[k]
+            lanes[8 + k] += x - x
+    m = 0.0
+    z = 0.0
+    for k in range(8):
+        m = lanes[k] if lanes[k] > m else m
+        z += lanes[8 + k]
+    for i in range(body, n):
+        x = a[i]
+        v = abs(x)
+        m = v if v > m else m
+        z += x - x
+    return m if z == 0.0 else np.nan

@@ -26,15 +26,17 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ._scaling_kernels import column_max_abs, flat_max_abs
+from ._scaling_kernels import column_max_abs, flat_max_abs, flat_max_abs_finite
 
 __all__ = [
     "SAFE_EXPONENT",
     "LinearRescaling",
     "column_scales",
+    "finite_max_abs",
     "linear_rescaling",
     "max_abs",
     "scale_for",
+    "scale_for_magnitude",
     "scaled_sum_of_squares",
     "times",
 ]
@@ -65,6 +67,30 @@ def max_abs(a, axis=None):
         if axis == 0 and a.ndim == 2 and a.size >= _COMPILED_MIN_SIZE:
             return column_max_abs(a)  # one read instead of NumPy's two column-wise reductions
     return np.maximum(np.max(a, axis=axis), -np.min(a, axis=axis))
+
+
+def finite_max_abs(a) -> float:
+    """Largest absolute value of ``a``, or ``NaN`` when some entry is ``NaN`` or infinite.
+
+    One read of the data serves both the finiteness check of validation and the magnitude
+    that :func:`scale_for_magnitude` turns into a factor (validate with
+    ``ensure_all_finite=False``, then call this).
+
+    Parameters
+    ----------
+    a : ndarray of float64
+
+    Returns
+    -------
+    float
+    """
+    a = np.asarray(a, dtype=np.float64)
+    if a.size == 0:
+        return 0.0
+    if a.flags.c_contiguous and a.size >= _COMPILED_FLAT_MIN_SIZE:
+        return float(flat_max_abs_finite(a.reshape(-1)))
+    m = float(np.maximum(np.max(a), -np.min(a)))  # NaN propagates; an infinity gives inf
+    return m if math.isfinite(m) else math.nan
 
 
 def _power_of_two(m):
@@ -101,6 +127,20 @@ def scale_for(*arrays) -> float | None:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", RuntimeWarning)  # all NaN
             m = max(float(np.nanmax(np.abs(a), initial=0.0)) for a in arrays if a is not None)
+    return scale_for_magnitude(m)
+
+
+def scale_for_magnitude(m) -> float | None:
+    """:func:`scale_for` of data whose largest magnitude ``m`` is known.
+
+    Parameters
+    ----------
+    m : float
+
+    Returns
+    -------
+    float or None
+    """
     if not _outside(m):
         return None
     return float(_power_of_two(m))

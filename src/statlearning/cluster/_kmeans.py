@@ -12,8 +12,14 @@ from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted
 
 from .. import _dask
-from .._core.compiled import kernel_array, numba_threads
-from .._core.scaling import max_abs, scale_for, times
+from .._core.compiled import kernel_array, numba_threads, single_blas_thread
+from .._core.scaling import (
+    finite_max_abs,
+    max_abs,
+    scale_for,
+    scale_for_magnitude,
+    times,
+)
 from .._validation import ArrayLike, Interval, NJobs, Options, RandomState, validate_data
 from ..base import StatBase, TransformerMixin, fit_context
 from ..exceptions import (
@@ -193,9 +199,29 @@ def _check_results(estimator, X, s, n_distinct=None):
         )
 
 
-def _assignment_kernel(n_jobs):
-    """The compiled assignment step: serial for ``n_jobs=None``, else on numba's threads."""
-    return assign_accumulate if n_jobs is None else assign_accumulate_parallel
+#: ``n_jobs=None`` runs an assignment step of at least this many multiply-adds (rows × features
+#: × centres) on numba's threads: 100,000 × 100 rows with 10 centres (about 30 ms serially)
+#: gain from a second core, while a pass of a millisecond or two would lose to the threads'
+#: wake-up, which on a busy machine is the larger cost.
+PARALLEL_WORK = 2**24
+
+
+def _assignment_kernel(n_jobs, work=0):
+    """The compiled assignment step: serial for ``n_jobs=None`` below :data:`PARALLEL_WORK`,
+    else on numba's threads."""
+    if n_jobs is None and work < PARALLEL_WORK:
+        return assign_accumulate
+    return assign_accumulate_parallel
+
+
+def _run_assignment(n_jobs, X, xnorm, centers, labels_only=False):
+    """One assignment step of ``X`` (already rescaled) against ``centers``, serial or on
+    ``n_jobs`` threads (BLAS on one thread inside them)."""
+    kernel = _assignment_kernel(n_jobs, X.shape[0] * X.shape[1] * centers.shape[0])
+    if kernel is assign_accumulate:
+        return kernel(X, xnorm, centers, labels_only)
+    with numba_threads(n_jobs), single_blas_thread():
+        return kernel(X, xnorm, centers, labels_only)
 
 
 class _LloydSteps:
@@ -349,9 +375,11 @@ class KMeans(ClusterMixin, TransformerMixin, StatBase):
     n_jobs : int, default=None
         Threads of the compiled assignment step of ``algorithm="lloyd"`` and of ``predict``,
         ``score`` (numba's thread count during the call, restored afterwards). ``None`` runs
-        it serially (on a small number of features a parallel region costs more in thread
-        wake-ups than it saves); ``-1`` is every core, ``-2`` all but one. The result does not
-        depend on it: rows are accumulated in fixed chunks added in a fixed order.
+        the fit's steps serially (on a small number of features a parallel region costs more
+        in thread wake-ups than it saves) and ``predict``'s and ``score``'s on numba's threads
+        from about 1.7e7 rows × features × centres (``PARALLEL_WORK``); ``-1`` is every core,
+        ``-2`` all but one. The result does not depend on it: rows are accumulated in fixed
+        chunks added in a fixed order.
 
     Attributes
     ----------
@@ -520,19 +548,32 @@ class KMeans(ClusterMixin, TransformerMixin, StatBase):
 
         return fit_kmeans(self, X)
 
-    def _check_X(self, X):
+    def _checked(self, X):
+        """``(X, centres, s)``: ``X`` validated and C-ordered, and both divided by the factor
+        ``s`` of :func:`_rescaled` (``None``: unchanged); the finiteness check and the
+        magnitude for ``s`` take one read of ``X``."""
         check_is_fitted(self, "cluster_centers_")
-        return kernel_array(validate_data(self, X, dtype=np.float64, order="C", reset=False))
+        raw = X
+        X = validate_data(
+            self, X, dtype=np.float64, order="C", reset=False, ensure_all_finite=False
+        )
+        X = kernel_array(X)
+        m = finite_max_abs(X)
+        if np.isnan(m):  # the validation's own message, naming the column
+            validate_data(self, raw, dtype=np.float64, order="C", reset=False)
+            raise ValueError(f"{type(self).__name__}: X contains NaN or infinite values.")
+        centers = self.cluster_centers_
+        s = scale_for_magnitude(max(m, float(max_abs(centers))))
+        if s is not None:
+            X, centers = X / s, centers / s
+        return X, kernel_array(centers), s
 
     def _assign(self, X, centers):
         """The compiled assignment step with ``n_jobs`` threads: labels, squared distances to
         the nearest centre, per-cluster sums and counts (computed on rescaled data when the
         squared distances would leave float64's range)."""
         X, centers, s = _rescaled(X, kernel_array(centers))
-        with numba_threads(self.n_jobs):
-            labels, min_dist, sums, counts = _assignment_kernel(self.n_jobs)(
-                X, np.empty(0), centers
-            )
+        labels, min_dist, sums, counts = _run_assignment(self.n_jobs, X, np.empty(0), centers)
         return labels, times(min_dist, s, 2), times(sums, s), counts
 
     def predict(self, X) -> np.ndarray:
@@ -549,7 +590,8 @@ class KMeans(ClusterMixin, TransformerMixin, StatBase):
         if _dask.is_dask_collection(X):  # lazy, block by block
             check_is_fitted(self, "cluster_centers_")
             return _dask.predict_blocks(self, X, "predict", dtype=np.int64)
-        return self._assign(self._check_X(X), self.cluster_centers_)[0]
+        X, centers, _ = self._checked(X)
+        return _run_assignment(self.n_jobs, X, np.empty(0), centers, labels_only=True)[0]
 
     def transform(self, X) -> np.ndarray:
         """Euclidean distance of each row to each centre.
@@ -565,7 +607,7 @@ class KMeans(ClusterMixin, TransformerMixin, StatBase):
         if _dask.is_dask_collection(X):  # lazy, block by block
             check_is_fitted(self, "cluster_centers_")
             return _dask.predict_blocks(self, X, "transform", self.n_clusters)
-        X, centers, s = _rescaled(self._check_X(X), kernel_array(self.cluster_centers_))
+        X, centers, s = self._checked(X)
         dist = np.sqrt(squared_distances(X, centers))
         return dist if s is None else dist * s
 
@@ -581,7 +623,9 @@ class KMeans(ClusterMixin, TransformerMixin, StatBase):
         -------
         float
         """
-        return -float(self._assign(self._check_X(X), self.cluster_centers_)[1].sum())
+        X, centers, s = self._checked(X)
+        min_dist = _run_assignment(self.n_jobs, X, np.empty(0), centers)[1]
+        return -float(times(min_dist.sum(), s, 2))
 
     @property
     def _n_features_out(self) -> int:

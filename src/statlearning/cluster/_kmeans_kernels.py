@@ -64,7 +64,9 @@ def _assign_direct(X, centers, start, stop, c, labels, min_dist, part_sums, part
 
 
 @numba.njit(cache=True, inline="always")
-def _assign_chunk(X, xnorm, centers, ct, cnorm, c, labels, min_dist, part_sums, part_counts):
+def _assign_chunk(
+    X, xnorm, centers, ct, cnorm, c, labels, min_dist, part_sums, part_counts, labels_only
+):
     """Assignment and accumulation of the rows of chunk ``c`` (writes only that chunk's slots).
 
     The distances are screened by blocks of one matrix product (BLAS): ``‖c_j‖² − 2 x·c_j``
@@ -74,6 +76,8 @@ def _assign_chunk(X, xnorm, centers, ct, cnorm, c, labels, min_dist, part_sums, 
     ``Σ_f (x_f − c_jf)²`` (usually the best alone), so labels, distances and partial sums
     are exactly those of computing every distance directly (ties to the lowest index).
     Below :data:`SCREEN_WORK` features × centres the distances are all computed directly.
+    ``labels_only``: a row whose best centre the screen settles gets its label alone (no
+    distance, no accumulation: ``predict``).
     """
     n, p = X.shape
     k = centers.shape[0]
@@ -105,6 +109,9 @@ def _assign_chunk(X, xnorm, centers, ct, cnorm, c, labels, min_dist, part_sums, 
                 if j != best and g[r, j] <= limit + gamma * cnorm[j]:
                     single = False
                     break
+            if single and labels_only:
+                labels[i] = best
+                continue
             if single:  # the direct distance and the accumulation in one pass over the row
                 labels[i] = best
                 part_counts[c, best] += 1.0
@@ -179,7 +186,7 @@ def _reduce_chunks(part_sums, part_counts):
 
 
 @numba.njit(cache=True)
-def assign_accumulate(X, xnorm, centers):
+def assign_accumulate(X, xnorm, centers, labels_only=False):
     """Nearest centre of every row, its squared distance, and the per-cluster sums and counts.
 
     Parameters
@@ -189,6 +196,8 @@ def assign_accumulate(X, xnorm, centers):
         Squared norms of the rows (:func:`row_norms`), or empty to compute them on the way
         (a single pass, as in ``predict``).
     centers : ndarray (k, p), float64, C-contiguous
+    labels_only : bool, default=False
+        Only ``labels`` is wanted (``predict``): the other outputs are then incomplete.
 
     Returns
     -------
@@ -204,19 +213,23 @@ def assign_accumulate(X, xnorm, centers):
     n_chunks, labels, min_dist, part_sums, part_counts = _workspace(X, centers)
     ct, cnorm = _centre_terms(centers)
     for c in range(n_chunks):
-        _assign_chunk(X, xnorm, centers, ct, cnorm, c, labels, min_dist, part_sums, part_counts)
+        _assign_chunk(
+            X, xnorm, centers, ct, cnorm, c, labels, min_dist, part_sums, part_counts, labels_only
+        )
     sums, counts = _reduce_chunks(part_sums, part_counts)
     return labels, min_dist, sums, counts
 
 
 @numba.njit(cache=True, parallel=True)
-def assign_accumulate_parallel(X, xnorm, centers):
+def assign_accumulate_parallel(X, xnorm, centers, labels_only=False):
     """:func:`assign_accumulate` with the chunks on numba's threads: the same numbers (each
     chunk is accumulated alone, the chunks are then added in order)."""
     n_chunks, labels, min_dist, part_sums, part_counts = _workspace(X, centers)
     ct, cnorm = _centre_terms(centers)
     for c in numba.prange(n_chunks):
-        _assign_chunk(X, xnorm, centers, ct, cnorm, c, labels, min_dist, part_sums, part_counts)
+        _assign_chunk(
+            X, xnorm, centers, ct, cnorm, c, labels, min_dist, part_sums, part_counts, labels_only
+        )
     sums, counts = _reduce_chunks(part_sums, part_counts)
     return labels, min_dist, sums, counts
 
