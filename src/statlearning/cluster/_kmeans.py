@@ -37,6 +37,7 @@ from ._kmeans_kernels import (
     row_norms,
     squared_distances,
     update_closest,
+    update_closest_from,
 )
 
 __all__ = ["KMeans", "kmeans_plusplus"]
@@ -113,7 +114,7 @@ def kmeans_plusplus(
         def potentials(cand, closest, w):
             d = diag[:, None] + (diag[cand][None, :] - 2.0 * X[:, cand])
             np.maximum(d, 0.0, out=d)
-            return w @ np.minimum(d, closest[:, None])
+            return w @ np.minimum(d, closest[:, None]), None
 
     else:
         X, _ = _rescaled(X)
@@ -122,7 +123,7 @@ def kmeans_plusplus(
             return update_closest(X, row, closest, cumulative, w)
 
         def potentials(cand, closest, w):
-            return candidate_potentials(X, cand, closest, w)
+            return candidate_potentials(X, cand, closest, w)  # and the distances
 
     if isinstance(random_state, np.random.Generator):
         randint, uniform = random_state.integers, random_state.random
@@ -161,10 +162,13 @@ def kmeans_plusplus(
                 cand = walk(by_weight, uniform(size=trials) * by_weight[-1], side="right")
         else:
             cand = walk(mass, uniform(size=trials) * mass[-1])
-        pots = potentials(cand, closest, w)
+        pots, dist = potentials(cand, closest, w)
         best = int(np.argmin(pots))
         indices[c] = cand[best]
-        closest, cumulative = update(indices[c], closest, cumulative, w)
+        if dist is None:
+            closest, cumulative = update(indices[c], closest, cumulative, w)
+        else:
+            closest, cumulative = update_closest_from(dist, best, closest, cumulative, w)
     return original[indices].copy(), indices
 
 
@@ -490,8 +494,10 @@ class KMeans(ClusterMixin, TransformerMixin, StatBase):
         -------
         self
         """
-        X = validate_data(self, X, dtype=np.float64, order="C")
-        X, s = _rescaled(kernel_array(X))
+        X, m = self._validated(X, reset=True)
+        s = scale_for_magnitude(m)
+        if s is not None:
+            X = kernel_array(X / s)
         n = X.shape[0]
         if self.n_clusters > n:
             raise ValueError(
@@ -548,20 +554,25 @@ class KMeans(ClusterMixin, TransformerMixin, StatBase):
 
         return fit_kmeans(self, X)
 
-    def _checked(self, X):
-        """``(X, centres, s)``: ``X`` validated and C-ordered, and both divided by the factor
-        ``s`` of :func:`_rescaled` (``None``: unchanged); the finiteness check and the
-        magnitude for ``s`` take one read of ``X``."""
-        check_is_fitted(self, "cluster_centers_")
+    def _validated(self, X, reset):
+        """``(X, m)``: ``X`` validated, C-ordered and checked finite, and its largest magnitude
+        (the finiteness check and the magnitude for rescaling take one read of ``X``)."""
         raw = X
         X = validate_data(
-            self, X, dtype=np.float64, order="C", reset=False, ensure_all_finite=False
+            self, X, dtype=np.float64, order="C", reset=reset, ensure_all_finite=False
         )
         X = kernel_array(X)
         m = finite_max_abs(X)
         if np.isnan(m):  # the validation's own message, naming the column
-            validate_data(self, raw, dtype=np.float64, order="C", reset=False)
+            validate_data(self, raw, dtype=np.float64, order="C", reset=reset)
             raise ValueError(f"{type(self).__name__}: X contains NaN or infinite values.")
+        return X, m
+
+    def _checked(self, X):
+        """``(X, centres, s)``: ``X`` validated and C-ordered, and both divided by the factor
+        ``s`` of :func:`_rescaled` (``None``: unchanged)."""
+        check_is_fitted(self, "cluster_centers_")
+        X, m = self._validated(X, reset=False)
         centers = self.cluster_centers_
         s = scale_for_magnitude(max(m, float(max_abs(centers))))
         if s is not None:

@@ -50,15 +50,48 @@ def _record(X, i, best, best_d, c, labels, min_dist, part_sums, part_counts):
 
 
 @numba.njit(cache=True, inline="always")
-def _assign_direct(X, centers, start, stop, c, labels, min_dist, part_sums, part_counts):
-    """Rows ``start:stop`` by their direct distances to every centre (few features and centres)."""
+def _row_distances(X, i, ct, d):
+    """``d[j] = Σ_f (X[i, f] − ct[f, j])²`` for every column ``j`` of ``ct`` (points
+    transposed): each sum in feature order, as :func:`_sq_dist` (the same numbers), the
+    ``j`` sums side by side, so that the loop vectorises instead of waiting on one chain of
+    additions."""
+    p, k = ct.shape
+    j = 0
+    while j + 4 <= k:  # four sums in registers (an array in memory would chain them again)
+        s0 = s1 = s2 = s3 = 0.0
+        for f in range(p):
+            x = X[i, f]
+            a0 = x - ct[f, j]
+            a1 = x - ct[f, j + 1]
+            a2 = x - ct[f, j + 2]
+            a3 = x - ct[f, j + 3]
+            s0 += a0 * a0
+            s1 += a1 * a1
+            s2 += a2 * a2
+            s3 += a3 * a3
+        d[j], d[j + 1], d[j + 2], d[j + 3] = s0, s1, s2, s3
+        j += 4
+    while j < k:
+        s0 = 0.0
+        for f in range(p):
+            a0 = X[i, f] - ct[f, j]
+            s0 += a0 * a0
+        d[j] = s0
+        j += 1
+
+
+@numba.njit(cache=True, inline="always")
+def _assign_direct(X, ct, start, stop, c, labels, min_dist, part_sums, part_counts):
+    """Rows ``start:stop`` by their direct distances to every centre (few features and centres;
+    ``ct`` the centres transposed)."""
+    d = np.empty(ct.shape[1], dtype=np.float64)
     for i in range(start, stop):
+        _row_distances(X, i, ct, d)
         best = 0
         best_d = np.inf
-        for j in range(centers.shape[0]):
-            d = _sq_dist(X, i, centers, j)
-            if d < best_d:
-                best_d = d
+        for j in range(d.shape[0]):
+            if d[j] < best_d:
+                best_d = d[j]
                 best = j
         _record(X, i, best, best_d, c, labels, min_dist, part_sums, part_counts)
 
@@ -84,7 +117,7 @@ def _assign_chunk(
     start = c * _CHUNK
     stop = min(start + _CHUNK, n)
     if p * k < SCREEN_WORK:
-        _assign_direct(X, centers, start, stop, c, labels, min_dist, part_sums, part_counts)
+        _assign_direct(X, ct, start, stop, c, labels, min_dist, part_sums, part_counts)
         return
     gamma = 8.0 * (p + 4) * 2.220446049250313e-16
     buf = np.empty((_BLOCK, k), dtype=np.float64)
@@ -266,28 +299,48 @@ def candidate_potentials(X, candidates, closest, weights):
 
     Returns
     -------
-    ndarray (t,)
+    potentials : ndarray (t,)
+    distances : ndarray (n, t)
+        ``‖X[i] − X[c]‖²``: the winner's column updates ``closest`` without another pass over
+        ``X`` (:func:`update_closest_from`).
     """
     n, p = X.shape
     t = candidates.shape[0]
     n_chunks = (n + _CHUNK - 1) // _CHUNK
     part = np.zeros((n_chunks, t), dtype=np.float64)
+    dist = np.empty((n, t), dtype=np.float64)
+    ct = np.empty((p, t), dtype=np.float64)  # the candidates transposed
+    for m in range(t):
+        for f in range(p):
+            ct[f, m] = X[candidates[m], f]
+    d = np.empty(t, dtype=np.float64)
     for c in range(n_chunks):
         start = c * _CHUNK
         stop = min(start + _CHUNK, n)
         for i in range(start, stop):
+            _row_distances(X, i, ct, d)
             for m in range(t):
-                r = candidates[m]
-                d = 0.0
-                for f in range(p):
-                    diff = X[i, f] - X[r, f]
-                    d += diff * diff
-                part[c, m] += weights[i] * min(d, closest[i])
+                dist[i, m] = d[m]
+                part[c, m] += weights[i] * min(d[m], closest[i])
     out = np.zeros(t, dtype=np.float64)
     for c in range(n_chunks):
         for m in range(t):
             out[m] += part[c, m]
-    return out
+    return out, dist
+
+
+@numba.njit(cache=True)
+def update_closest_from(dist, m, closest, cumulative, weights):
+    """:func:`update_closest` for candidate ``m`` of :func:`candidate_potentials`, from its
+    column of ``dist`` (the same numbers, without reading ``X`` again)."""
+    total = 0.0
+    for i in range(closest.shape[0]):
+        d = dist[i, m]
+        if d < closest[i]:
+            closest[i] = d
+        total += weights[i] * closest[i]
+        cumulative[i] = total
+    return closest, cumulative
 
 
 @numba.njit(cache=True)
@@ -300,16 +353,43 @@ def update_closest(X, row, closest, cumulative, weights):
     """
     n, p = X.shape
     total = 0.0
-    for i in range(n):
-        d = 0.0
-        for f in range(p):
-            diff = X[i, f] - X[row, f]
-            d += diff * diff
-        if d < closest[i]:
-            closest[i] = d
-        total += weights[i] * closest[i]
-        cumulative[i] = total
+    d = np.empty(4, dtype=np.float64)
+    for b0 in range(0, n, 4):
+        if b0 + 4 <= n:  # four rows' sums side by side (in registers), each in feature order
+            s0 = s1 = s2 = s3 = 0.0
+            for f in range(p):
+                y = X[row, f]
+                a0 = X[b0, f] - y
+                a1 = X[b0 + 1, f] - y
+                a2 = X[b0 + 2, f] - y
+                a3 = X[b0 + 3, f] - y
+                s0 += a0 * a0
+                s1 += a1 * a1
+                s2 += a2 * a2
+                s3 += a3 * a3
+            d[0], d[1], d[2], d[3] = s0, s1, s2, s3
+            m = 4
+        else:
+            m = n - b0
+            for r in range(m):
+                d[r] = _sq_dist_rows(X, b0 + r, row)
+        for r in range(m):
+            i = b0 + r
+            if d[r] < closest[i]:
+                closest[i] = d[r]
+            total += weights[i] * closest[i]
+            cumulative[i] = total
     return closest, cumulative
+
+
+@numba.njit(cache=True, inline="always")
+def _sq_dist_rows(X, i, r):
+    """``Σ_f (X[i, f] − X[r, f])²`` in feature order."""
+    d = 0.0
+    for f in range(X.shape[1]):
+        diff = X[i, f] - X[r, f]
+        d += diff * diff
+    return d
 
 
 @numba.njit(cache=True)
