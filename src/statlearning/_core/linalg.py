@@ -117,7 +117,17 @@ def _qr_unpivoted(M: np.ndarray, ref: np.ndarray, tol: float) -> Factorisation |
 
 
 def qr_least_squares(X, y, sqrt_w=None, fit_intercept=True, tol=R_TOL) -> Factorisation:
-    """R-compatible QR least squares of ``y`` on ``[1, X]`` (rows weighted by ``sqrt_w``)."""
+    """R-compatible QR least squares of ``y`` on ``[1, X]`` (rows weighted by ``sqrt_w``).
+
+    On one BLAS thread below ``n k²`` = 2²⁷ (:func:`single_blas_thread`'s rule): LAPACK's
+    threaded QR of a 1,000 × 101 design took 0.9–1.6 s on a busy two-core machine against
+    2–10 ms on one thread.
+    """
+    with single_blas_thread(np.shape(X)[0] * (np.shape(X)[1] + 2) ** 2):
+        return _qr_least_squares(X, y, sqrt_w, fit_intercept, tol)
+
+
+def _qr_least_squares(X, y, sqrt_w, fit_intercept, tol) -> Factorisation:
     M = augmented_design(X, y, sqrt_w, fit_intercept)
     n, k = M.shape[0], M.shape[1] - 1
     norms = _column_norms(M[:, :k])
