@@ -25,6 +25,7 @@ import numpy as np
 from scipy import linalg
 from scipy.linalg import lapack
 
+from .compiled import single_blas_thread
 from .linalg import gram, symmetric_eigh
 
 __all__ = [
@@ -97,13 +98,21 @@ def ridge_cholesky(G, b, alpha: float) -> np.ndarray:
     return linalg.cho_solve((U, False), b, check_finite=False)
 
 
+def _thin_svd(Z):
+    """LAPACK ``gesdd`` of ``Z``, on one BLAS thread below ``n p min(n, p)`` = 2²⁷ (on a busy
+    two-core machine the threaded SVD of 1,000 × 10 took ~20 ms against 0.2 ms)."""
+    n, p = Z.shape
+    with single_blas_thread(n * p * min(n, p)):
+        return linalg.svd(Z, full_matrices=False, check_finite=False, lapack_driver="gesdd")
+
+
 def ridge_svd(Z, t, alpha: float, rcond: float | None = None) -> tuple[np.ndarray, int]:
     """Slopes from the thin SVD of ``Z``; singular values below ``rcond·s_max`` count as zero.
 
     With ``alpha = 0`` this is the minimum-norm least-squares solution. Returns
     ``(β, numerical rank)``.
     """
-    U, s, Vt = linalg.svd(Z, full_matrices=False, check_finite=False, lapack_driver="gesdd")
+    U, s, Vt = _thin_svd(Z)
     if rcond is None:
         rcond = max(Z.shape) * np.finfo(np.float64).eps
     keep = s > rcond * (s[0] if s.size else 0.0)
@@ -130,7 +139,7 @@ def ridge_spectral(Z, mode: str = "svd", rcond: float | None = None):
     if rcond is None:
         rcond = max(Z.shape) * eps
     if mode == "svd":
-        U, s, Vt = linalg.svd(Z, full_matrices=False, check_finite=False, lapack_driver="gesdd")
+        U, s, Vt = _thin_svd(Z)
         keep = s > rcond * (s[0] if s.size else 0.0)
         return U[:, keep], s[keep], Vt[keep].T
     lam, U = symmetric_eigh(Z @ Z.T, check_finite=False)
