@@ -102,7 +102,7 @@ def glm_lbfgs(
                 theta0[0] = 0.0
     else:
         theta0 = np.array(coef_init, dtype=np.float64)
-    res = lbfgs(fun_and_grad, theta0, max_iter=max_iter, tol=tol)
+    res = lbfgs(fun_and_grad, theta0, max_iter=max_iter, tol=tol, blas_flops=2 * X.size)
     coef = res.x
     b0 = coef[0] if fi else 0.0
     beta = coef[1:] if fi else coef

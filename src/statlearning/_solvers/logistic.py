@@ -311,7 +311,8 @@ def lbfgs_fit(obj: Objective, x0, *, max_iter=100, tol=1e-8) -> LogisticFit:
         f, g = pre.value_grad(xi)
         return f * scale, g * scale
 
-    res = lbfgs(fun_and_grad, pre.to_scaled(x0), max_iter=max_iter, tol=tol)
+    flops = 2 * obj.X.shape[0] * obj.k * obj.rows  # the linear predictor and the gradient
+    res = lbfgs(fun_and_grad, pre.to_scaled(x0), max_iter=max_iter, tol=tol, blas_flops=flops)
     return _finish(obj, pre.to_original(res.x), res.n_iter, res.converged)
 
 
