@@ -337,8 +337,9 @@ def quadratic_discriminants(means, covariances, priors, include_log_det=True):
     with np.errstate(divide="ignore"):
         log_prior = np.log(priors)
     for k in range(K):
-        U = linalg.cholesky(covariances[k], lower=False, check_finite=False)
-        Uinv = linalg.solve_triangular(U, np.eye(p), lower=False, check_finite=False)
+        with single_blas_thread(p**3):  # p × p: a threaded dtrsm only waits for its threads
+            U = linalg.cholesky(covariances[k], lower=False, check_finite=False)
+            Uinv = linalg.solve_triangular(U, np.eye(p), lower=False, check_finite=False)
         prec = Uinv @ Uinv.T
         prec = 0.5 * (prec + prec.T)
         log_det[k] = 2.0 * np.sum(np.log(np.diag(U)))
