@@ -93,3 +93,27 @@ def test_forest_trees_grow_on_the_cluster(client, cls):
     with joblib.parallel_config(backend="dask"):  # prediction writes into one array: threads
         pred = got.predict(X)
     np.testing.assert_array_equal(pred, ref.predict(X))
+
+
+def test_compare_folds_run_on_the_cluster(client, monkeypatch):
+    from statlearning._registry import get_model, load_families
+    from statlearning.cli import _compare
+    from statlearning.cli._progress import Progress
+
+    load_families()
+    monkeypatch.setattr(_compare, "PARALLEL_MIN_SECONDS", 0.0)  # every model's folds in parallel
+    X, y = data()
+    specs = [get_model("decision_tree_regressor")]
+    splits, _ = _compare.make_splits(X, y, "regression", 4, 1, 0)
+
+    def run():
+        bar = Progress(len(splits) * 2, enabled=False)
+        return _compare.cross_validate_models(
+            X, y, specs, splits, "regression", bar, budget=300.0, jobs=2, seed=0
+        )
+
+    ref = run()
+    got, tasks = on_cluster(client, run)
+    assert tasks >= 2
+    assert got.results[1].name == ref.results[1].name == "decision_tree_regressor"
+    assert got.results[1].primary == ref.results[1].primary

@@ -487,7 +487,12 @@ def dask_compare(args, say, info):
         )
         say(
             f"run: Dask on {where or 'this machine (threads)'}; {len(on_cluster)} model(s) on "
-            f"every row, {len(rest)} on a sample of {min(args.sample_rows, data.n):,} rows",
+            f"every row, {len(rest)} "
+            + (
+                f"on a sample of {min(args.sample_rows, data.n):,} rows"
+                if args.sample_rows
+                else "left out (--sample-rows 0)"
+            ),
             info,
         )
         for note in data.notes:
