@@ -57,12 +57,14 @@ _PROBA_FLOOR = 1e-15
 _EXTRA = "pip install 'statlearning[dask]'"
 
 
-def parse_size(text) -> int:
+def parse_size(text, option="--dask-threshold") -> int:
     """Bytes in a size such as ``2GB``, ``500MiB`` or ``123456``.
 
     Parameters
     ----------
     text : str
+    option : str, default="--dask-threshold"
+        The option named in the error message.
 
     Returns
     -------
@@ -81,7 +83,7 @@ def parse_size(text) -> int:
     except ValueError:
         value = math.nan
     if unit not in _UNITS or not math.isfinite(value) or value < 0:
-        raise ValueError(f"--dask-threshold: cannot read the size {text!r}; write e.g. 2GB")
+        raise ValueError(f"{option}: cannot read the size {text!r}; write e.g. 2GB")
     return int(value * _UNITS[unit])
 
 
