@@ -116,8 +116,10 @@ def needs_dask(path, scheduler, threshold) -> bool:
     if path is None:
         return scheduler is not None
     text = str(path)
-    if scheduler is not None or any(ch in text for ch in "*?[") or Path(text).is_dir():
+    if scheduler is not None or any(ch in text for ch in "*?["):
         return True
+    if Path(text).is_dir():  # a directory without data files is named as such by the reader
+        return bool(data_files(text))
     files = data_files(path)
     return bool(files) and sum(f.stat().st_size for f in files) > threshold
 
@@ -189,7 +191,9 @@ def read_dask_data(path, *, target, drop=None, na="error", sep=None, encoding="u
         raise ValueError(f"a data file needs --target COL (the response column of {str(path)!r})")
     files = data_files(path)
     if not files:
-        raise FileNotFoundError(f"no data files match {str(path)!r}")
+        what = "is a directory with no parquet or CSV files" if Path(str(path)).is_dir() else ""
+        raise FileNotFoundError(f"{str(path)!r} {what}" if what else
+                                f"no data files match {str(path)!r}")  # fmt: skip
     kinds = {_kind(f) for f in files}
     if None in kinds or len(kinds) > 1:
         raise ValueError(
