@@ -154,6 +154,14 @@ def _row(model, timing_ours, timing_peer, accuracy):
     )
 
 
+def _coef_errors(coef_a, coef_b, exact, what, relative=False):
+    scale = np.max(np.abs(exact)) if relative else 1.0
+    label = f"max |coef - {what}|" + (" / max|exact|" if relative else "")
+    err_a = np.max(np.abs(coef_a - exact)) / scale
+    err_b = np.max(np.abs(coef_b - exact)) / scale
+    return f"; {label}: ours {err_a:.2e}, dask-ml {err_b:.2e}"
+
+
 # -- one function per model -------------------------------------------------------------------
 def bench_linear(ctx):
     cls = _ours("statlearning.linear_model", "LinearRegression")
@@ -171,11 +179,7 @@ def bench_linear(ctx):
         X, y = ctx.exact["X"], ctx.exact["y"]
         A = np.column_stack([np.ones(len(y)), X])
         exact = np.linalg.lstsq(A, y, rcond=None)[0]
-        scale = np.max(np.abs(exact))
-        accuracy += (
-            f"; max |coef - exact| / max|exact|: ours {np.max(np.abs(coef_a - exact)) / scale:.2e}"
-            f", dask-ml {np.max(np.abs(coef_b - exact)) / scale:.2e}"
-        )
+        accuracy += _coef_errors(coef_a, coef_b, exact, "exact", relative=True)
     return [_row("LinearRegression", ours, peer, accuracy)]
 
 
@@ -194,10 +198,7 @@ def bench_logistic(ctx):
     if ctx.exact:
         ref = cls().fit(ctx.exact["X"], ctx.exact["label"])
         exact = np.r_[np.ravel(ref.intercept_), np.ravel(ref.coef_)]
-        accuracy += (
-            f"; max |coef - exact (in-memory Newton)|: ours {np.max(np.abs(coef_a - exact)):.2e}"
-            f", dask-ml {np.max(np.abs(coef_b - exact)):.2e}"
-        )
+        accuracy += _coef_errors(coef_a, coef_b, exact, "exact (in-memory Newton)")
     return [_row("LogisticRegression", ours, peer, accuracy)]
 
 
