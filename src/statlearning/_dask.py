@@ -141,7 +141,12 @@ def _as_dask_array(obj, owner: str, what: str):
     if hasattr(obj, "to_dask_array"):  # a dask DataFrame or Series
         with warnings.catch_warnings():  # text labels become an object array, as we want
             warnings.filterwarnings("ignore", "Dask currently has limited support", UserWarning)
-            return obj.to_dask_array(lengths=True)
+            try:
+                return obj.to_dask_array(lengths=True)
+            except ValueError:
+                # Dask fuses small parquet partitions when it counts the rows but not when it
+                # converts, so the counts may not line up: count the array's own blocks
+                return obj.to_dask_array().compute_chunk_sizes()
     if is_dask_collection(obj):
         if any(np.isnan(c) for c in obj.chunks[0]):
             obj = obj.compute_chunk_sizes()

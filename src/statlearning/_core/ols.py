@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import numpy as np
 from scipy import stats
+from scipy.linalg import lapack
 
 from .linalg import augmented_design
 
@@ -136,7 +137,13 @@ def block_r_factor(X, y, sqrt_w, fit_intercept: bool) -> np.ndarray:
     M = augmented_design(X, y, sqrt_w, fit_intercept)
     if M.shape[0] == 0:
         return np.zeros((0, M.shape[1]))
-    return np.linalg.qr(M, mode="r")
+    # LAPACK's dgeqrf in place on the block's own copy (numpy's qr would copy it again: a block
+    # of 500,000 x 20 then needs 170 MB instead of 85); the same routine, the same R
+    lwork = int(lapack.dgeqrf_lwork(*M.shape)[0])
+    qr, _, _, info = lapack.dgeqrf(M, lwork=max(lwork, 1), overwrite_a=1)
+    if info != 0:  # pragma: no cover - LAPACK reports an illegal argument only
+        raise np.linalg.LinAlgError(f"dgeqrf failed (info = {info})")
+    return np.triu(qr[: min(M.shape)])
 
 
 def merge_r_factors(a: np.ndarray, b: np.ndarray) -> np.ndarray:

@@ -113,6 +113,37 @@ def _add_compare_arguments(parser):
     )
 
 
+def _add_dask_arguments(parser):
+    from ._dask_compare import DEFAULT_SAMPLE_ROWS, DEFAULT_THRESHOLD
+
+    dask = parser.add_argument_group(
+        "larger than memory",
+        "DATA may also be a CSV glob ('data/*.csv') or a parquet directory: these, and files "
+        "above --dask-threshold, are read with dask.dataframe (the [dask] extra); the models "
+        "with a distributed fit are cross-validated on every row, the others on a sample",
+    )
+    dask.add_argument(
+        "--scheduler",
+        metavar="ADDRESS",
+        help="run on this Dask scheduler (tcp://host:port), or 'local' for a local cluster of "
+        "processes; the data are then read with Dask whatever their size",
+    )
+    dask.add_argument(
+        "--dask-threshold",
+        default=DEFAULT_THRESHOLD,
+        metavar="SIZE",
+        help=f"read DATA with Dask when its files exceed SIZE (default {DEFAULT_THRESHOLD})",
+    )
+    dask.add_argument(
+        "--sample-rows",
+        type=int,
+        default=DEFAULT_SAMPLE_ROWS,
+        metavar="N",
+        help=f"rows of the random sample on which the models without a distributed fit are "
+        f"cross-validated in memory (default {DEFAULT_SAMPLE_ROWS:,}; 0: leave them out)",
+    )
+
+
 def build_parser():
     """Return the argument parser of the ``statlearning`` command."""
     parser = _Parser(
@@ -142,6 +173,7 @@ def build_parser():
         help="also write an HTML report (plots, diagnostics, the data) to FILE; needs the "
         "[report] extra",
     )
+    _add_dask_arguments(compare)
     compare.set_defaults(func=_cmd_compare)
 
     report = commands.add_parser(
@@ -308,6 +340,15 @@ def _cmd_compare(args):
         check_report_dependencies()
     # with --format json, standard output carries the JSON alone; the rest goes to stderr
     info = sys.stderr if args.format == "json" else sys.stdout
+    scheduler = getattr(args, "scheduler", None)
+    if scheduler is not None or args.data is not None:
+        from ._dask_compare import dask_compare, needs_dask, parse_size
+
+        threshold = (
+            parse_size(args.dask_threshold) if hasattr(args, "dask_threshold") else math.inf
+        )
+        if needs_dask(args.data, scheduler, threshold):
+            return dask_compare(args, _say, info)
     data, task, reason = _load(args)
     if args.models:
         names = list(dict.fromkeys(n.strip() for n in args.models.split(",") if n.strip()))

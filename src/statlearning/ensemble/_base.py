@@ -138,12 +138,20 @@ class BaseBagging(StatBase, metaclass=ABCMeta):
             return max(1, (os.cpu_count() or 1) + 1 + self.n_jobs)
         return int(self.n_jobs)
 
-    def _map(self, fn, items):
-        """``[fn(i) for i in items]`` on ``n_jobs`` joblib threads (the compiled kernels release
-        the GIL); joblib's ``parallel_config`` applies when ``n_jobs`` is ``None``."""
+    def _map(self, fn, items, *shared, sharedmem=False):
+        """``[fn(i, *shared) for i in items]`` on ``n_jobs`` joblib threads (the compiled
+        kernels release the GIL); joblib's ``parallel_config`` applies when ``n_jobs`` is
+        ``None``, so that ``parallel_config(backend="dask")`` sends the calls to a Dask
+        cluster. The arrays in ``shared`` are arguments, not closure variables, so that such a
+        backend ships them once (joblib's Dask backend scatters large arguments), not once per
+        call. ``sharedmem=True`` (``fn`` writes into an array of this process) keeps the calls
+        on threads of this process whatever the backend."""
         if len(items) <= 1 or (self._workers() == 1 and self.n_jobs is not None):
-            return [fn(i) for i in items]
-        return Parallel(n_jobs=self.n_jobs, prefer="threads")(delayed(fn)(i) for i in items)
+            return [fn(i, *shared) for i in items]
+        require = "sharedmem" if sharedmem else None
+        return Parallel(n_jobs=self.n_jobs, prefer="threads", require=require)(
+            delayed(fn)(i, *shared) for i in items
+        )
 
     # -- fit -------------------------------------------------------------------------------
     def _validate_fit(self, X, y, sample_weight):
@@ -176,7 +184,7 @@ class BaseBagging(StatBase, metaclass=ABCMeta):
 
         order = row_order(X, target)
 
-        def job(b):
+        def job(b, X, target, w, order):
             counts = self._counts(int(seeds[b, 0]), w, order)
             est = _fit_tree(self._make_estimator(int(seeds[b, 1]), p), X, target, counts,
                             accepts)
@@ -184,7 +192,7 @@ class BaseBagging(StatBase, metaclass=ABCMeta):
                      else None)
             return est, extra
 
-        results = self._map(job, list(range(self.n_estimators)))
+        results = self._map(job, list(range(self.n_estimators)), X, target, w, order)
         self.estimators_ = [r[0] for r in results]
         self._seeds = seeds
         self._n_samples = n
@@ -240,7 +248,7 @@ class BaseBagging(StatBase, metaclass=ABCMeta):
                 sl = slice(rows[0], rows[-1] + 1)
                 accumulate_forest(packed, X[sl], hard, out[sl])
 
-        self._map(run, chunks)
+        self._map(run, chunks, sharedmem=True)
         return out
 
     def _validate_predict(self, X):

@@ -7,7 +7,7 @@ import warnings
 from dataclasses import dataclass
 
 import numpy as np
-from joblib import Parallel, delayed
+from joblib import Parallel, delayed, effective_n_jobs
 from scipy import stats
 from sklearn.base import clone, is_classifier, is_regressor
 from sklearn.utils import check_random_state
@@ -115,7 +115,10 @@ def _fast_ols(statistic, attribute, X, y):
 
 
 def _chunks(idx, n_jobs):
-    n_chunks = 1 if n_jobs in (None, 1) else 4 * max(1, abs(int(n_jobs)))
+    """Resample batches: one unless joblib runs several workers (``n_jobs``, or the active
+    ``parallel_config`` when ``n_jobs`` is ``None``, a Dask cluster's threads among them)."""
+    workers = 1 if n_jobs == 1 else effective_n_jobs(n_jobs)
+    n_chunks = 1 if workers == 1 else 4 * workers
     return [c for c in np.array_split(idx, min(n_chunks, len(idx))) if len(c)]
 
 
@@ -247,7 +250,9 @@ def bootstrap(
     random_state : int, RandomState or None, default=None
     n_jobs : int, default=None
         Resamples are evaluated in parallel with joblib (the indices are drawn beforehand, so
-        the result does not depend on ``n_jobs``).
+        the result does not depend on ``n_jobs``); ``None`` follows joblib's
+        ``parallel_config`` (one process outside one; a Dask cluster under
+        ``parallel_config(backend="dask")``).
     attribute : str, default=None
         The fitted attribute (``"coef_"``, ``"intercept_"``, ...) when ``statistic`` is an
         estimator.

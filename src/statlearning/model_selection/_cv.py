@@ -192,7 +192,9 @@ def cv_estimate(
         Store each fold's fitted coefficients (intercept first) in ``coefs``.
     n_jobs : int or None, default=None
         Folds fitted in parallel, with scikit-learn's backend (``joblib``, as
-        ``cross_val_score``); ``None`` or 1 fits them one after the other in this process.
+        ``cross_val_score``); 1 fits them one after the other in this process, ``None``
+        leaves the choice to joblib's ``parallel_config`` (one after the other outside one;
+        on a Dask cluster under ``parallel_config(backend="dask")``).
     sample_weight : array-like of shape (n_samples,), default=None
         Row weights, passed to ``fit`` on the training rows and to the scorer
         (``scorer(estimator, X, y, sample_weight=...)``) on the test rows.
@@ -228,7 +230,7 @@ def cv_estimate(
                 f"sample_weight must have shape ({X.shape[0]},); got {sample_weight.shape}"
             )
     folds = splitter.split(X, y)
-    if n_jobs is None or n_jobs == 1:
+    if n_jobs == 1:
         results = [
             _fit_and_score(estimator, X, y, train, test, scorer, return_coefs, sample_weight)
             for train, test in folds
