@@ -189,12 +189,7 @@ def node_summary(y, codes, w, idx, crit, n_classes):
         sse += w[r] * (y[r] - mean) ** 2
     value = np.empty(1)
     if crit == ABSOLUTE_ERROR:
-        yy = np.empty(m)
-        ww = np.empty(m)
-        for i in range(m):
-            yy[i] = y[idx[i]]
-            ww[i] = w[idx[i]]
-        med = weighted_median(yy, ww)
+        med = weighted_median(y, w, idx, m)
         dev = 0.0
         for i in range(m):
             r = idx[i]
@@ -206,10 +201,15 @@ def node_summary(y, codes, w, idx, crit, n_classes):
 
 
 @njit(cache=True)
-def weighted_median(y, w):
-    """Weighted median; the midpoint of the two middle values when the weight splits exactly."""
-    m = y.size
-    ys, ws = _stable_sorted(y, w, _ZERO, m)
+def weighted_median(y, w, rows, m):
+    """Weighted median of ``y[rows[:m]]`` (weights ``w[rows[:m]]``); the midpoint of the two
+    middle values when the weight splits exactly."""
+    yy = np.empty(m)
+    ww = np.empty(m)
+    for i in range(m):
+        yy[i] = y[rows[i]]
+        ww[i] = w[rows[i]]
+    ys, ws = _stable_sorted(yy, ww, _ZERO, m)
     total = 0.0
     for i in range(m):
         total += ws[i]
