@@ -26,7 +26,7 @@ import pytest
 
 import statlearning
 
-_FIT_EVERY_KIND = """
+_COUNTING = """
 import json, warnings
 from collections import Counter
 import numba.core.event as ev
@@ -41,6 +41,11 @@ class Count(ev.Listener):
         pass
 
 ev.register("numba:compile", Count())
+"""
+
+_FIT_EVERY_KIND = (
+    _COUNTING
+    + """
 warnings.simplefilter("ignore")
 import numpy as np
 from statlearning.ensemble import (
@@ -76,6 +81,7 @@ GradientBoostingClassifier(n_estimators=2).fit(X, yc).predict_proba(X)
 AdaBoostClassifier(n_estimators=3).fit(X, yc).predict(X)
 print(json.dumps(compiled))
 """
+)
 
 
 def _compiled_on_a_fresh_cache(code, cache):
@@ -119,21 +125,9 @@ _BY_MODE = (
 )
 
 
-_NUMERIC_ONLY = """
-import json
-from collections import Counter
-import numba.core.event as ev
-compiled = Counter()
-
-class Count(ev.Listener):
-    def on_start(self, event):
-        f = event.data["dispatcher"].py_func
-        compiled[f.__module__ + "." + f.__qualname__] += 1
-
-    def on_end(self, event):
-        pass
-
-ev.register("numba:compile", Count())
+_NUMERIC_ONLY = (
+    _COUNTING
+    + """
 import numpy as np
 from statlearning.tree import DecisionTreeRegressor
 
@@ -142,6 +136,7 @@ X = rng.normal(size=(100, 4))
 DecisionTreeRegressor(max_depth=3).fit(X, X[:, 0])
 print(json.dumps(compiled))
 """
+)
 
 
 @pytest.mark.slow
