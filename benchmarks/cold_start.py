@@ -12,8 +12,12 @@ process (and of its child processes: on a cold cache ``compare`` compiles the tr
 a background process, :mod:`statlearning.cli._warmup`), and the time spent compiling
 (outermost numba compilations, measured inside the run by
 ``statlearning._core.compiled.compile_timer``, wall clock) with the number of kernels compiled
-and the five most expensive. On a shared machine the CPU times and the counts are the reliable
-measures. Not recorded in ``RESULTS.md``; never run in CI.
+and the five most expensive; with ``--modules N`` also the ``N`` modules whose kernels took the
+most compile CPU (exclusive of the kernels they call that live elsewhere; numba's own
+overloads, such as ``np.empty`` or sorting, as one row; with
+``STATLEARNING_BACKGROUND_COMPILE=0`` every kernel compiles in the measured process, so the
+table covers them all). On a shared machine the CPU times and
+the counts are the reliable measures. Not recorded in ``RESULTS.md``; never run in CI.
 """
 
 from __future__ import annotations
@@ -32,16 +36,22 @@ import numba.core.event as ev
 wall0, cpu0 = time.perf_counter(), time.process_time()
 kernels = []
 starts = []
+modules = {}
 
-class Each(ev.Listener):  # outermost compilations, with their CPU time
+class Each(ev.Listener):  # outermost compilations, with their CPU time; CPU by module
     def on_start(self, event):
         f = event.data["dispatcher"].py_func
-        starts.append((f.__module__ + "." + f.__qualname__, time.thread_time()))
+        starts.append([f.__module__, f.__qualname__, time.thread_time(), 0.0])
 
     def on_end(self, event):
-        name, t0 = starts.pop()
-        if not starts:
-            kernels.append((name, time.thread_time() - t0))
+        module, name, t0, inner = starts.pop()
+        seconds = time.thread_time() - t0
+        key = module if module.startswith("statlearning") else "numba's own overloads"
+        modules[key] = modules.get(key, 0.0) + seconds - inner
+        if starts:
+            starts[-1][3] += seconds
+        else:
+            kernels.append((module + "." + name, seconds))
 
 ev.register("numba:compile", Each())
 from statlearning._core.compiled import compile_timer
@@ -52,7 +62,8 @@ children = resource.getrusage(resource.RUSAGE_CHILDREN)
 print(json.dumps({"status": status, "wall": time.perf_counter() - wall0,
                   "cpu": time.process_time() - cpu0, "compile_wall": timer.seconds,
                   "children_cpu": children.ru_utime + children.ru_stime,
-                  "kernels": sorted(kernels, key=lambda k: -k[1])}))
+                  "kernels": sorted(kernels, key=lambda k: -k[1]),
+                  "modules": sorted(modules.items(), key=lambda k: -k[1])}))
 """
 
 
@@ -73,6 +84,9 @@ def _run(args, cache):
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", default="warm", help="runs after the cold one (comma list)")
+    parser.add_argument(
+        "--modules", type=int, default=0, help="also print the N most expensive modules"
+    )
     parser.add_argument("compare_args", nargs="*", help="arguments of compare, after --")
     args = parser.parse_args(argv)
     labels = ["cold"] + [r for r in args.runs.split(",") if r]
@@ -89,6 +103,10 @@ def main(argv=None):
             )
             for name, seconds in r["kernels"][:5]:
                 print(f"    {seconds:6.2f} s CPU  {name}")
+            if args.modules and r["modules"]:
+                print("  compile CPU by module:")
+                for name, seconds in r["modules"][: args.modules]:
+                    print(f"    {seconds:6.2f} s  {name}")
 
 
 if __name__ == "__main__":

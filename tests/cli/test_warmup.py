@@ -8,7 +8,7 @@ import pytest
 from statlearning._registry import get_model, load_families
 from statlearning.cli import _compare, _main
 from statlearning.cli._progress import Progress
-from statlearning.cli._warmup import BACKGROUND_FAMILIES, _fit_each, start_warmup
+from statlearning.cli._warmup import BACKGROUND_FAMILIES, WAITING_DETAIL, _fit_each, start_warmup
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -30,6 +30,9 @@ class _FakeWarmup:
         self.waited = 0.0
         self.calls = 0
         self._log = log
+
+    def done(self):
+        return self.calls > 0
 
     def wait(self):
         self.calls += 1
@@ -76,6 +79,24 @@ def test_background_models_run_last_after_the_wait(budget, monkeypatch):
     assert not run.notes  # the waiting is not charged to the budget
 
 
+def test_the_progress_bar_says_what_it_waits_for(monkeypatch):
+    X, y = _data()
+    specs = [get_model(n) for n in ("linear_regression", "decision_tree_regressor")]
+    splits = _compare.make_splits(X, y, "regression", 3, 1, 0)[0]
+    log = []
+    warmup = _FakeWarmup({"decision_tree_regressor"}, log)
+    with Progress(9, label="t", enabled=False) as bar:
+        real_wait = warmup.wait
+
+        def wait():
+            log.append(bar.detail)
+            real_wait()
+
+        warmup.wait = wait
+        _compare._cross_validate_models(X, y, specs, splits, "regression", bar, warmup=warmup)
+    assert log == [WAITING_DETAIL, "wait"]  # shown while the main process waits
+
+
 def test_no_background_process_without_tree_models_or_when_turned_off(monkeypatch):
     X, y = _data()
     assert start_warmup([get_model("linear_regression")], X, y) is None
@@ -93,6 +114,7 @@ def test_background_process_compiles_and_cleans_up():
     with warmup:
         warmup.wait(timeout=600)
         assert warmup.waited > 0
+        assert warmup.done()
     assert not os.path.exists(path)
     warmup.wait()  # a second wait returns at once
 

@@ -478,7 +478,8 @@ def to_bitset(levels, words: int) -> np.ndarray:
 def _abs_dev(y, w):
     if y.size == 0:
         return 0.0
-    return float(np.dot(w, np.abs(y - weighted_median(y, w))))
+    med = weighted_median(y, w, np.arange(y.size, dtype=np.int32), y.size)
+    return float(np.dot(w, np.abs(y - med)))
 
 
 def _gray_partitions(present, last):

@@ -149,7 +149,11 @@ def _update(m, tau, ki, kj, alpha, G, y, upper, sample, nu, vmax, vmin, imax):
         for t in range(m):
             st = sample[t]
             G[t] += y[t] * tau * (np.float64(ki[st]) - np.float64(kj[st]))
-        vmax[:], vmin[:], imax[:] = _extremes(m, alpha, G, y, upper, nu)
+        hi, lo, arg = _extremes(m, alpha, G, y, upper, nu)
+        for g in range(2):  # not slice assignments: those compile numba's shape-error path
+            vmax[g] = hi[g]
+            vmin[g] = lo[g]
+            imax[g] = arg[g]
         return
     hi, lo, arg = -_INF, _INF, -1
     for t in range(m):

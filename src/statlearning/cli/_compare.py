@@ -17,6 +17,7 @@ from threadpoolctl import threadpool_limits
 
 from ._budget import estimate_cost, probe_order
 from ._output import WarningLog, one_line
+from ._warmup import WAITING_DETAIL
 
 __all__ = [
     "CVResult",
@@ -443,6 +444,8 @@ def _cross_validate_models(
 
     def ready(spec):
         if warmup is not None and spec.name in warmup.names:
+            if not warmup.done():
+                progress.update(0, detail=WAITING_DETAIL)
             warmup.wait()
 
     if budget is not None and specs:

@@ -33,12 +33,14 @@ import warnings
 
 import numpy as np
 
-__all__ = ["BACKGROUND_FAMILIES", "Warmup", "start_warmup"]
+__all__ = ["BACKGROUND_FAMILIES", "WAITING_DETAIL", "Warmup", "start_warmup"]
 
 #: Families whose models share the tree engine, compiled in the background on a cold cache.
 BACKGROUND_FAMILIES = frozenset({"tree", "ensemble"})
 #: Rows of the data the background process fits on: enough for every model to split.
 WARMUP_ROWS = 200
+#: What the progress bar shows while ``compare`` waits for the background compilation.
+WAITING_DETAIL = "compiling the tree kernels (first run only)"
 
 
 class Warmup:
@@ -57,6 +59,10 @@ class Warmup:
         self.names = frozenset(names)
         self._data_path = data_path
         self.waited = 0.0
+
+    def done(self) -> bool:
+        """Whether the background process has finished (its kernels are in the cache)."""
+        return self._process is None or self._process.poll() is not None
 
     def wait(self, timeout=600.0):
         """Block until the background process has finished (at most ``timeout`` seconds)."""

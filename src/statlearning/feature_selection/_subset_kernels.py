@@ -158,7 +158,9 @@ def subset_search(A, null_rss, max_size, prune):
         return best, mask_best, 1
     # stack[d] = swept matrix of the node at depth d; child pointer counts down from q-1.
     stack = np.empty((q + 1, m, m))
-    stack[0, :, :] = A
+    for i in range(m):  # not a slice assignment: that compiles numba's shape-error path
+        for j in range(m):
+            stack[0, i, j] = A[i, j]
     masks = np.empty(q + 1, dtype=np.int64)
     masks[0] = full_mask
     first = np.empty(q + 1, dtype=np.int64)  # removable variables of the node: first..q-1
@@ -227,7 +229,19 @@ def best_subsets_kernel(C, max_size, prune, tol):
         v = kept[i]
         b = A[v, q]
         importance[i] = -(b * b) / -A[v, v]
-    order = kept[np.argsort(importance, kind="mergesort")]
+    # a stable insertion sort of the few variables by importance (NaN last, as numpy's); an
+    # np.argsort here would compile numba's merge sort as well (a second of the first run)
+    order = np.empty(k, dtype=np.int64)
+    ranked = np.empty(k)
+    for i in range(k):
+        v = importance[i]
+        j = i
+        while j > 0 and (ranked[j - 1] > v or (np.isnan(ranked[j - 1]) and not np.isnan(v))):
+            ranked[j] = ranked[j - 1]
+            order[j] = order[j - 1]
+            j -= 1
+        ranked[j] = v
+        order[j] = kept[i]
     C2 = np.empty((k + 1, k + 1))
     for i in range(k + 1):
         ri = order[i] if i < k else q

@@ -37,6 +37,11 @@ MIN_GRSQ = -10.0
 MIN_BX_SOS = 0.01  # a column with less residual sum of squares is not a new direction (earth)
 ALMOST_ZERO = 1e-10
 INVALID_DEGREE = 101  # degree given to a term that may never be a parent
+# Arguments of the compiled helpers: numba types a literal (``0``, ``True``) as a constant of
+# its own and compiles the callee once more for it; these are typed ``int64`` and ``bool``.
+_ZERO = np.int64(0)
+_TRUE = np.bool_(True)
+_FALSE = np.bool_(False)
 
 # termination codes (earth's ``termcond``)
 TERM_MAX_TERMS_SMALL = 1
@@ -331,7 +336,7 @@ def forward_pass(
     ymean = np.empty(r)
     for i in range(n):
         bx[0, i] = 1.0
-    _orthogonalise(Q, Qmean, QcT, 0, bx[0], used, beta_cache[0, 0], False)
+    _orthogonalise(Q, Qmean, QcT, _ZERO, bx[0], used, beta_cache[0, 0], _FALSE)
     used[0] = True
     rss_null = 0.0
     for j in range(r):
@@ -361,7 +366,7 @@ def forward_pass(
     q_rss[0] = max(q_rss[0], rss_null)
     nq = 1
     sorted_q = np.arange(1)
-    n_terms = 1
+    n_terms = np.int64(1)  # not a literal: the helpers taking it compile once
     best_case = -1
     while nk >= 3:
         max_legal = min(1.01 * rss, 10.0 * rss_delta)
@@ -395,7 +400,7 @@ def forward_pass(
                     for i in range(n):
                         xbx[i] = xT[pred, i] * bx[parent, i]
                     is_new = _orthogonalise(
-                        Q, Qmean, QcT, n_terms, xbx, used, beta_cache[parent, pred], True
+                        Q, Qmean, QcT, n_terms, xbx, used, beta_cache[parent, pred], _TRUE
                     )
                     qn = Q[n_terms]
                     for j in range(r):
@@ -461,10 +466,10 @@ def forward_pass(
                     else:
                         bx[t1, ix] = bx[best_parent, ix] * (cut - xi)
             used[t0] = True
-            _orthogonalise(Q, Qmean, QcT, t0, bx[t0], used, beta_cache[0, 0], False)
+            _orthogonalise(Q, Qmean, QcT, t0, bx[t0], used, beta_cache[0, 0], _FALSE)
             if not lin_best and best_new_form:
                 used[t1] = True
-                _orthogonalise(Q, Qmean, QcT, t1, bx[t1], used, beta_cache[0, 0], False)
+                _orthogonalise(Q, Qmean, QcT, t1, bx[t1], used, beta_cache[0, 0], _FALSE)
             else:
                 degree[t1] = INVALID_DEGREE
                 for i in range(n):
@@ -497,12 +502,12 @@ def forward_pass(
             q_rss[nq] = np.inf
             nq += 1
         sorted_q = np.arange(nq)
-        _sort_queue(sorted_q, q_rss, q_rss, q_parent, False)
+        _sort_queue(sorted_q, q_rss, q_rss, q_parent, _FALSE)
         if fast_beta > 0.0:
             for rank in range(nq):
                 s = sorted_q[rank]
                 q_aged[s] = rank + fast_beta * (n_terms - q_nterms[s])
-            _sort_queue(sorted_q, q_aged, q_rss, q_parent, True)
+            _sort_queue(sorted_q, q_aged, q_rss, q_parent, _TRUE)
         n_terms += 2
         if rsq >= 1.0 - thresh or n_terms >= nk - 1:
             break

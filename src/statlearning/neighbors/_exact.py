@@ -89,13 +89,39 @@ def sift_down(h, pos, n):
 
 @njit(cache=True)
 def _sort_row(vals, idx, out_v, out_i):
-    """Write ``(vals, idx)`` to ``out_*`` ordered by value, then by index."""
-    by_index = np.argsort(idx)
-    v = vals[by_index]
-    order = np.argsort(v, kind="mergesort")  # stable: equal values keep index order
-    for a in range(vals.shape[0]):
-        out_v[a] = v[order[a]]
-        out_i[a] = idx[by_index[order[a]]]
+    """Write ``(vals, idx)`` to ``out_*`` ordered by value, then by index.
+
+    A heapsort on the key ``(value, index)`` (unique, so any correct sort gives this order);
+    numpy's sorts would compile numba's sorting kernels as well (seconds of the first run).
+    """
+    c = vals.shape[0]
+    for a in range(c):
+        out_v[a] = vals[a]
+        out_i[a] = idx[a]
+    for s in range(c // 2 - 1, -1, -1):
+        _sift_pair(out_v, out_i, s, c)
+    for end in range(c - 1, 0, -1):
+        out_v[0], out_v[end] = out_v[end], out_v[0]
+        out_i[0], out_i[end] = out_i[end], out_i[0]
+        _sift_pair(out_v, out_i, np.int64(0), end)  # not a literal: one compilation
+
+
+@njit(cache=True)
+def _sift_pair(v, i, pos, n):
+    """Restore the max-heap property of ``(v, i)[:n]`` (key: value, then index) below
+    ``pos``."""
+    while True:
+        c = 2 * pos + 1
+        if c >= n:
+            return
+        if c + 1 < n and (v[c + 1] > v[c] or (v[c + 1] == v[c] and i[c + 1] > i[c])):
+            c += 1
+        if v[c] > v[pos] or (v[c] == v[pos] and i[c] > i[pos]):
+            v[c], v[pos] = v[pos], v[c]
+            i[c], i[pos] = i[pos], i[c]
+            pos = c
+        else:
+            return
 
 
 @njit(parallel=True, cache=True)

@@ -53,15 +53,11 @@ def _abs_dev(rows, m, y, w):
     """Σ w |y - weighted median| over ``rows[:m]``."""
     if m == 0:
         return 0.0
-    yy = np.empty(m)
-    ww = np.empty(m)
-    for i in range(m):
-        yy[i] = y[rows[i]]
-        ww[i] = w[rows[i]]
-    med = weighted_median(yy, ww)
+    med = weighted_median(y, w, rows, m)
     dev = 0.0
     for i in range(m):
-        dev += ww[i] * abs(yy[i] - med)
+        r = rows[i]
+        dev += w[r] * abs(y[r] - med)
     return dev
 
 

@@ -40,7 +40,10 @@ feature was drawn), whatever the growth order.
 With missing values or categorical columns (the "general" mode) each column is scored on
 the node's rows where it is present, against their own totals (rpart), and the column of
 largest impurity decrease wins; on complete numeric data the columns compare their child
-gains directly (the same ranking).
+gains directly (the same ranking). The general mode is a compile-time choice: on complete
+numeric data the kernels get ``n_cat=None``, and numba drops every branch under
+``n_cat is not None`` (the general mode's code, categorical surrogates, routing of missing
+values) from that compilation: a first fit on numeric data compiles only what it runs.
 """
 
 from __future__ import annotations
@@ -344,7 +347,8 @@ _N_INTS, _N_FLOATS = 7, 4
 
 
 @njit(cache=True, nogil=True)
-def _add_node(ints, floats, values, count, start, end, depth, parent, is_left, ws, nodex):
+def _add_node(ints, floats, values, count, start, end, depth, parent, is_left, ws, nodex,
+              n_cat):
     """Append the node of rows ``samples[start:end]``, search its split (kept pending in the
     ``_FEATURE`` and ``_THRESHOLD`` columns, feature ``-2`` when the node stays a leaf, its
     impurity decrease in ``scale[2]``) and link it to ``parent``.
@@ -356,8 +360,8 @@ def _add_node(ints, floats, values, count, start, end, depth, parent, is_left, w
     """
     (X, y, codes, w, cnt, samples, w_total, crit, n_classes, max_depth, min_split, min_leaf,
      min_wleaf, min_decrease, max_features, use_rng, use_pre, features, presorted, xs, ids,
-     xs2, ids2, counts, lc, rc, tot, yo, wo, general, extras, cat, obs_w) = ws
-    n_cat, levels, mask, best_mask, scale = cat
+     xs2, ids2, counts, lc, rc, tot, yo, wo, extras, cat, obs_w) = ws
+    levels, mask, best_mask, scale = cat
     node = count
     idx = samples[start:end]
     value, wn, imp, risk = node_summary(y, codes, w, idx, crit, n_classes)
@@ -395,7 +399,7 @@ def _add_node(ints, floats, values, count, start, end, depth, parent, is_left, w
     if (depth >= max_depth or nobs < min_split or nobs < 2 * min_leaf
             or wn < 2 * min_wleaf or imp <= PURE_TOL):
         return count + 1
-    if general:
+    if n_cat is not None:
         f, t, g, parent_g = _node_split_general(
             X, y, codes, w, cnt, samples, start, end, features, max_features, use_rng, crit,
             n_classes, min_leaf, min_wleaf, xs, ids, xs2, ids2, counts, lc, rc, tot, yo, wo,
@@ -420,26 +424,30 @@ def _add_node(ints, floats, values, count, start, end, depth, parent, is_left, w
             ints[node, _FEATURE] = f
             floats[node, _THRESHOLD] = t
             scale[2] = decrease
-            if general and n_cat[f] > 0:
+            if n_cat is not None and n_cat[f] > 0:
                 set_bits(nodex[2][node], best_mask, n_cat[f])  # pending until the split
     return count + 1
 
 
 @njit(cache=True, nogil=True)
-def _split_node(ints, floats, node, srow, X, samples, presorted, use_pre, row_dir, tmp, nodex,
-                sur, ws):
-    """Apply the pending split of ``node``; returns the children's ranges ``(mid, right_end)``.
+def _split_node(ints, floats, node, srow, max_splits, X, samples, presorted, use_pre, row_dir,
+                tmp, nodex, sur, ws, n_cat):
+    """Apply the pending split of ``node``; returns ``(mid, right_end, sur, n_rows)``: the
+    children's ranges, the surrogate arrays (grown when full) and the rows of these in use.
 
     The primary sends ``x < threshold`` left; with ``extras`` (surrogates wanted, or missing
-    values) the node's surrogates (row ``srow`` of the arrays ``sur``, kept when it has any),
+    values) the node's surrogates (row ``srow`` of the arrays ``sur``, kept when it has any:
+    the rows in use are then ``srow + 1``),
     majority side and rpart child order (``nodex``) are recorded and rows
     missing the primary column are routed by them (:func:`._surrogates.route_missing`; a row
     routed to neither side leaves the tree). The partition is stable (and so is that of every
     presorted list that is not constant in the node).
     """
     (_, y, codes, w, _, _, _, crit, n_classes, _, _, _, _, _, _, _, _, _, _, xs, ids, xs2,
-     ids2, counts, lc, rc, _, _, _, general, extras, cat, _) = ws
-    n_cat, levels, mask, _, _ = cat
+     ids2, counts, lc, rc, _, _, _, extras, cat, _) = ws
+    levels, mask, _, _ = cat
+    if extras and srow == sur[0].shape[0]:
+        sur = surrogate_storage_doubled(sur, max_splits)
     f = ints[node, _FEATURE]
     t = floats[node, _THRESHOLD]
     start = ints[node, _START]
@@ -460,9 +468,10 @@ def _split_node(ints, floats, node, srow, X, samples, presorted, use_pre, row_di
                 nr += 1
         for i in range(nr):
             samples[start + nl + i] = tmp[i]
-        return start + nl, end
-    q = n_cat[f]
-    if q > 0:
+        return start + nl, end, sur, srow
+    # ``n_cat is not None`` in each test: numba leaves the categorical code out on numeric data
+    q = 0 if n_cat is None else n_cat[f]
+    if n_cat is not None and q > 0:
         for c in range(q):
             mask[c] = False  # the levels present in the node
     for i in range(start, end):
@@ -470,13 +479,13 @@ def _split_node(ints, floats, node, srow, X, samples, presorted, use_pre, row_di
         v = X[r, f]
         if np.isnan(v):
             row_dir[r] = 0
-        elif q > 0:
+        elif n_cat is not None and q > 0:
             c = np.int64(v)
             mask[c] = True
             row_dir[r] = LEFT if has_bit(cat_l[node], c) else RIGHT
         else:
             row_dir[r] = LEFT if v < t else RIGHT
-    if q > 0:
+    if n_cat is not None and q > 0:
         for c in range(q):
             mask[c] = mask[c] and not has_bit(cat_l[node], c)
         set_bits(cat_r[node], mask, q)
@@ -485,7 +494,7 @@ def _split_node(ints, floats, node, srow, X, samples, presorted, use_pre, row_di
             X, y, codes, w, samples, start, end, f, row_dir, presorted, use_pre, xs, ids, xs2,
             ids2, counts, dirs, wbuf, crit, n_classes, lc, rc, sur_f, sur_t, sur_l, sur_a,
             sur_j, srow, n_cat, levels, mask, scl, scr)
-        if general:
+        if n_cat is not None:
             route_missing(X, samples, start, end, row_dir, sur_f, sur_t, sur_l, srow,
                           majority[node], n_cat, scl, scr)
         if sur_f.shape[1] > 0 and sur_f[srow, 0] >= 0:
@@ -519,28 +528,13 @@ def _split_node(ints, floats, node, srow, X, samples, presorted, use_pre, row_di
                     kr += 1
             for i in range(kr):
                 col[kl + i] = tmp[i]
-    return start + nl, start + nl + nr
-
-
-@njit(cache=True, nogil=True)
-def _split_in_row(ints, floats, node, n_rows, max_splits, X, samples, presorted, use_pre,
-                  row_dir, tmp, nodex, sur, ws):
-    """:func:`_split_node` with its surrogates in row ``n_rows`` of ``sur`` (grown when
-    full); returns ``(mid, right_end, sur, n_rows)``, the row kept when it holds a
-    surrogate."""
-    if ws[30] and n_rows == sur[0].shape[0]:  # extras: surrogates or missing values
-        sur = surrogate_storage_doubled(sur, max_splits)
-    mid, right_end = _split_node(ints, floats, node, n_rows, X, samples, presorted, use_pre,
-                                 row_dir, tmp, nodex, sur, ws)
-    if ints[node, _SUR] >= 0:
-        n_rows += 1
-    return mid, right_end, sur, n_rows
+    return start + nl, start + nl + nr, sur, srow + 1 if ints[node, _SUR] >= 0 else srow
 
 
 @njit(cache=True, nogil=True)
 def _grow_kernel(X, y, codes, w, cnt, samples, w_total, crit, n_classes, max_depth, min_split,
                  min_leaf, min_wleaf, min_decrease, max_features, seed, use_pre, max_leaves,
-                 n_sur, general, n_cat, rel_min, obs_w):
+                 n_sur, n_cat, rel_min, obs_w):
     """Node arrays ``(ints, floats, values, nodex, sur, count, n_rows)`` of the tree.
 
     Depth-first (pre-order ids) when ``max_leaves <= 0``; otherwise best-first: the leaf whose
@@ -549,8 +543,9 @@ def _grow_kernel(X, y, codes, w, cnt, samples, w_total, crit, n_classes, max_dep
     split gets up to ``n_sur`` surrogate splits (``sur``: their arrays, one row per split
     that has surrogates, the row in the ``_SUR`` column of ``ints``, else ``-1``;
     ``nodex``: the majority side and rpart's child order per node; see
-    :func:`._surrogates.node_surrogates`). ``general``: ``X`` has missing values or
-    categorical columns (``n_cat[j] > 0`` levels), so every column is scored on its present
+    :func:`._surrogates.node_surrogates`). ``n_cat`` not ``None`` (the general mode): ``X``
+    has missing values or categorical columns (``n_cat[j] > 0`` levels), so every column is
+    scored on its present
     rows and rows missing the primary column follow the surrogates (the majority side, the
     arrays are then recorded even without surrogates); ``obs_w``: ``cnt`` is ``w`` (a
     bootstrap sample's counts are both), so a node's observations are its weight; ``nodex`` and
@@ -561,8 +556,10 @@ def _grow_kernel(X, y, codes, w, cnt, samples, w_total, crit, n_classes, max_dep
     n_features = X.shape[1]
     m0 = samples.size
     n_values = n_classes if crit >= GINI else 1
-    q_max = max(n_cat.max(), 1)
-    words = (n_cat.max() + 63) // 64
+    general = n_cat is not None
+    # int64 either way (a literal would compile the helpers taking them once more)
+    q_max = np.int64(1) if n_cat is None else max(n_cat.max(), 1)
+    words = np.int64(0) if n_cat is None else (n_cat.max() + 63) // 64
     use_rng = seed >= 0
     if use_rng:
         np.random.seed(seed)  # noqa: NPY002 (numba's per-thread generator)
@@ -598,7 +595,8 @@ def _grow_kernel(X, y, codes, w, cnt, samples, w_total, crit, n_classes, max_dep
                 xs[i] = X[samples[i], j]
                 ids[i] = samples[i]
             sort_node(xs, ids, m0, xs2, ids2, counts)
-            presorted[j] = ids
+            for i in range(m0):
+                presorted[j, i] = ids[i]
         # the radix buffers serve only per-node sorts, which the presorted lists replace
         xs2 = np.empty(0)
         ids2 = np.empty(0, dtype=np.int32)
@@ -608,11 +606,11 @@ def _grow_kernel(X, y, codes, w, cnt, samples, w_total, crit, n_classes, max_dep
     extras = general or n_sur > 0
     scale = np.zeros(3)  # rel_min, the largest decrease so far, the last node's decrease
     scale[0] = rel_min
-    cat = (n_cat, np.empty(m0 if general else 0, dtype=np.int64),
+    cat = (np.empty(m0 if general else 0, dtype=np.int64),
            np.zeros(q_max, dtype=np.bool_), np.zeros(q_max, dtype=np.bool_), scale)
     ws = (X, y, codes, w, cnt, samples, w_total, crit, n_classes, max_depth, min_split,
           min_leaf, min_wleaf, min_decrease, max_features, use_rng, use_pre, features,
-          presorted, xs, ids, xs2, ids2, counts, lc, rc, tot, yo, wo, general, extras, cat,
+          presorted, xs, ids, xs2, ids2, counts, lc, rc, tot, yo, wo, extras, cat,
           obs_w)
     n_buf = m0 if n_sur > 0 else 0
     rows = cap if extras else 0
@@ -624,16 +622,17 @@ def _grow_kernel(X, y, codes, w, cnt, samples, w_total, crit, n_classes, max_dep
            np.empty(n_buf))
     n_rows = _ZERO
     if max_leaves > 0:
-        count = _add_node(ints, floats, values, _ZERO, _ZERO, m0, _ZERO, _NONE, _TRUE, ws, nodex)
+        count = _add_node(ints, floats, values, _ZERO, _ZERO, m0, _ZERO, _NONE, _TRUE, ws, nodex,
+                          n_cat)
         heap = [(-scale[2], np.int64(0))]
         if ints[0, _FEATURE] < 0:
             heap.pop()
         n_leaves = 1
         while len(heap) > 0 and n_leaves < max_leaves:
             node = heapq.heappop(heap)[1]
-            mid, right_end, sur, n_rows = _split_in_row(
+            mid, right_end, sur, n_rows = _split_node(
                 ints, floats, node, n_rows, max_splits, X, samples, presorted, use_pre,
-                row_dir, tmp, nodex, sur, ws)
+                row_dir, tmp, nodex, sur, ws, n_cat)
             depth = ints[node, _DEPTH] + 1
             for is_left in (True, False):
                 lo = ints[node, _START] if is_left else mid
@@ -642,7 +641,7 @@ def _grow_kernel(X, y, codes, w, cnt, samples, w_total, crit, n_classes, max_dep
                     ints, floats, values, nodex = node_tables_doubled(ints, floats, values,
                                                                       nodex, cap_max)
                 count = _add_node(ints, floats, values, count, lo, hi, depth, node, is_left, ws,
-                                  nodex)
+                                  nodex, n_cat)
                 child = count - 1
                 if ints[child, _FEATURE] >= 0:
                     heapq.heappush(heap, (-scale[2], child))
@@ -669,13 +668,13 @@ def _grow_kernel(X, y, codes, w, cnt, samples, w_total, crit, n_classes, max_dep
         if count == ints.shape[0]:
             ints, floats, values, nodex = node_tables_doubled(ints, floats, values, nodex, cap_max)
         count = _add_node(ints, floats, values, count, start, end, depth, st_parent[sp],
-                          st_left[sp], ws, nodex)
+                          st_left[sp], ws, nodex, n_cat)
         node = count - 1
         if ints[node, _FEATURE] < 0:
             continue
-        mid, right_end, sur, n_rows = _split_in_row(
+        mid, right_end, sur, n_rows = _split_node(
             ints, floats, node, n_rows, max_splits, X, samples, presorted, use_pre, row_dir,
-            tmp, nodex, sur, ws)
+            tmp, nodex, sur, ws, n_cat)
         st_start[sp] = mid
         st_end[sp] = right_end
         st_depth[sp] = depth + 1
@@ -758,7 +757,8 @@ def grow_tree(X, y, codes, w, *, crit, n_classes, max_depth, min_samples_split,
         X, y, codes, w, n_obs, samples, w_total, int(crit), int(n_classes), max_depth,
         float(min_samples_split), float(min_samples_leaf), float(min_weight_leaf),
         float(min_impurity_decrease), int(max_features), seed, presort,
-        0 if max_leaf_nodes is None else int(max_leaf_nodes), n_sur, general, n_cat,
+        0 if max_leaf_nodes is None else int(max_leaf_nodes), n_sur,
+        n_cat if general else None,
         float(min_relative_improvement), obs_w,
     ))
     ints, floats, values, nodex, sur, k, n_rows = grown

@@ -26,6 +26,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from ._sort import sort_pairs
+
 SQUARED_ERROR = 0
 ABSOLUTE_ERROR = 1
 GINI = 2
@@ -40,6 +42,7 @@ REL_TIE = 1e-10
 #: A node of impurity at or below this is pure (not split); also the slack of the
 #: ``min_impurity_decrease`` comparison.
 PURE_TOL = 1e-14
+_ZERO = np.int64(0)  # not a literal: one compiled _stable_sorted
 
 
 @njit(cache=True)
@@ -113,12 +116,28 @@ def _weighted_abs_dev(ys, ws, m):
 
 
 @njit(cache=True)
+def _stable_sorted(y, w, lo, hi):
+    """``y[lo:hi]`` sorted, and ``w[lo:hi]`` in the same order (a stable sort: ties keep
+    their order). The grower's own sort, not numpy's: ``np.sort``/``np.argsort`` would
+    compile numba's sorting kernels as well (seconds of the first run)."""
+    m = hi - lo
+    ys = np.empty(m)
+    order = np.empty(m, dtype=np.int32)
+    for i in range(m):
+        ys[i] = y[lo + i]
+        order[i] = i
+    sort_pairs(ys, order, m)
+    ws = np.empty(m)
+    for i in range(m):
+        ws[i] = w[lo + order[i]]
+    return ys, ws
+
+
+@njit(cache=True)
 def abs_gain(yo, wo, n, lo):
     """-(absolute deviation of yo[:lo] + of yo[lo:n]) about their weighted medians."""
-    ly = np.sort(yo[:lo])
-    lw = wo[:lo][np.argsort(yo[:lo], kind="mergesort")]
-    ry = np.sort(yo[lo:n])
-    rw = wo[lo:n][np.argsort(yo[lo:n], kind="mergesort")]
+    ly, lw = _stable_sorted(yo, wo, _ZERO, lo)
+    ry, rw = _stable_sorted(yo, wo, lo, n)
     return -(_weighted_abs_dev(ly, lw, lo) + _weighted_abs_dev(ry, rw, n - lo))
 
 
@@ -139,10 +158,17 @@ def node_summary(y, codes, w, idx, crit, n_classes):
             r = idx[i]
             counts[codes[r]] += w[r]
             wn += w[r]
-        value = counts / wn
-        top = counts.max()
+        # loops, not array expressions: the same sums, without compiling numpy's kernels
+        value = np.empty(n_classes)
+        top = counts[0]
+        for k in range(n_classes):
+            value[k] = counts[k] / wn
+            top = max(top, counts[k])
         if crit == GINI or crit == CHI2:
-            imp = 1.0 - np.sum(value * value)
+            sq = 0.0
+            for p in value:
+                sq += p * p
+            imp = 1.0 - sq
         elif crit == ENTROPY or crit == GAIN_RATIO:
             imp = 0.0
             for p in value:
@@ -163,7 +189,7 @@ def node_summary(y, codes, w, idx, crit, n_classes):
         sse += w[r] * (y[r] - mean) ** 2
     value = np.empty(1)
     if crit == ABSOLUTE_ERROR:
-        med = weighted_median(y[idx], w[idx])
+        med = weighted_median(y, w, idx, m)
         dev = 0.0
         for i in range(m):
             r = idx[i]
@@ -175,14 +201,28 @@ def node_summary(y, codes, w, idx, crit, n_classes):
 
 
 @njit(cache=True)
-def weighted_median(y, w):
-    """Weighted median; the midpoint of the two middle values when the weight splits exactly."""
-    order = np.argsort(y, kind="mergesort")
-    ys = y[order]
-    cw = np.cumsum(w[order])
-    half = 0.5 * cw[-1]
-    k = min(np.searchsorted(cw, half), y.size - 1)
-    if cw[k] == half and k + 1 < y.size:
+def weighted_median(y, w, rows, m):
+    """Weighted median of ``y[rows[:m]]`` (weights ``w[rows[:m]]``); the midpoint of the two
+    middle values when the weight splits exactly."""
+    yy = np.empty(m)
+    ww = np.empty(m)
+    for i in range(m):
+        yy[i] = y[rows[i]]
+        ww[i] = w[rows[i]]
+    ys, ws = _stable_sorted(yy, ww, _ZERO, m)
+    total = 0.0
+    for i in range(m):
+        total += ws[i]
+    half = 0.5 * total
+    # the first cumulative weight reaching half (the cumulative sums in the sorted order)
+    k = m - 1
+    acc = 0.0
+    for i in range(m):
+        acc += ws[i]
+        if acc >= half:
+            k = i
+            break
+    if acc == half and k + 1 < m:
         return 0.5 * (ys[k] + ys[k + 1])
     return ys[k]
 

@@ -36,7 +36,8 @@ def node_surrogates(X, y, codes, w, samples, start, end, f, row_dir, presorted, 
     when the right has, -1 on a tie; ``rpart_left`` whether ``children_left`` is rpart's left
     son (smaller mean response, or smaller mean class index, as ``anova.c`` / ``gini.c``),
     both on the rows the primary routes. A candidate column is read on the rows where it is
-    present; a categorical one (``n_cat[j] > 0``) sends each level to the side where more of
+    present; a categorical one (``n_cat[j] > 0``; ``n_cat`` is ``None`` on numeric data,
+    and this code is then not compiled) sends each level to the side where more of
     its weight went (:func:`._categorical.categorical_surrogate`; level sets in ``scl`` /
     ``scr``, ``levels`` and ``mask`` are work buffers).
     """
@@ -93,7 +94,7 @@ def node_surrogates(X, y, codes, w, samples, start, end, f, row_dir, presorted, 
     for j in range(X.shape[1]):
         if j == f:
             continue
-        q = n_cat[j]
+        q = 0 if n_cat is None else n_cat[j]
         if use_pre:
             mj = m
             col = presorted[j]
@@ -116,7 +117,7 @@ def node_surrogates(X, y, codes, w, samples, start, end, f, row_dir, presorted, 
             r = ids[i]
             dirs[i] = row_dir[r]
             wbuf[i] = w[r]
-        if q > 0:
+        if n_cat is not None and q > 0:
             for i in range(mj):
                 levels[i] = np.int64(xs[i])
             to_right = np.zeros(q, dtype=np.bool_)
@@ -143,19 +144,21 @@ def node_surrogates(X, y, codes, w, samples, start, end, f, row_dir, presorted, 
             sur_l[node, k] = sur_l[node, k - 1]
             sur_a[node, k] = sur_a[node, k - 1]
             sur_j[node, k] = sur_j[node, k - 1]
-            scl[node, k] = scl[node, k - 1]
-            scr[node, k] = scr[node, k - 1]
+            for b in range(scl.shape[2]):
+                scl[node, k, b] = scl[node, k - 1, b]
+                scr[node, k, b] = scr[node, k - 1, b]
         sur_f[node, pos] = j
         sur_t[node, pos] = split
         sur_l[node, pos] = direction == LEFT
         sur_a[node, pos] = agreement
         sur_j[node, pos] = adj
-        if q > 0:
+        if n_cat is not None and q > 0:
             set_bits(scl[node, pos], mask, q)
             set_bits(scr[node, pos], to_right, q)
         else:
-            scl[node, pos] = 0
-            scr[node, pos] = 0
+            for b in range(scl.shape[2]):
+                scl[node, pos, b] = 0
+                scr[node, pos, b] = 0
         n_found = min(n_found + 1, n_sur)
     return majority_left, rpart_left
 
@@ -217,11 +220,15 @@ def surrogate_storage_doubled(sur, max_rows):
     rows = sur_f.shape[0]
     f2, t2, l2, a2, j2, scl2, scr2 = surrogate_storage(min(max(2 * rows, 64), max_rows),
                                                      sur_f.shape[1], scl.shape[2])
-    f2[:rows] = sur_f
-    t2[:rows] = sur_t
-    l2[:rows] = sur_l
-    a2[:rows] = sur_a
-    j2[:rows] = sur_j
-    scl2[:rows] = scl
-    scr2[:rows] = scr
+    # element loops, not slice assignments (see _tables.node_tables_doubled)
+    for i in range(rows):
+        for k in range(sur_f.shape[1]):
+            f2[i, k] = sur_f[i, k]
+            t2[i, k] = sur_t[i, k]
+            l2[i, k] = sur_l[i, k]
+            a2[i, k] = sur_a[i, k]
+            j2[i, k] = sur_j[i, k]
+            for b in range(scl.shape[2]):
+                scl2[i, k, b] = scl[i, k, b]
+                scr2[i, k, b] = scr[i, k, b]
     return f2, t2, l2, a2, j2, scl2, scr2, dirs, wbuf

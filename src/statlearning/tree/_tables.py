@@ -18,9 +18,15 @@ def node_tables_doubled(ints, floats, values, nodex, cap_max):
     ints2 = np.empty((new, ints.shape[1]), dtype=np.int32)
     floats2 = np.empty((new, floats.shape[1]))
     values2 = np.empty((new, values.shape[1]))
-    ints2[:cap] = ints
-    floats2[:cap] = floats
-    values2[:cap] = values
+    # element loops: a slice assignment compiles numba's shape-mismatch error path (its
+    # string formatting), seconds of the first run for a copy
+    for i in range(cap):
+        for c in range(ints.shape[1]):
+            ints2[i, c] = ints[i, c]
+        for c in range(floats.shape[1]):
+            floats2[i, c] = floats[i, c]
+        for c in range(values.shape[1]):
+            values2[i, c] = values[i, c]
     majority, rpart_left, cat_l, cat_r = nodex
     rows = majority.shape[0]
     new_rows = new if rows > 0 else 0  # none when they are not recorded
@@ -28,8 +34,10 @@ def node_tables_doubled(ints, floats, values, nodex, cap_max):
     rpart_left2 = np.empty(new_rows, dtype=np.bool_)
     cat_l2 = np.empty((new_rows, cat_l.shape[1]), dtype=np.uint64)
     cat_r2 = np.empty((new_rows, cat_l.shape[1]), dtype=np.uint64)
-    majority2[:rows] = majority
-    rpart_left2[:rows] = rpart_left
-    cat_l2[:rows] = cat_l
-    cat_r2[:rows] = cat_r
+    for i in range(rows):
+        majority2[i] = majority[i]
+        rpart_left2[i] = rpart_left[i]
+        for c in range(cat_l.shape[1]):
+            cat_l2[i, c] = cat_l[i, c]
+            cat_r2[i, c] = cat_r[i, c]
     return ints2, floats2, values2, (majority2, rpart_left2, cat_l2, cat_r2)
