@@ -558,6 +558,18 @@ SCALE_INVARIANT = {
 }
 
 
+#: Regressors whose answer is the optimum of a criterion that is flat in some direction, so that
+#: the fit on rescaled data agrees to the optimiser's tolerance rather than to rounding.
+OPTIMISER_TOLERANCE = {
+    "GAMRegressor": (
+        1e-4,
+        "a smooth pushed towards its null space (λ → ∞) sits where GCV is flat: Newton on log λ "
+        "stops once the gradient is below 1e-7 of the criterion, and the fitted values still move "
+        "by O(1/λ) there (edf 1.000005 against 1.00005: ~3e-6 of the range of y)",
+    ),
+}
+
+
 #: Transformers whose output has no units (it does not follow X's scale).
 UNIT_FREE = {"PrototypeFeatures": "kernel values; gamma='scale' follows 1/Var(X)"}
 
@@ -577,8 +589,9 @@ def _scaled_answer_matches(name, est, X, y, factor, caught):
     if kind in ("classifier",):
         np.testing.assert_array_equal(est.predict(X * factor), reference.predict(X))
     elif kind == "regressor":
+        tol = OPTIMISER_TOLERANCE.get(name, (1e-6, ""))[0]
         np.testing.assert_allclose(
-            est.predict(X * factor), reference.predict(X), rtol=1e-6, atol=1e-6 * np.ptp(y)
+            est.predict(X * factor), reference.predict(X), rtol=tol, atol=tol * np.ptp(y)
         )
     elif kind == "clusterer":
         got = outputs(est, X * factor)
