@@ -302,19 +302,47 @@ def compute(*delayed_results):
 _NONE = np.iinfo(np.int64).max  # "no such row" in the first-row summaries
 
 
-def _non_finite_summary(values, offset):
-    """Per column: NaN count, first NaN row, infinity count, first infinite row."""
+def _non_finite_summary(values, offset, finite=None):
+    """Per column: NaN count, first NaN row, infinity count, first infinite row.
+
+    ``finite`` marks the columns already known to be finite (their counts are zero): only
+    the other columns are scanned, one column at a time (no block-sized mask).
+    """
     values = values[:, None] if values.ndim == 1 else values
-    out = np.empty((4, values.shape[1]), dtype=np.int64)
-    for row, mask in ((0, np.isnan(values)), (2, np.isinf(values))):
-        out[row] = mask.sum(axis=0)
-        any_ = mask.any(axis=0)
-        out[row + 1] = np.where(any_, np.argmax(mask, axis=0) + offset, _NONE)
+    out = np.zeros((4, values.shape[1]), dtype=np.int64)
+    out[1] = out[3] = _NONE
+    for j in range(values.shape[1]) if finite is None else np.flatnonzero(~finite):
+        column = values[:, j]
+        for row, mask in ((0, np.isnan(column)), (2, np.isinf(column))):
+            out[row, j] = np.count_nonzero(mask)
+            if out[row, j]:
+                out[row + 1, j] = int(np.argmax(mask)) + offset
     return out
 
 
+def _finite_column_max_abs(X):
+    """Per column: the largest ``|x|`` over the finite entries (0 for none), and whether the
+    whole column is finite.
+
+    Two reductions over the block (its column maxima and minima) and no block-sized
+    temporary; a column that is not finite is scanned again on its own.
+    """
+    p = X.shape[1]
+    if not X.shape[0]:
+        return np.zeros(p), np.ones(p, dtype=bool)
+    with np.errstate(invalid="ignore"):
+        magnitude = np.maximum(X.max(axis=0), -X.min(axis=0))  # NaN or inf propagate
+    finite = np.isfinite(magnitude)
+    for j in np.flatnonzero(~finite):
+        column = X[:, j]
+        column = np.abs(column[np.isfinite(column)])
+        magnitude[j] = column.max() if column.size else 0.0
+    return magnitude, finite
+
+
 def _check_block(X, y, w, offset):
-    parts = [_non_finite_summary(X, offset)]
+    magnitude, finite = _finite_column_max_abs(X)
+    parts = [_non_finite_summary(X, offset, finite)]
     y = None if y is None else np.asarray(y)
     if y is not None and y.dtype.kind in "fc":
         parts.append(_non_finite_summary(y, offset))
@@ -325,10 +353,8 @@ def _check_block(X, y, w, offset):
     else:
         weights = np.array([(~np.isfinite(w)).sum(), (w < 0).sum(), (w > 0).sum()])
     with np.errstate(invalid="ignore"):
-        finite = np.where(np.isfinite(X), np.abs(X), 0.0)
         y_abs = np.abs(y[np.isfinite(y)]) if y is not None and y.dtype.kind in "fc" else None
-    magnitudes = np.r_[finite.max(axis=0) if X.shape[0] else np.zeros(X.shape[1]),
-                       y_abs.max() if y_abs is not None and y_abs.size else 0.0]  # fmt: skip
+    magnitudes = np.r_[magnitude, y_abs.max() if y_abs is not None and y_abs.size else 0.0]
     return np.concatenate(parts, axis=1), weights, magnitudes
 
 
