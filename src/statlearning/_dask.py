@@ -53,6 +53,8 @@ __all__ = [
 SELECT_CAP = 4096
 #: Bins per interval and pass of :func:`exact_quantiles`.
 SELECT_BINS = 1024
+#: Bins of the first pass of :func:`exact_quantiles`, equally wide in value.
+FIRST_BINS = 16384
 
 
 def is_dask_collection(x) -> bool:
@@ -501,6 +503,16 @@ def _reduce(fn, combine, blocks, *args):
     return tree_reduce([call(b, *args) for b in blocks], combine)
 
 
+def _value_edges(lo: int, hi: int, low: float, high: float) -> np.ndarray:
+    """Keys of :data:`FIRST_BINS` bins equally wide in value from ``low`` to ``high``, with
+    ``lo`` first and ``hi`` last (strictly increasing)."""
+    with np.errstate(over="ignore", invalid="ignore"):
+        values = np.linspace(low, high, FIRST_BINS + 1)[1:-1]
+    inner = _keys(values[np.isfinite(values)])
+    inner = inner[(inner > lo) & (inner < hi)]
+    return np.unique(np.concatenate([[lo], inner, [hi]]).astype(np.int64))
+
+
 def _edges(lo: int, hi: int) -> np.ndarray:
     span = hi - lo
     steps = min(SELECT_BINS, span)
@@ -513,13 +525,16 @@ def exact_order_statistics(blocks, n, ranks, low, high):
     The search runs on the float64 values' bit patterns read as ordered integers, so that
     every pass divides the number of representable values left by :data:`SELECT_BINS`
     whatever the data (ties and values near zero included): at most
-    ``⌈64 / log2(SELECT_BINS)⌉`` passes. Each target keeps a half-open key interval
-    ``(lo, hi]`` known to hold it and the number of values ``≤ lo``. A pass counts the values
+    ``1 + ⌈64 / log2(SELECT_BINS)⌉`` passes. The first pass counts at :data:`FIRST_BINS`
+    edges equally spaced in value instead (the bit patterns crowd near zero, where few
+    values lie): for 10⁷ normal values its bins hold at most a few thousand values. Each
+    target keeps a half-open key interval ``(lo, hi]`` known to hold it and the number of
+    values ``≤ lo``. A pass counts the values
     at ``SELECT_BINS + 1`` edges across the interval (a sorted block and ``searchsorted``, per
     block; the counts are added); the bin holding the target becomes the new interval. Once
     an interval holds at most :data:`SELECT_CAP` values, or a single key, one pass brings
     those values to the client, where the target is selected exactly. Every pass sends only
-    counts, never the data: for 10⁷ distinct values, one counting pass and one collecting pass.
+    counts, never the data: for 10⁷ normal values, one counting pass and one collecting pass.
 
     Parameters
     ----------
@@ -538,6 +553,7 @@ def exact_order_statistics(blocks, n, ranks, low, high):
     state = {int(k): (lo0, hi0, 0) for k in set(ranks)}
     total = dict.fromkeys(state, n)  # values in (lo, hi]
     found: dict[int, float] = {}
+    first = True
     while state:
         for k, (lo, hi, _) in list(state.items()):
             if hi - lo == 1:  # a single key: the target is that value
@@ -549,7 +565,11 @@ def exact_order_statistics(blocks, n, ranks, low, high):
         if collect:
             intervals = [(lo, hi) for lo, hi, _ in collect.values()]
             jobs.append(_reduce(_collect_block, _concat_lists, blocks, intervals))
-        edges = [_edges(lo, hi) for lo, hi, _ in refine.values()]
+        edges = [
+            _value_edges(lo, hi, low, high) if first else _edges(lo, hi)
+            for lo, hi, _ in refine.values()
+        ]
+        first = False
         if refine:
             jobs.append(_reduce(_count_block, _add_lists, blocks, edges))
         if not jobs:
