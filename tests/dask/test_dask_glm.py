@@ -292,26 +292,16 @@ def test_logistic_nan_in_a_chunk_gives_the_in_memory_error(client, where):
     assert str(distributed.value) == str(in_memory.value)
 
 
-def test_logistic_passes_over_the_data(client, monkeypatch):
+def test_logistic_passes_over_the_data(client, compute_calls, monkeypatch):
     """A pass over y for the labels, one over X for the validation, the sums and R's starting
     point, one per iteration (the last also reads the fit statistics), then the residual
     quantiles (one pass on data this small)."""
-    from statlearning import _dask
-
-    calls = []
-    compute = _dask.compute
-
-    def counted(*jobs):
-        calls.append(len(jobs))
-        return compute(*jobs)
-
-    monkeypatch.setattr(_dask, "compute", counted)
     X, ys, w, _ = data()
     y = labels(ys["binomial"])
     ours = LogisticRegression().fit(
         chunked(X, UNEVEN), chunked(y, UNEVEN), sample_weight=chunked(w, UNEVEN)
     )
-    assert len(calls) == ours.n_iter_ + 3
+    assert len(compute_calls) == ours.n_iter_ + 3
     monkeypatch.undo()
     ref = LogisticRegression(solver="newton").fit(X, y, sample_weight=w)
     assert_same_fit(ours, ref)

@@ -128,24 +128,16 @@ def test_exact_quantiles_through_counting_passes(client, monkeypatch, values):
     np.testing.assert_array_equal(got, np.quantile(v, probs))
 
 
-def test_exact_quantiles_of_normal_values_in_two_passes(client, monkeypatch):
+def test_exact_quantiles_of_normal_values_in_two_passes(client, compute_calls):
     """Bins equally wide in value first: one counting pass, then one collecting pass."""
     from statlearning import _dask
 
-    calls = []
-    compute = _dask.compute
-
-    def counted(*jobs):
-        calls.append(len(jobs))
-        return compute(*jobs)
-
-    monkeypatch.setattr(_dask, "compute", counted)
     v = np.random.default_rng(2).normal(size=200_000)
     blocks = list(chunked(v, 50_000).to_delayed().ravel())
     probs = [0.0, 0.25, 0.5, 0.75, 1.0]
     got = _dask.exact_quantiles(blocks, v.size, probs, v.min(), v.max())
     np.testing.assert_array_equal(got, np.quantile(v, probs))
-    assert len(calls) == 2
+    assert len(compute_calls) == 2
 
 
 def test_dataframe_names_and_lazy_predictions(client):
