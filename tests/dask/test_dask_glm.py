@@ -306,3 +306,16 @@ def test_logistic_passes_over_the_data(client, compute_calls, monkeypatch):
     ref = LogisticRegression(solver="newton").fit(X, y, sample_weight=w)
     assert_same_fit(ours, ref)
     assert str(ours.summary()) == str(ref.summary())
+
+
+def test_glm_statistics_read_with_the_last_iteration(client, compute_calls):
+    """The first pass (validation, sums, R's starting point), one per iteration (the last
+    also reads the fit statistics), then the residual quantiles (one pass on data this
+    small)."""
+    X, ys, w, _ = data()
+    ours = GLMRegressor(family="poisson").fit(
+        chunked(X, UNEVEN), chunked(ys["poisson"], UNEVEN), sample_weight=chunked(w, UNEVEN)
+    )
+    assert len(compute_calls) == ours.n_iter_ + 2
+    ref = GLMRegressor(family="poisson").fit(X, ys["poisson"], sample_weight=w)
+    assert_same_fit(ours, ref)
