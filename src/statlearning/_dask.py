@@ -53,6 +53,8 @@ __all__ = [
 SELECT_CAP = 4096
 #: Bins per interval and pass of :func:`exact_quantiles`.
 SELECT_BINS = 1024
+#: Bins of the first pass of :func:`exact_quantiles`, equally wide in value.
+FIRST_BINS = 16384
 
 
 def is_dask_collection(x) -> bool:
@@ -302,19 +304,47 @@ def compute(*delayed_results):
 _NONE = np.iinfo(np.int64).max  # "no such row" in the first-row summaries
 
 
-def _non_finite_summary(values, offset):
-    """Per column: NaN count, first NaN row, infinity count, first infinite row."""
+def _non_finite_summary(values, offset, finite=None):
+    """Per column: NaN count, first NaN row, infinity count, first infinite row.
+
+    ``finite`` marks the columns already known to be finite (their counts are zero): only
+    the other columns are scanned, one column at a time (no block-sized mask).
+    """
     values = values[:, None] if values.ndim == 1 else values
-    out = np.empty((4, values.shape[1]), dtype=np.int64)
-    for row, mask in ((0, np.isnan(values)), (2, np.isinf(values))):
-        out[row] = mask.sum(axis=0)
-        any_ = mask.any(axis=0)
-        out[row + 1] = np.where(any_, np.argmax(mask, axis=0) + offset, _NONE)
+    out = np.zeros((4, values.shape[1]), dtype=np.int64)
+    out[1] = out[3] = _NONE
+    for j in range(values.shape[1]) if finite is None else np.flatnonzero(~finite):
+        column = values[:, j]
+        for row, mask in ((0, np.isnan(column)), (2, np.isinf(column))):
+            out[row, j] = np.count_nonzero(mask)
+            if out[row, j]:
+                out[row + 1, j] = int(np.argmax(mask)) + offset
     return out
 
 
+def _finite_column_max_abs(X):
+    """Per column: the largest ``|x|`` over the finite entries (0 for none), and whether the
+    whole column is finite.
+
+    Two reductions over the block (its column maxima and minima) and no block-sized
+    temporary; a column that is not finite is scanned again on its own.
+    """
+    p = X.shape[1]
+    if not X.shape[0]:
+        return np.zeros(p), np.ones(p, dtype=bool)
+    with np.errstate(invalid="ignore"):
+        magnitude = np.maximum(X.max(axis=0), -X.min(axis=0))  # NaN or inf propagate
+    finite = np.isfinite(magnitude)
+    for j in np.flatnonzero(~finite):
+        column = X[:, j]
+        column = np.abs(column[np.isfinite(column)])
+        magnitude[j] = column.max() if column.size else 0.0
+    return magnitude, finite
+
+
 def _check_block(X, y, w, offset):
-    parts = [_non_finite_summary(X, offset)]
+    magnitude, finite = _finite_column_max_abs(X)
+    parts = [_non_finite_summary(X, offset, finite)]
     y = None if y is None else np.asarray(y)
     if y is not None and y.dtype.kind in "fc":
         parts.append(_non_finite_summary(y, offset))
@@ -325,10 +355,8 @@ def _check_block(X, y, w, offset):
     else:
         weights = np.array([(~np.isfinite(w)).sum(), (w < 0).sum(), (w > 0).sum()])
     with np.errstate(invalid="ignore"):
-        finite = np.where(np.isfinite(X), np.abs(X), 0.0)
         y_abs = np.abs(y[np.isfinite(y)]) if y is not None and y.dtype.kind in "fc" else None
-    magnitudes = np.r_[finite.max(axis=0) if X.shape[0] else np.zeros(X.shape[1]),
-                       y_abs.max() if y_abs is not None and y_abs.size else 0.0]  # fmt: skip
+    magnitudes = np.r_[magnitude, y_abs.max() if y_abs is not None and y_abs.size else 0.0]
     return np.concatenate(parts, axis=1), weights, magnitudes
 
 
@@ -475,6 +503,16 @@ def _reduce(fn, combine, blocks, *args):
     return tree_reduce([call(b, *args) for b in blocks], combine)
 
 
+def _value_edges(lo: int, hi: int, low: float, high: float) -> np.ndarray:
+    """Keys of :data:`FIRST_BINS` bins equally wide in value from ``low`` to ``high``, with
+    ``lo`` first and ``hi`` last (strictly increasing)."""
+    with np.errstate(over="ignore", invalid="ignore"):
+        values = np.linspace(low, high, FIRST_BINS + 1)[1:-1]
+    inner = _keys(values[np.isfinite(values)])
+    inner = inner[(inner > lo) & (inner < hi)]
+    return np.unique(np.concatenate([[lo], inner, [hi]]).astype(np.int64))
+
+
 def _edges(lo: int, hi: int) -> np.ndarray:
     span = hi - lo
     steps = min(SELECT_BINS, span)
@@ -487,13 +525,16 @@ def exact_order_statistics(blocks, n, ranks, low, high):
     The search runs on the float64 values' bit patterns read as ordered integers, so that
     every pass divides the number of representable values left by :data:`SELECT_BINS`
     whatever the data (ties and values near zero included): at most
-    ``⌈64 / log2(SELECT_BINS)⌉`` passes. Each target keeps a half-open key interval
-    ``(lo, hi]`` known to hold it and the number of values ``≤ lo``. A pass counts the values
+    ``1 + ⌈64 / log2(SELECT_BINS)⌉`` passes. The first pass counts at :data:`FIRST_BINS`
+    edges equally spaced in value instead (the bit patterns crowd near zero, where few
+    values lie): for 10⁷ normal values its bins hold at most a few thousand values. Each
+    target keeps a half-open key interval ``(lo, hi]`` known to hold it and the number of
+    values ``≤ lo``. A pass counts the values
     at ``SELECT_BINS + 1`` edges across the interval (a sorted block and ``searchsorted``, per
     block; the counts are added); the bin holding the target becomes the new interval. Once
     an interval holds at most :data:`SELECT_CAP` values, or a single key, one pass brings
     those values to the client, where the target is selected exactly. Every pass sends only
-    counts, never the data: for 10⁷ distinct values, one counting pass and one collecting pass.
+    counts, never the data: for 10⁷ normal values, one counting pass and one collecting pass.
 
     Parameters
     ----------
@@ -512,6 +553,7 @@ def exact_order_statistics(blocks, n, ranks, low, high):
     state = {int(k): (lo0, hi0, 0) for k in set(ranks)}
     total = dict.fromkeys(state, n)  # values in (lo, hi]
     found: dict[int, float] = {}
+    first = True
     while state:
         for k, (lo, hi, _) in list(state.items()):
             if hi - lo == 1:  # a single key: the target is that value
@@ -523,7 +565,11 @@ def exact_order_statistics(blocks, n, ranks, low, high):
         if collect:
             intervals = [(lo, hi) for lo, hi, _ in collect.values()]
             jobs.append(_reduce(_collect_block, _concat_lists, blocks, intervals))
-        edges = [_edges(lo, hi) for lo, hi, _ in refine.values()]
+        edges = [
+            _value_edges(lo, hi, low, high) if first else _edges(lo, hi)
+            for lo, hi, _ in refine.values()
+        ]
+        first = False
         if refine:
             jobs.append(_reduce(_count_block, _add_lists, blocks, edges))
         if not jobs:

@@ -272,3 +272,50 @@ def test_logistic_refuses_what_needs_the_rows(client):
         LogisticRegression(penalty="l1", solver="cd").fit(Xd, chunked(ys["binomial"], 50))
     with pytest.raises(ValueError, match="3 classes"):
         LogisticRegression().fit(Xd, chunked(np.arange(203) % 3, 50))
+
+
+@pytest.mark.parametrize("where", ["X", "y", "y-two-labels"])
+def test_logistic_nan_in_a_chunk_gives_the_in_memory_error(client, where):
+    X, ys, _, _ = data()
+    y = ys["binomial"]
+    if where == "X":
+        X[[120, 150], 1] = np.nan
+    elif where == "y":  # three distinct values, NaN among them
+        y[130] = np.nan
+    else:  # only NaN and one label: two "classes"
+        y[:] = 1.0
+        y[[5, 130]] = np.nan
+    with pytest.raises(ValueError) as in_memory:
+        LogisticRegression().fit(X, y)
+    with pytest.raises(ValueError) as distributed:
+        LogisticRegression().fit(chunked(X, 50), chunked(y, 50))
+    assert str(distributed.value) == str(in_memory.value)
+
+
+def test_logistic_passes_over_the_data(client, compute_calls, monkeypatch):
+    """A pass over y for the labels, one over X for the validation, the sums and R's starting
+    point, one per iteration (the last also reads the fit statistics), then the residual
+    quantiles (one pass on data this small)."""
+    X, ys, w, _ = data()
+    y = labels(ys["binomial"])
+    ours = LogisticRegression().fit(
+        chunked(X, UNEVEN), chunked(y, UNEVEN), sample_weight=chunked(w, UNEVEN)
+    )
+    assert len(compute_calls) == ours.n_iter_ + 3
+    monkeypatch.undo()
+    ref = LogisticRegression(solver="newton").fit(X, y, sample_weight=w)
+    assert_same_fit(ours, ref)
+    assert str(ours.summary()) == str(ref.summary())
+
+
+def test_glm_statistics_read_with_the_last_iteration(client, compute_calls):
+    """The first pass (validation, sums, R's starting point), one per iteration (the last
+    also reads the fit statistics), then the residual quantiles (one pass on data this
+    small)."""
+    X, ys, w, _ = data()
+    ours = GLMRegressor(family="poisson").fit(
+        chunked(X, UNEVEN), chunked(ys["poisson"], UNEVEN), sample_weight=chunked(w, UNEVEN)
+    )
+    assert len(compute_calls) == ours.n_iter_ + 2
+    ref = GLMRegressor(family="poisson").fit(X, ys["poisson"], sample_weight=w)
+    assert_same_fit(ours, ref)

@@ -114,7 +114,8 @@ def test_exact_quantiles_through_counting_passes(client, monkeypatch, values):
     from statlearning import _dask
 
     monkeypatch.setattr(_dask, "SELECT_CAP", 5)
-    monkeypatch.setattr(_dask, "SELECT_BINS", 64)  # at most 11 passes
+    monkeypatch.setattr(_dask, "SELECT_BINS", 64)  # at most 12 passes
+    monkeypatch.setattr(_dask, "FIRST_BINS", 16)
     rng = np.random.default_rng(1)
     v = {
         "normal": rng.normal(size=601),
@@ -125,6 +126,18 @@ def test_exact_quantiles_through_counting_passes(client, monkeypatch, values):
     probs = [0.0, 0.1, 0.25, 0.5, 0.75, 1.0]
     got = _dask.exact_quantiles(blocks, v.size, probs, v.min(), v.max())
     np.testing.assert_array_equal(got, np.quantile(v, probs))
+
+
+def test_exact_quantiles_of_normal_values_in_two_passes(client, compute_calls):
+    """Bins equally wide in value first: one counting pass, then one collecting pass."""
+    from statlearning import _dask
+
+    v = np.random.default_rng(2).normal(size=200_000)
+    blocks = list(chunked(v, 50_000).to_delayed().ravel())
+    probs = [0.0, 0.25, 0.5, 0.75, 1.0]
+    got = _dask.exact_quantiles(blocks, v.size, probs, v.min(), v.max())
+    np.testing.assert_array_equal(got, np.quantile(v, probs))
+    assert len(compute_calls) == 2
 
 
 def test_dataframe_names_and_lazy_predictions(client):

@@ -17,9 +17,8 @@ from __future__ import annotations
 
 import numpy as np
 from scipy import stats
-from scipy.linalg import lapack
 
-from .linalg import augmented_design
+from .linalg import augmented_design, triangular_factor_in_place
 
 
 def ols_statistics(residuals, fitted, sample_weight, rank: int, fit_intercept: bool) -> dict:
@@ -134,16 +133,7 @@ def block_r_factor(X, y, sqrt_w, fit_intercept: bool) -> np.ndarray:
     rows has the column norms and inner products of ``[A | y]`` itself, so R's aliasing rule
     and the least-squares solution computed from ``R`` are those of the full design (TSQR).
     """
-    M = augmented_design(X, y, sqrt_w, fit_intercept)
-    if M.shape[0] == 0:
-        return np.zeros((0, M.shape[1]))
-    # LAPACK's dgeqrf in place on the block's own copy (numpy's qr would copy it again: a block
-    # of 500,000 x 20 then needs 170 MB instead of 85); the same routine, the same R
-    lwork = int(lapack.dgeqrf_lwork(*M.shape)[0])
-    qr, _, _, info = lapack.dgeqrf(M, lwork=max(lwork, 1), overwrite_a=1)
-    if info != 0:  # pragma: no cover - LAPACK reports an illegal argument only
-        raise np.linalg.LinAlgError(f"dgeqrf failed (info = {info})")
-    return np.triu(qr[: min(M.shape)])
+    return triangular_factor_in_place(augmented_design(X, y, sqrt_w, fit_intercept))
 
 
 def merge_r_factors(a: np.ndarray, b: np.ndarray) -> np.ndarray:

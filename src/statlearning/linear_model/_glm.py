@@ -339,12 +339,13 @@ class GLMRegressor(RegressorMixin, LinearPredictorMixin, InferenceMixin, StatBas
             raise ValueError(f"{name}: offset contains NaN or infinite values.")
         if not first["y_valid"]:
             self._raise_y_domain(fam, first["y_min"], first["y_max"])
+        null_mu = data.weighted_mean_y if self.fit_intercept else None
+        data.speculate_statistics(null_mu, self.tol)
         try:
             res = data.fit(max_iter=self.max_iter, tol=self.tol)
         except ValueError as exc:
             raise ValueError(f"{name}: {exc}") from None
         sum_w, n_obs = first["sum_w"], first["n_obs"]
-        null_mu = data.weighted_mean_y if self.fit_intercept else None
         sums = data.statistics(res, null_mu)
         self._store_fit(res, sums, n_obs, sum_w, fam, link)
         if self.fit_intercept and off is not None:

@@ -167,8 +167,10 @@ def _working(X, y, w, off, spec, eta, mu):
     return good, z[good], W[good]
 
 
-def _point_block(X, y, w, off, offset, spec, coef):
-    """One block's share of a point: deviance, domain checks, working Gram matrix, score."""
+def _point_block(X, y, w, off, offset, spec, coef, extra=None):
+    """One block's share of a point: deviance, domain checks, working Gram matrix, score, and
+    ``extra = (fn, args, combine)``'s ``fn(X, y, w, off, spec, eta, mu, *args)`` (statistics
+    wanted at the point, read in the same pass) or ``None``."""
     y, w = _response(y, w, spec)
     fam, link = spec.family, spec.link
     eta, mu, finite_eta = _state(X, y, w, off, spec, coef)
@@ -190,11 +192,15 @@ def _point_block(X, y, w, off, offset, spec, coef):
         score = X.T @ r
         if spec.fit_intercept:
             score = np.concatenate([[r.sum()], score])
-    return dev, valid, finite, G, score
+    more = None
+    if extra is not None:
+        more = (extra[0](X, y, w, off, spec, eta, mu, *extra[1]), extra[2])
+    return dev, valid, finite, G, score, more
 
 
 def _merge_points(a, b):
-    return a[0] + b[0], a[1] and b[1], a[2] and b[2], a[3] + b[3], a[4] + b[4]
+    more = None if a[5] is None else (a[5][1](a[5][0], b[5][0]), a[5][1])
+    return a[0] + b[0], a[1] and b[1], a[2] and b[2], a[3] + b[3], a[4] + b[4], more
 
 
 def _r_block(X, y, w, off, offset, spec, coef):
@@ -232,6 +238,12 @@ def _merge_first(a, b):
 def _stats_block(X, y, w, off, offset, spec, coef, weights_coef, deviance, sum_w, null_mu):
     y, w = _response(y, w, spec)
     eta, mu, _ = _state(X, y, w, off, spec, coef)
+    return _glm_sums_at(X, y, w, off, spec, eta, mu, weights_coef, deviance, sum_w, null_mu)
+
+
+def _glm_sums_at(X, y, w, off, spec, eta, mu, weights_coef, deviance, sum_w, null_mu):
+    """:func:`glm_fit_sums` of a block at ``(η, μ)``, the working weights at
+    ``weights_coef``."""
     eta_w, mu_w, _ = _state(X, y, w, off, spec, weights_coef)
     good, _, W_good = _working(X, y, w, off, spec, eta_w, mu_w)
     W = np.zeros(y.shape[0])
@@ -298,6 +310,13 @@ class BlockData(IRLSData):
         self.k = self.X.shape[1] + int(self.fit_intercept)
         self._start = None
         self.passes = 0
+        self.extra = None  # (fn, combine, args): statistics read with the passes near the end
+        self.extras = {}  # their results by the coefficients evaluated (and the previous ones)
+        self._speculate = False
+        self._last_dev = None
+        self._last_coef = None  # R's starting means: no coefficients
+        self._speculate_below = 0.0
+        self._with_previous = False
 
     def reduce(self, fn, combine, *args):
         """Delayed ``combine`` over ``fn(X, y, w, offset, row, spec, *args)`` of every block."""
@@ -320,12 +339,48 @@ class BlockData(IRLSData):
         self.weighted_mean_y = sums["sum_wy"] / sums["sum_w"] if sums["sum_w"] else 0.0
 
     def _point(self, coef, result):
-        dev, valid, finite, G, score = result
+        dev, valid, finite, G, score, _ = result
         return Point(coef, float(dev), bool(valid), (finite, G, score))
+
+    def speculate(self, fn, combine, args, below, with_previous=False):
+        """Read ``fn(X, y, w, off, spec, eta, mu, *args)`` (merged by ``combine``) with every
+        evaluation once the relative change of the deviance between two evaluations falls
+        below ``below`` (the iterations are then about to stop): the statistics at the final
+        coefficients then need no pass of their own (:meth:`extra_at`). With
+        ``with_previous``, the previously evaluated coefficients come first in ``args``."""
+        self.extra = (fn, combine, tuple(args))
+        self._speculate_below = float(below)
+        self._with_previous = bool(with_previous)
+
+    @staticmethod
+    def _key(coef, previous=None):
+        def key(c):
+            return None if c is None else np.where(np.isnan(c), 0.0, c).tobytes()
+
+        return key(coef), key(previous)
+
+    def extra_at(self, coef, previous=None):
+        """The speculative statistics at ``coef`` (and the previous ``previous`` with
+        ``with_previous``; aliased entries as zeros), or ``None``."""
+        return self.extras.get(self._key(coef, previous if self._with_previous else None))
 
     def evaluate(self, coef) -> Point:
         c = np.asarray(coef, dtype=np.float64)
-        (result,) = _dask.compute(self.reduce(_point_block, _merge_points, c))
+        extra = None
+        previous = self._last_coef if self._with_previous else None
+        if self.extra is not None and self._speculate:
+            fn, combine, args = self.extra
+            if self._with_previous:
+                args = (previous, *args)
+            extra = (fn, args, combine)
+        (result,) = _dask.compute(self.reduce(_point_block, _merge_points, c, extra))
+        if result[5] is not None:
+            self.extras[self._key(c, previous)] = result[5][0]
+        dev = float(result[0])
+        if self._last_dev is not None and np.isfinite(dev):
+            change = abs(dev - self._last_dev) / (abs(dev) + 0.1)
+            self._speculate = change < self._speculate_below
+        self._last_dev, self._last_coef = dev, c
         return self._point(c, result)
 
     def start(self) -> Point | None:
@@ -347,13 +402,27 @@ class BlockData(IRLSData):
         return fit_irls(self, **kwargs)
 
     def statistics(self, res, null_mu):
-        """:func:`glm_fit_sums` of a fitted model over every block (one pass)."""
+        """:func:`glm_fit_sums` of a fitted model over every block (read with the iterations'
+        last pass when it was at these coefficients, see :meth:`speculate_statistics`; else
+        one pass)."""
         at = res.weights_at.coef if res.weights_at is not None else None
+        # the speculative sums were read with the deviance unknown: not for the Gamma family
+        if self.extra is not None and self.extra[2][1:] == (self.sum_w, null_mu):
+            known = self.extra_at(res.coef, at)
+            if known is not None:
+                return known
         job = self.reduce(
             _stats_block, merge_glm_sums, np.where(np.isnan(res.coef), 0.0, res.coef), at,
             float(res.deviance), float(self.sum_w), null_mu,
         )  # fmt: skip
         return _dask.compute(job)[0]
+
+    def speculate_statistics(self, null_mu, tol):
+        """Read :meth:`statistics` with the last iterations (:meth:`speculate`), except for
+        the Gamma family, whose log-likelihood rows need the final deviance."""
+        if self.family.name != "gamma":
+            args = (np.nan, self.sum_w, null_mu)  # the deviance: used by the Gamma family only
+            self.speculate(_glm_sums_at, merge_glm_sums, args, np.sqrt(tol), with_previous=True)
 
     def residual_quantiles(self, coef, n, low, high):
         """Exact quantiles of the deviance residuals (all rows), without moving them."""
@@ -420,6 +489,10 @@ def _logistic_block(X, y, w, off, offset, spec, coef, null_mu):
     return logistic_fit_sums(y, w, _eta(X, coef, spec.fit_intercept), null_mu)
 
 
+def _logistic_sums_at(X, y, w, off, spec, eta, mu, null_mu):
+    return logistic_fit_sums(y, w, eta, null_mu)
+
+
 def _logistic_residual_block(X, y, w, off, offset, spec, coef):
     y, w = _response(y, w, spec)
     r = logistic_deviance_residuals(y, w, _eta(X, coef, spec.fit_intercept))
@@ -459,20 +532,38 @@ class LogisticBlocks:
         self.data = None
 
     def labels(self, *others):
-        """The sorted labels of ``y`` (one pass, with the delayed ``others``)."""
+        """The sorted labels of ``y`` (a pass over ``y`` alone, with the delayed ``others``)."""
         job = _dask.map_reduce(_labels_block, _union, [self.rows.y], self.rows.offsets)
         return _dask.compute(job, *others)
 
-    def fit(self, classes, l2, **kwargs):
-        """IRLS with the ridge penalty ``(l2/2)‖β‖²`` on half the deviance (as
-        :func:`~statlearning._solvers.logistic.binary_irls`)."""
+    def first_pass(self, classes, *others):
+        """Pass 1 over ``X`` (:meth:`BlockData.first_pass`) for the labels ``classes``, with
+        the delayed ``others`` (the validation pass); returns ``(sums, *others)``."""
         self.spec.classes = classes
-        data = self.data = BlockData(self.rows, None, self.spec)
-        first = data.first_pass()[0]
+        self.data = BlockData(self.rows, None, self.spec)
+        return self.data.first_pass(*others)
+
+    def fit(self, l2, null_mu=None, **kwargs):
+        """IRLS with the ridge penalty ``(l2/2)‖β‖²`` on half the deviance (as
+        :func:`~statlearning._solvers.logistic.binary_irls`), after :meth:`first_pass`.
+
+        With ``null_mu``, the fit statistics (:func:`logistic_fit_sums`) are read with the
+        last iterations' passes (:meth:`BlockData.speculate`), so that :meth:`statistics`
+        usually needs no pass of its own.
+        """
+        data = self.data
         data.alpha = l2 / data.sum_w if l2 > 0 else 0.0
-        return data.fit(**kwargs), first
+        if null_mu is not None:
+            tol = kwargs.get("tol", 1e-8)
+            data.speculate(_logistic_sums_at, merge_logistic_sums, (null_mu,), np.sqrt(tol))
+        return data.fit(**kwargs)
 
     def statistics(self, coef, null_mu):
+        """:func:`logistic_fit_sums` at ``coef`` over every block (read with the iterations'
+        last pass when it was at ``coef``, else one pass)."""
+        known = self.data.extra_at(coef) if self.data.extra is not None else None
+        if known is not None and self.data.extra[2] == (null_mu,):
+            return known
         job = self.data.reduce(_logistic_block, merge_logistic_sums, coef, null_mu)
         return _dask.compute(job)[0]
 

@@ -363,19 +363,26 @@ float or int
             )
         rows = _dask.row_blocks(self, X, y, sample_weight, labels=True)
         blocks = LogisticBlocks(rows, self.fit_intercept)
-        labels, checks = blocks.labels(_dask.check_blocks(rows))
+        # the labels from y alone; X is validated in the first pass over it (with the sums
+        # and R's starting point), before anything of that pass is used
+        (labels,) = blocks.labels()
+        try:
+            self.classes_, _ = encode_class_labels(labels, name)
+            if self.classes_.size != 2:
+                raise ValueError(
+                    f"{name}: y has {self.classes_.size} classes; on Dask collections the fit "
+                    "is binary (the multinomial model needs the rows in memory)."
+                )
+        except ValueError:  # NaN or infinity in X or y is reported first, as in memory
+            (checks,) = _dask.compute(_dask.check_blocks(rows))
+            _dask.raise_for_bad_blocks(self, rows, checks)
+            raise
+        first, checks = blocks.first_pass(self.classes_, _dask.check_blocks(rows))
         _dask.raise_for_bad_blocks(self, rows, checks)
-        self.classes_, _ = encode_class_labels(labels, name)
-        if self.classes_.size != 2:
-            raise ValueError(
-                f"{name}: y has {self.classes_.size} classes; on Dask collections the fit is "
-                "binary (the multinomial model needs the rows in memory)."
-            )
         self._check_solver(2)
         self.solver_ = "newton"  # IRLS: every L-BFGS iteration would be a pass over the data
-        fit, first = blocks.fit(
-            self.classes_, l2, max_iter=self.max_iter, tol=self.tol, rank_tol=self.rank_tol
-        )
+        null_mu = self._null_mean(first["sum_wy"], first["sum_w"]) if l2 == 0 else None
+        fit = blocks.fit(l2, null_mu, max_iter=self.max_iter, tol=self.tol, rank_tol=self.rank_tol)
         self.n_iter_ = int(fit.n_iter)
         coef = fit.coef
         self.intercept_ = np.array([coef[0] if self.fit_intercept else 0.0])
@@ -389,7 +396,7 @@ float or int
             self._warn(fit, False, 0.0, True)
             return self
         sum_w = first["sum_w"]
-        sums = blocks.statistics(coef, self._null_mean(first["sum_wy"], sum_w))
+        sums = blocks.statistics(coef, null_mu)
         self.deviance_ = 2.0 * sums["loss"]
         self._store_wald(fit.unscaled_cov, sums, first["n_obs"], sum_w)
         self._residual_quantiles = blocks.residual_quantiles(
