@@ -61,6 +61,7 @@ step halving and convergence measured on the penalised deviance
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from dataclasses import dataclass
 
 import numpy as np
@@ -157,7 +158,7 @@ class Point:
     state: object = None
 
 
-class IRLSData:
+class IRLSData(ABC):
     """Where the iterations get their data from: the sufficient-statistics provider.
 
     The iterations of :func:`fit_irls` never touch rows: they ask a provider for the deviance
@@ -188,23 +189,23 @@ class IRLSData:
     sum_w = 0.0
     weighted_mean_y = 0.0
 
+    @abstractmethod
     def start(self) -> Point | None:
         """R's starting means as a point, or ``None`` when their ``η`` is not finite or not
         valid."""
-        raise NotImplementedError
 
+    @abstractmethod
     def evaluate(self, coef) -> Point:
         """The point at ``coef`` (``NaN`` entries count as zero)."""
-        raise NotImplementedError
 
+    @abstractmethod
     def system(self, point: Point, check: bool = True):
         """The weighted least-squares problem at ``point`` (``None`` when ``check`` and its
         working responses or weights are not finite)."""
-        raise NotImplementedError
 
+    @abstractmethod
     def score(self, point: Point) -> np.ndarray:
         """``Aᵀr`` with ``r = w (y − μ) (dμ/dη) / V(μ)`` over rows of positive weight."""
-        raise NotImplementedError
 
     def arrays(self, point: Point, system):
         """``(η, μ, W)`` at the final point as arrays, or ``(None, None, None)``."""

@@ -284,7 +284,10 @@ class _BlockSystem:
         return qr_least_squares(R[:, :k], R[:, k], None, False, rank_tol)
 
     def coordinate_descent(self, coef, tol):  # pragma: no cover - refused before fitting
-        raise NotImplementedError("coordinate descent needs the rows in memory")
+        raise ValueError(
+            "solver='cd' does not fit on Dask collections: coordinate descent needs the rows "
+            "in memory; use the default solver"
+        )
 
 
 class BlockData(IRLSData):
