@@ -179,3 +179,57 @@ def test_numba_threads_sets_and_restores():
     assert resolve_n_threads(-2) == max(total - 1, 1)
     assert resolve_n_threads(10**6) == total
     assert resolve_n_threads(None) is None
+
+
+def _blas_threads():
+    from threadpoolctl import threadpool_info
+
+    return [i["num_threads"] for i in threadpool_info() if i["user_api"] == "blas"]
+
+
+def test_single_blas_thread_limits_and_restores(monkeypatch):
+    import scipy.linalg  # noqa: F401  (its BLAS is loaded too)
+
+    from statlearning._core import compiled
+
+    before = _blas_threads()
+    with compiled.single_blas_thread():
+        assert set(_blas_threads()) == {1}
+    assert _blas_threads() == before
+    with pytest.raises(RuntimeError), compiled.single_blas_thread():
+        raise RuntimeError
+    assert _blas_threads() == before
+    # bounds: above keeps the threads, below leaves the block alone
+    with compiled.single_blas_thread(2**28):
+        assert _blas_threads() == before
+    with compiled.single_blas_thread(2**10, below=2**12):
+        assert _blas_threads() == before
+    # a product between the two bounds keeps its threads only while a core is free
+    if max(before) > 1:
+        for free, expected in ((True, before), (False, [1] * len(before))):
+            monkeypatch.setattr(compiled, "core_is_free", lambda free=free: free)
+            with compiled.single_blas_thread(2**25, quiet_above=compiled.PRODUCT_THREADS_FROM):
+                assert _blas_threads() == expected
+            with compiled.single_blas_thread(2**25):  # factorisations keep the busy rule
+                assert set(_blas_threads()) == {1}
+
+
+def test_core_is_free_reads_the_other_processes_load(monkeypatch):
+    from statlearning._core import compiled
+
+    if compiled._machine_busy_seconds() is None or compiled._CORES < 2:
+        pytest.skip("needs Linux's /proc/stat and two cores")
+    clock = iter([100.0, 100.05, 101.0, 102.0])
+    busy = iter([50.0, 50.0 + compiled._CORES - 1.0, 50.0 + compiled._CORES - 0.8])
+    monkeypatch.setattr(compiled.time, "monotonic", lambda: next(clock))
+    monkeypatch.setattr(compiled, "_machine_busy_seconds", lambda: next(busy))
+    monkeypatch.setattr(compiled.os, "getloadavg", lambda: (0.2, 0.2, 0.2))
+    monkeypatch.setattr(compiled, "_LOAD", {"time": None, "busy": 0.0, "own": 0.0, "free": False})
+    own = compiled.os.times()
+    monkeypatch.setattr(compiled.os, "times", lambda: own)  # this process used nothing
+    assert compiled.core_is_free()  # first reading: the load average
+    assert compiled.core_is_free()  # within the window: the last verdict, no new reading
+    # over the next second the others used cores − 1 of them: no core left beside ours
+    assert not compiled.core_is_free()
+    # over the one after, 0.2 of a core: free again
+    assert compiled.core_is_free()

@@ -116,3 +116,25 @@ def test_finite_max_abs_is_the_magnitude_or_nan_for_any_non_finite_entry(rows, w
     Y.reshape(-1)[where % Y.size] = bad
     assert np.isnan(finite_max_abs(Y))
     assert finite_max_abs(np.zeros((0, 3))) == 0.0
+
+
+def test_validated_magnitude_raises_the_validations_message():
+    from sklearn.utils import check_array
+
+    from statlearning._core.scaling import validated_magnitude
+
+    calls = []
+
+    def validate(A, **params):
+        calls.append(params)
+        return check_array(A, **params)
+
+    X = np.array([[1.0, -3.0], [2.0, 0.5]])
+    Xv, m = validated_magnitude(validate, X, "Owner")
+    assert np.array_equal(Xv, X) and m == 3.0 and calls == [{"ensure_all_finite": False}]
+    X[1, 1] = np.inf
+    with pytest.raises(ValueError, match="infinity"):
+        validated_magnitude(validate, X, "Owner")
+    # a validation that lets non-finite values through still gets an error naming the owner
+    with pytest.raises(ValueError, match="Owner: X contains NaN or infinite values"):
+        validated_magnitude(lambda A, **params: np.asarray(A), X, "Owner")

@@ -29,7 +29,7 @@ import numpy as np
 from scipy import linalg
 from scipy.linalg import lapack
 
-from .compiled import single_blas_thread
+from .compiled import PRODUCT_THREADS_FROM, single_blas_thread
 
 R_TOL = 1e-7  # R's lm() default tolerance for aliasing (lm.fit's `tol`)
 
@@ -291,9 +291,10 @@ def gram(
     if E is not None and extra_center is not None:
         cE = np.broadcast_to(np.asarray(extra_center, dtype=np.float64), (m,))
     k = int(bool(intercept)) + p + m
-    # one BLAS thread below 2**27 multiply-adds (single_blas_thread's rule): on a busy two-core
-    # machine the threaded XᵀX of 1,000 × 100 took ~12 ms against ~1 ms on one thread
-    with single_blas_thread(X.shape[0] * k * k):
+    # one BLAS thread below 2**27 multiply-adds on a busy machine (single_blas_thread's rule: the
+    # threaded XᵀX of 1,000 × 100 took ~12 ms against ~1 ms on one thread), from 2**23 when a
+    # core is free
+    with single_blas_thread(X.shape[0] * k * k, quiet_above=PRODUCT_THREADS_FROM):
         if sqrt_weights is None and block_rows is None:
             G = _gram_one_product(X, E, c, cE, bool(intercept), bool(center_is_mean))
             if G is not None:

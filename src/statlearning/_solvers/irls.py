@@ -42,9 +42,11 @@ limited-pivoting QR with glm's tolerance ``min(1e-7, tol/1000)``, which decides 
 columns (``NaN`` coefficients) and gives ``(AᵀWA)⁻¹`` as ``summary.glm`` computes it. Either
 way the working weights are those of the final iteration, i.e. evaluated at the previous
 iterate, as R does. Any column near collinearity switches the iterations to the QR solver.
-Every product of the iterations is a block of rows or a ``k × k`` matrix, so they run on one
-BLAS thread (:func:`~statlearning._core.compiled.single_blas_thread`): on a busy machine a
-threaded BLAS spends longer synchronising its workers than computing such products.
+Every product of the iterations is a block of rows or a ``k × k`` matrix, so on a busy
+machine they run on one BLAS thread (:func:`~statlearning._core.compiled.single_blas_thread`: a
+threaded BLAS spends longer synchronising its workers than computing such products); while a
+core is free, blocks of at least
+:data:`~statlearning._core.compiled.PRODUCT_THREADS_FROM` multiply-adds keep their threads.
 
 Penalised fits (``alpha > 0``) minimise, as scikit-learn's GLMs do,
 
@@ -68,7 +70,7 @@ import numpy as np
 from scipy import linalg
 from scipy.linalg import lapack
 
-from .._core.compiled import single_blas_thread
+from .._core.compiled import PRODUCT_THREADS_FROM, single_blas_thread
 from .._core.families import get_family
 from .._core.linalg import BLOCK_ROWS, Factorisation, gram, inverse_from_r, qr_least_squares
 from .._core.links import get_link
@@ -434,7 +436,7 @@ def irls(
     off = np.zeros(n) if offset is None else _as_1d(offset, n, "offset")
     data = ArrayData(X, y, fam, lnk, w, off, bool(fit_intercept), float(alpha), float(l1_ratio))
     # every product of the iterations is a row block or a k × k matrix: one BLAS thread each
-    with single_blas_thread(BLOCK_ROWS * (data.k + 1) ** 2):
+    with single_blas_thread(BLOCK_ROWS * (data.k + 1) ** 2, quiet_above=PRODUCT_THREADS_FROM):
         return fit_irls(data, coef_init=coef_init, max_iter=max_iter, tol=tol, rank_tol=rank_tol)
 
 

@@ -14,11 +14,11 @@ from sklearn.utils.validation import check_is_fitted
 from .. import _dask
 from .._core.compiled import kernel_array, numba_threads, single_blas_thread
 from .._core.scaling import (
-    finite_max_abs,
     max_abs,
     scale_for,
     scale_for_magnitude,
     times,
+    validated_magnitude,
 )
 from .._validation import ArrayLike, Interval, NJobs, Options, RandomState, validate_data
 from ..base import StatBase, TransformerMixin, fit_context
@@ -557,15 +557,11 @@ class KMeans(ClusterMixin, TransformerMixin, StatBase):
     def _validated(self, X, reset):
         """``(X, m)``: ``X`` validated, C-ordered and checked finite, and its largest magnitude
         (the finiteness check and the magnitude for rescaling take one read of ``X``)."""
-        raw = X
-        X = validate_data(
-            self, X, dtype=np.float64, order="C", reset=reset, ensure_all_finite=False
-        )
-        X = kernel_array(X)
-        m = finite_max_abs(X)
-        if np.isnan(m):  # the validation's own message, naming the column
-            validate_data(self, raw, dtype=np.float64, order="C", reset=reset)
-            raise ValueError(f"{type(self).__name__}: X contains NaN or infinite values.")
+        def validate(A, **params):
+            A = validate_data(self, A, dtype=np.float64, order="C", reset=reset, **params)
+            return kernel_array(A)
+
+        X, m = validated_magnitude(validate, X, type(self).__name__)
         return X, m
 
     def _checked(self, X):

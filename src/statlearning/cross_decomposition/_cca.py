@@ -10,7 +10,7 @@ from scipy import linalg
 from sklearn.base import ClassNamePrefixFeaturesOutMixin
 from sklearn.utils.validation import check_is_fitted
 
-from .._core.compiled import single_blas_thread
+from .._core.compiled import PRODUCT_THREADS_FROM, single_blas_thread
 from .._core.linalg import gram, symmetric_eigh
 from .._validation import (
     Boolean,
@@ -139,7 +139,7 @@ class CCA(ClassNamePrefixFeaturesOutMixin, PairTransformMixin, TransformerMixin,
         k = self.n_components
         check_pairs(self, k, p, q)
         self.x_center_, self.y_center_ = X.mean(axis=0), Y.mean(axis=0)
-        with single_blas_thread(X.shape[0] * (p + q) ** 2):
+        with single_blas_thread(X.shape[0] * (p + q) ** 2, quiet_above=PRODUCT_THREADS_FROM):
             G = gram(X, center=self.x_center_, extra=Y, extra_center=self.y_center_,
                      center_is_mean=True)  # fmt: skip
         d = np.sqrt(np.diag(G)) if self.scale else np.ones(p + q)

@@ -8,7 +8,7 @@ import numpy as np
 from sklearn.base import ClassNamePrefixFeaturesOutMixin, MultiOutputMixin
 from sklearn.utils.validation import check_is_fitted
 
-from .._core.compiled import single_blas_thread
+from .._core.compiled import PRODUCT_THREADS_FROM, single_blas_thread
 from .._core.linalg import gram
 from .._core.selection import RULES
 from .._validation import (
@@ -212,7 +212,7 @@ class PLSRegression(
         n, p = Xs.shape
         XtX = None
         if self.algorithm == "kernel":
-            with single_blas_thread(n * p * p):
+            with single_blas_thread(n * p * p, quiet_above=PRODUCT_THREADS_FROM):
                 XtX = gram(Xs)
         with single_blas_thread(n * p * Yc.shape[1]):
             if self.algorithm == "nipals":

@@ -9,7 +9,7 @@ import math
 import numpy as np
 from sklearn.utils.validation import check_is_fitted
 
-from .._core.compiled import single_blas_thread
+from .._core.compiled import PRODUCT_THREADS_FROM, single_blas_thread
 from .._core.ridge import centred_cross_products
 from .._core.scaling import linear_rescaling, times
 from .._core.selection import select_index
@@ -38,7 +38,9 @@ def cross_products(X, y, fit_intercept):
         x_mean, y_mean = X.mean(axis=0), float(y.mean())
     else:
         x_mean, y_mean = None, 0.0
-    with single_blas_thread(X.shape[0] * (p + 1) ** 2, above=SINGLE_THREAD_FLOPS):
+    with single_blas_thread(
+        X.shape[0] * (p + 1) ** 2, above=SINGLE_THREAD_FLOPS, quiet_above=PRODUCT_THREADS_FROM
+    ):
         G, b = centred_cross_products(X, y, x_mean, y_mean)
     yc = y - y_mean
     tss = float(yc @ yc)

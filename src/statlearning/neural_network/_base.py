@@ -22,7 +22,7 @@ from sklearn.model_selection import train_test_split
 from sklearn.utils import check_random_state, shuffle
 from sklearn.utils.validation import check_is_fitted, column_or_1d
 
-from .._core.compiled import single_blas_thread
+from .._core.compiled import PRODUCT_THREADS_FROM, single_blas_thread
 from .._core.scaling import max_abs, scale_for
 from .._solvers.lbfgs import lbfgs
 from .._solvers.steps import RULES, LearningRateSchedule, make_rule
@@ -168,7 +168,7 @@ class BaseMLP(StatBase, ABC):
         flops = X.shape[0] * sum(c.size for c in self.coefs_)
         with (
             np.errstate(over="ignore", invalid="ignore", under="ignore"),
-            single_blas_thread(flops),
+            single_blas_thread(flops, quiet_above=PRODUCT_THREADS_FROM),
         ):
             return forward_output(
                 X, self.coefs_, self.intercepts_, self.activation, self.out_activation_,
@@ -340,7 +340,7 @@ class BaseMLP(StatBase, ABC):
             batch = int(np.clip(self.batch_size, 1, n))
         self.n_iter_ = 0
         # one thread: the products of a mini-batch are too small for BLAS threads to pay off
-        with single_blas_thread(batch * net.n_coef):
+        with single_blas_thread(batch * net.n_coef, quiet_above=PRODUCT_THREADS_FROM):
             self._epochs(net, X, Y, sw, rng, incremental, batch, early, X_val, y_val, sw_val)
         if early and self._best_theta is not None:
             net.theta[...] = self._best_theta
