@@ -3,7 +3,8 @@
 Usage (through the runner)::
 
     python benchmarks/run.py --grid [FAMILY ...] [--sizes 1000,10000,100000,1000000]
-                             [--features 10,100] [--limit 30] [--no-record]
+                             [--features 10,100] [--limit 30] [--models NAME,...]
+                             [--no-record]
 
 The models are those of the command line's registry (``statlearning models``), so a family
 that registers its models joins the grid without an edit here; the unsupervised estimators
@@ -141,7 +142,8 @@ PEERS: dict[str, Callable[[], object]] = {
     "logistic_regression_l1": _sk(
         "linear_model", "LogisticRegression", scaled=True, penalty="l1", C=1.0, solver="saga"
     ),
-    "perceptron": _sk("linear_model", "Perceptron", scaled=True),
+    # like for like: ours runs max_iter epochs unless the classes separate (no tolerance rule)
+    "perceptron": _sk("linear_model", "Perceptron", scaled=True, tol=None, max_iter=1000),
     "least_squares_classifier": _sk("linear_model", "RidgeClassifier", alpha=0.0),
     "ridge": _sk("linear_model", "Ridge", scaled=True, alpha=1.0),
     "ridge_cv": _sk(
@@ -427,15 +429,16 @@ def _ratio(a, b):
     return f"{a / b:.2f}"
 
 
-def grid_rows(families=None, sizes=SIZES, features=FEATURES, limit=LIMIT, log=print):
-    """Run the grid; return the rows grouped by family."""
+def grid_rows(families=None, sizes=SIZES, features=FEATURES, limit=LIMIT, log=print, models=None):
+    """Run the grid (only the rows named in ``models`` when given); return the rows grouped
+    by family."""
     from statlearning._registry import load_families, registered_models
     from statlearning.cli._compare import build_estimator
 
     load_families()
     rows: dict[str, list[Row]] = {}
     for spec in registered_models():
-        if families and spec.family not in families:
+        if (families and spec.family not in families) or (models and spec.name not in models):
             continue
 
         def ours(spec=spec):
@@ -459,7 +462,7 @@ def grid_rows(families=None, sizes=SIZES, features=FEATURES, limit=LIMIT, log=pr
         )
         rows.setdefault(spec.family, []).append(row)
     for u in UNSUPERVISED:
-        if families and u.family not in families:
+        if (families and u.family not in families) or (models and u.name not in models):
             continue
         usable = tuple(n for n in sizes if n <= u.max_n)
         row = run_row(

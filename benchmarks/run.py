@@ -471,6 +471,12 @@ def main(argv: list[str] | None = None) -> int:
         metavar="SECONDS",
         help="grid: stop growing n once the next size would take longer than this (30)",
     )
+    parser.add_argument(
+        "--models",
+        default=None,
+        metavar="NAME,...",
+        help="grid: only these models (registry names, or the unsupervised rows' names)",
+    )
     args = parser.parse_args(argv)
 
     if args.grid is not None:
@@ -523,7 +529,8 @@ def _run_grid(args) -> int:
     sizes = tuple(int(float(v)) for v in args.sizes.split(",")) if args.sizes else grid.SIZES
     features = tuple(int(v) for v in args.features.split(",")) if args.features else grid.FEATURES
     limit = grid.LIMIT if args.limit is None else args.limit
-    rows = grid.grid_rows(args.grid or None, sizes, features, limit, log=_log)
+    models = set(args.models.split(",")) if args.models else None
+    rows = grid.grid_rows(args.grid or None, sizes, features, limit, log=_log, models=models)
     command = "python benchmarks/run.py " + " ".join(shlex.quote(a) for a in sys.argv[1:])
     text = grid.markdown(rows, command)
     print(text)
