@@ -19,7 +19,8 @@ p ∈ ``--features``:
   with 20 % more rows held out (at most 100,000) for the accuracy check;
 * each side is fitted once untimed at the smallest size (imports, compilation), then fitted
   and used to predict, timed; calls under a second are repeated, at least three times and
-  until they fill 0.3 s (at most 25 times), and the median is kept;
+  until they fill 0.3 s (at most 25 times; calls under 10 ms in batches that each span
+  10 ms, as :mod:`timeit` does), and the median is kept;
 * the accuracy check compares held-out R² or accuracy (ours at least the peer's less one
   point, 0.01) or, unsupervised, the objective on the training rows (k-means' inertia per row,
   the mixture's mean log-likelihood, the variance the components keep: ours within 1 % of the
@@ -36,6 +37,7 @@ from __future__ import annotations
 
 import statistics
 import time
+import timeit
 import warnings
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -294,20 +296,23 @@ def _unsupervised_score(kind, estimator, X):
 
 #: Calls under a second are repeated (median kept) at least three times and until they fill
 #: this many seconds (at most :data:`MAX_REPEATS` times): a sub-millisecond predict timed
-#: three times is mostly noise.
+#: three times is mostly noise. Calls under :data:`BATCH_SECONDS` are timed in batches of
+#: back-to-back calls (as :mod:`timeit` does), so that each timing spans at least that long.
 REPEAT_BUDGET = 0.3
 MAX_REPEATS = 25
+BATCH_SECONDS = 0.01
 
 
 def _median_seconds(call, first: float | None = None) -> float:
     """Median seconds of ``call()`` (``first``: a timing already taken), repeated per
-    :data:`REPEAT_BUDGET`."""
-    times = [_timed(call) if first is None else first]
-    while times[0] < 1.0 and len(times) < MAX_REPEATS and (
-        len(times) < 3 or sum(times) < REPEAT_BUDGET
-    ):
-        times.append(_timed(call))
-    return statistics.median(times)
+    :data:`REPEAT_BUDGET`, in batches per :data:`BATCH_SECONDS`."""
+    first = _timed(call) if first is None else first
+    if first >= 1.0:
+        return first
+    number = max(1, int(BATCH_SECONDS / max(first, 1e-7)))
+    repeat = int(min(MAX_REPEATS, max(3, REPEAT_BUDGET / max(first * number, 1e-7))))
+    per_call = timeit.Timer(call).repeat(repeat=repeat, number=number)
+    return statistics.median(t / number for t in per_call)
 
 
 def _fit_seconds(make, X, y):
