@@ -165,3 +165,21 @@ def test_encode_class_labels():
         encode_class_labels(np.array([0.5, 1.0]), "m")
     with pytest.raises(ValueError, match="Unknown label type"):
         encode_class_labels(np.array([1, "a"], dtype=object), "m")
+
+
+@pytest.mark.parametrize(
+    "labels",
+    [
+        ["b", "a", "c", "a", "b"] * 7,  # strings held as objects (from a DataFrame)
+        [3, 1, 2, 1, 3],
+        [(1, 2), (0, 1), (1, 2)],  # tuples: hashable and ordered
+        [[1], [0], [1]],  # lists: unhashable, NumPy's sort
+    ],
+)
+def test_encode_class_labels_of_objects_is_numpys_unique(labels):
+    y = np.empty(len(labels), dtype=object)
+    y[:] = labels
+    classes, codes = encode_class_labels(y, "m")
+    expected, inverse = np.unique(y, return_inverse=True)
+    assert list(classes) == list(expected)
+    np.testing.assert_array_equal(codes, inverse.reshape(-1))

@@ -471,3 +471,42 @@ def test_symmetric_eigh_is_scipy_eigh_on_either_side_of_the_thread_rule(p):
     np.testing.assert_allclose(A @ v, B @ v * w, atol=1e-8 * w.max())
     np.testing.assert_allclose(v.T @ B @ v, np.eye(p), atol=1e-8)
     assert [lib["num_threads"] for lib in threadpool_info()] == before  # the limit is undone
+
+
+@pytest.mark.parametrize("weighted", [False, True])
+@pytest.mark.parametrize("intercept", [True, False])
+def test_least_squares_columns_is_the_qr_answer_for_every_column(weighted, intercept):
+    from statlearning._core.linalg import least_squares_columns, qr_least_squares
+
+    rng = np.random.default_rng(3)
+    X = rng.standard_normal((300, 6))
+    Y = rng.standard_normal((300, 3)) + X[:, :3]
+    sw = np.sqrt(rng.uniform(0.5, 2.0, 300)) if weighted else None
+    coef, kept = least_squares_columns(X, Y, sw, intercept)
+    assert kept.all() and coef.shape == (6 + intercept, 3)
+    for j in range(3):
+        fac = qr_least_squares(X, Y[:, j], sw, intercept)
+        np.testing.assert_allclose(coef[:, j], fac.coef, rtol=1e-12, atol=1e-14)
+    # an aliased column: the QR decides (NaN coefficient), for every column alike
+    Xa = np.column_stack([X, X[:, 0] + X[:, 1]])
+    coef, kept = least_squares_columns(Xa, Y, sw, intercept)
+    assert not kept[-1] and np.isnan(coef[-1]).all()
+    for j in range(3):
+        fac = qr_least_squares(Xa, Y[:, j], sw, intercept)
+        np.testing.assert_array_equal(coef[:, j], fac.coef)
+    # one response, fewer rows than coefficients: the QR as well
+    coef1, _ = least_squares_columns(X[:5], Y[:5, 0], None, intercept)
+    np.testing.assert_array_equal(
+        coef1[:, 0], qr_least_squares(X[:5], Y[:5, 0], None, intercept).coef
+    )
+
+
+@pytest.mark.parametrize("m", [1, 3])
+def test_affine_scores_is_x_coef_t_plus_intercept(m):
+    from statlearning._core.linalg import affine_scores
+
+    rng = np.random.default_rng(4)
+    X, coef, b = rng.standard_normal((50, 4)), rng.standard_normal((m, 4)), rng.standard_normal(m)
+    out = affine_scores(X, coef, b)
+    assert out.shape == (50, m)
+    np.testing.assert_allclose(out, X @ coef.T + b, rtol=1e-14, atol=1e-14)

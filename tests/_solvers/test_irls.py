@@ -119,7 +119,9 @@ def test_final_cholesky_factor_equals_the_final_qr(monkeypatch, family, link):
     )
     fast = irls(X, y, family=family, link=link)
     assert not calls  # well conditioned: the last Cholesky factor is the answer
-    monkeypatch.setattr(irls_module, "_CHOLESKY_FINAL_COND", 1.0)  # always the final QR
+    from statlearning._core import linalg as linalg_module
+
+    monkeypatch.setattr(linalg_module, "CHOLESKY_FOR_QR_COND", 1.0)  # always the final QR
     slow = irls(X, y, family=family, link=link)
     assert calls
     assert fast.n_iter == slow.n_iter

@@ -16,7 +16,7 @@ observations with ``w > 0`` (R drops zero-weight rows from every count):
 from __future__ import annotations
 
 import numpy as np
-from scipy import stats
+from scipy import special
 
 from .linalg import augmented_design, triangular_factor_in_place
 
@@ -98,7 +98,8 @@ def ols_statistics_from_sums(
         r2 = mss / total if (df_model > 0 and total > 0) else nan
         adj = 1.0 - (1.0 - r2) * (n - i) / df_resid if df_resid > 0 else nan
         fstat = (mss / df_model) / sigma2 if df_model > 0 and df_resid > 0 else nan
-    f_p = float(stats.f.sf(fstat, df_model, df_resid)) if not np.isnan(fstat) else nan
+    # special.fdtrc is stats.f.sf without its argument handling (about 40 µs a call)
+    f_p = float(special.fdtrc(df_model, df_resid, fstat)) if not np.isnan(fstat) else nan
     with np.errstate(divide="ignore"):
         loglik = 0.5 * (sum_log_w - n * (np.log(2 * np.pi) + 1.0 - np.log(n) + np.log(rss)))
     k = rank + 1

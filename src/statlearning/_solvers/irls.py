@@ -34,9 +34,10 @@ step that increases the penalised deviance by more than the tolerance.
 Linear algebra. Each iteration is solved through the Cholesky factor of ``AᵀWA`` (the weighted
 Gram of :func:`~statlearning._core.linalg.gram`; half the cost of a QR factorisation) as long
 as every column keeps a clear margin from collinearity. When the last factor ``U`` is also well
-conditioned (``κ₁`` of ``U`` with unit column norms below :data:`_CHOLESKY_FINAL_COND`, LAPACK's
-estimate), no column can be aliased and the last iteration's solution and ``(AᵀWA)⁻¹ =
-U⁻¹U⁻ᵀ`` are the answer, within about ``κ² ε ≈ 2e-12`` (relative) of the QR's. Otherwise the
+conditioned (:func:`~statlearning._core.linalg.cholesky_stands_for_qr`: ``κ₁`` of ``U`` with
+unit column norms below ``CHOLESKY_FOR_QR_COND``, LAPACK's estimate), no column can be
+aliased and the last iteration's solution and ``(AᵀWA)⁻¹ = U⁻¹U⁻ᵀ`` are the answer, within
+about ``κ² ε ≈ 2e-12`` (relative) of the QR's. Otherwise the
 final iteration is solved again with :func:`~statlearning._core.linalg.qr_least_squares`, R's
 limited-pivoting QR with glm's tolerance ``min(1e-7, tol/1000)``, which decides the aliased
 columns (``NaN`` coefficients) and gives ``(AᵀWA)⁻¹`` as ``summary.glm`` computes it. Either
@@ -72,7 +73,14 @@ from scipy.linalg import lapack
 
 from .._core.compiled import PRODUCT_THREADS_FROM, single_blas_thread
 from .._core.families import get_family
-from .._core.linalg import BLOCK_ROWS, Factorisation, gram, inverse_from_r, qr_least_squares
+from .._core.linalg import (
+    BLOCK_ROWS,
+    Factorisation,
+    cholesky_stands_for_qr,
+    gram,
+    inverse_from_r,
+    qr_least_squares,
+)
 from .._core.links import get_link
 from ._result import SolverResult
 
@@ -85,10 +93,6 @@ MAX_HALVINGS = 30
 _CHOLESKY_MARGIN = 1e-10
 #: Relative change of the penalised deviance below which chord steps stop in any case.
 _CHORD_FLOOR = 1e-15
-#: The last Cholesky factor ``U`` gives the result (no final QR) when LAPACK's estimate of its
-#: condition number stays below this: the normal equations then lose at most about
-#: ``κ(U)² ε ≈ 2e-12`` relative to the QR solution (measured agreement: 1e-13 and better).
-_CHOLESKY_FINAL_COND = 1e2
 
 
 @dataclass
@@ -625,19 +629,6 @@ def _halve(data, coef, coefold, penold, tol):
     return coef, point, dev, pen, ok
 
 
-def _well_conditioned(U, rank_tol) -> bool:
-    """Whether the Cholesky factor ``U`` of ``AᵀWA`` may stand for the final QR: ``κ₁`` of
-    ``U`` with unit column norms below :data:`_CHOLESKY_FINAL_COND` (LAPACK's ``dtrcon``
-    estimate), and far enough from ``rank_tol`` that the QR could alias no column (every
-    column's reduced norm keeps at least ``rcond/√k`` of its norm)."""
-    if U is None:
-        return False
-    norms = np.sqrt(np.einsum("ij,ij->j", U, U))  # column norms of A√W, the scale of U
-    rcond, info = lapack.dtrcon(U / norms, norm="1", uplo="U", diag="N")
-    margin = max(1.0 / _CHOLESKY_FINAL_COND, 10.0 * np.sqrt(U.shape[0]) * rank_tol)
-    return info == 0 and rcond > margin
-
-
 class _Solver:
     """One weighted least-squares solve per iteration; remembers the last one for ``finish``."""
 
@@ -733,7 +724,7 @@ class _Solver:
         rank = data.k
         if data.alpha == 0:
             fac = self.last_fac
-            if not by_qr and _well_conditioned(self.last_chol, self.rank_tol):
+            if not by_qr and cholesky_stands_for_qr(self.last_chol, self.rank_tol):
                 # the Cholesky solve was this problem's: coefficients and (AᵀWA)⁻¹ from U
                 fac = Factorisation(coef, kept, inverse_from_r(self.last_chol), rank)
             elif not by_qr:

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from numbers import Real
 
 import numpy as np
+from scipy import special as _special
 from scipy import stats as _stats
 
 from ..exceptions import warn_aliased as _warn_aliased
@@ -109,10 +110,12 @@ def wald_inference(coef, unscaled_cov, kept, dispersion, df=None) -> Wald:
     bse = np.sqrt(np.diag(cov))
     with np.errstate(divide="ignore", invalid="ignore"):
         statistic = coef / bse
+    # scipy.special's functions are what scipy.stats's t.sf and norm.sf evaluate, without
+    # their argument handling (about 40 µs a call, a tenth of a small fit)
     if df is None:
-        pvalues = 2.0 * _stats.norm.sf(np.abs(statistic))
+        pvalues = 2.0 * _special.ndtr(-np.abs(statistic))
     elif df > 0:
-        pvalues = 2.0 * _stats.t.sf(np.abs(statistic), df)
+        pvalues = 2.0 * _special.stdtr(df, -np.abs(statistic))
     else:
         pvalues = np.full(k, np.nan)
     return Wald(cov, bse, statistic, pvalues, None if df is None else float(df))

@@ -10,7 +10,7 @@ import numpy as np
 from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted
 
-from .._core.linalg import R_TOL, qr_least_squares
+from .._core.linalg import R_TOL, affine_scores, least_squares_columns
 from .._core.perceptron import perceptron_epochs
 from .._core.scaling import linear_rescaling
 from .._validation import (
@@ -49,7 +49,7 @@ class _LinearClassifierPredict:
         check_is_fitted(self, "coef_")
         X = validate_data(self, X, reset=False, dtype=np.float64)
         coef = np.where(np.isnan(self.coef_), 0.0, self.coef_)
-        scores = X @ coef.T + self.intercept_ - self._offset()
+        scores = affine_scores(X, coef, self.intercept_ - self._offset())
         return scores[:, 0] if scores.shape[1] == 1 else scores
 
     def _offset(self) -> float:
@@ -253,7 +253,10 @@ class LeastSquaresClassifier(ClassifierMixin, _LinearClassifierPredict, StatBase
     .. math:: (\\hat b_c, \\hat\\beta_c) = \\arg\\min \\sum_i w_i (y_{ic} - b_c -
               x_i^\\top\\beta_c)^2,
 
-    exactly as :class:`~statlearning.linear_model.LinearRegression` (R's ``lm``) would. Two
+    exactly as :class:`~statlearning.linear_model.LinearRegression` (R's ``lm``) would: all
+    indicators from one weighted Gram matrix and one Cholesky factor when it is well
+    conditioned (then within about 1e-12 of R's QR, which no column can alias), else R's QR
+    per indicator (``_core.linalg.least_squares_columns``). Two
     classes: ``predict`` is ``classes_[1]`` when :math:`\\hat y > t` (``decision_threshold``,
     the notes' 0.5), and ``decision_function`` returns :math:`\\hat y - t`. More classes:
     one-vs-rest indicators and ``predict`` takes the largest fitted indicator (the fitted
@@ -326,15 +329,11 @@ class LeastSquaresClassifier(ClassifierMixin, _LinearClassifierPredict, StatBase
         if rescaling is not None:
             X = rescaling.apply(X)[0]
         targets = [1] if K == 2 else range(K)
-        coefs = []
-        kept = None
-        for c in targets:
-            fac = qr_least_squares(
-                X, (codes == c).astype(np.float64), sqrt_w, self.fit_intercept, self.rank_tol
-            )
-            coefs.append(fac.coef)
-            kept = fac.kept
-        params = np.vstack(coefs)
+        indicators = np.column_stack([(codes == c).astype(np.float64) for c in targets])
+        params, kept = least_squares_columns(
+            X, indicators, sqrt_w, self.fit_intercept, self.rank_tol
+        )
+        params = params.T
         off = 1 if self.fit_intercept else 0
         self.intercept_ = params[:, 0].copy() if off else np.zeros(params.shape[0])
         self.coef_ = params[:, off:].copy()
