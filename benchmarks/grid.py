@@ -27,7 +27,8 @@ p ∈ ``--features``:
   peer's); different local optima of randomised starts can trip it, and are then named;
 * peak memory is the tracemalloc peak of one further fit, taken when the fit took under 10 s;
 * a size is skipped once the previous one took more than ``--limit`` / 10 seconds on the
-  slower side (the next, ten times larger, would exceed the limit), and recorded as skipped.
+  slower side, to fit or to predict (the next, ten times larger, would exceed the limit),
+  and recorded as skipped.
 
 One table per family is printed (rows: models; columns: n × p; cells: fit ratio ours/peer,
 then the predict ratio), followed by the absolute times, and appended to ``RESULTS.md``.
@@ -416,7 +417,7 @@ def run_row(name, family, ours, peer, task, target, kind, sizes, features, limit
                     continue
                 try:
                     results.append(_run_side(make, X, y, Xt, yt, task, kind, True))
-                    slowest = max(slowest, results[-1][0])
+                    slowest = max(slowest, results[-1][0], results[-1][1] or 0.0)
                 except Exception as exc:  # a failing side is recorded, the grid goes on
                     results.append((None, None, None, None))
                     cell.note = f"{side} failed: {type(exc).__name__}: {str(exc)[:60]}"
