@@ -19,6 +19,7 @@ values and the value given.
 
 from __future__ import annotations
 
+import functools
 import inspect
 import numbers
 import warnings
@@ -274,6 +275,23 @@ def check_constraint_keys(cls) -> None:
         raise TypeError(_unknown_keys_message(cls.__qualname__, unknown, params))
 
 
+@functools.cache
+def _parameter_names(cls) -> tuple[str, ...]:
+    """The keyword parameters of ``cls.__init__``: the names ``get_params(deep=False)`` reads,
+    found once per class (``get_params`` inspects the signature on every call, about 13 µs,
+    which every ``fit`` paid)."""
+    init = cls.__init__
+    if init is object.__init__:
+        return ()
+    return tuple(
+        sorted(
+            p.name
+            for p in inspect.signature(init).parameters.values()
+            if p.name != "self" and p.kind not in (p.VAR_KEYWORD, p.VAR_POSITIONAL)
+        )
+    )
+
+
 def validate_params(estimator, constraints: Mapping[str, list] | None = None) -> None:
     """Check every hyper-parameter of ``estimator`` against its declared constraints.
 
@@ -295,7 +313,7 @@ def validate_params(estimator, constraints: Mapping[str, list] | None = None) ->
     """
     if constraints is None:
         constraints = getattr(type(estimator), "_parameter_constraints", {})
-    params = estimator.get_params(deep=False)
+    params = {name: getattr(estimator, name) for name in _parameter_names(type(estimator))}
     name = type(estimator).__name__
     unknown = [key for key in constraints if key not in params]
     if unknown:
