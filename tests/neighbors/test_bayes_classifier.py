@@ -113,6 +113,8 @@ def test_zero_density_everywhere_falls_back_to_the_priors():
     with pytest.warns(NumericalWarning, match="every class density is 0"):
         proba = bayes.predict_proba([[1.5], [0.5]])
     assert_allclose(proba, [[0.3, 0.7], [1.0, 0.0]])
+    with pytest.warns(NumericalWarning, match="every class density is 0"):
+        assert bayes.predict([[1.5], [0.5]]).tolist() == [1, 0]  # the larger prior, then f
 
 
 def test_gaussian_plug_in_matches_maximum_likelihood_and_qda():

@@ -20,6 +20,7 @@ from scipy.special import logsumexp
 from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted
 
+from .. import _dask
 from .._core.class_labels import encode_class_labels, resolve_priors
 from .._core.linalg import symmetric_eigh
 from .._core.scaling import column_scales, max_abs
@@ -276,7 +277,13 @@ class BayesClassifier(ClassifierMixin, PosteriorClassifierMixin, StatBase):
 
     def _posterior_log(self, joint):
         norm = logsumexp(joint, axis=1, keepdims=True)
-        empty = ~np.isfinite(norm[:, 0])
+        empty = self._priors_where_empty(joint, ~np.isfinite(norm[:, 0]))
+        norm[empty] = 0.0
+        return joint - norm
+
+    def _priors_where_empty(self, joint, empty):
+        """Rows ``empty`` (every class density 0) get the log priors, with a warning; returns
+        ``empty``."""
         if empty.any():
             warnings.warn(
                 f"{type(self).__name__}: every class density is 0 at {int(empty.sum())} "
@@ -285,8 +292,28 @@ class BayesClassifier(ClassifierMixin, PosteriorClassifierMixin, StatBase):
             )
             with np.errstate(divide="ignore"):
                 joint[empty] = np.log(self.priors_)
-            norm[empty] = 0.0
-        return joint - norm
+        return empty
+
+    def predict(self, X):
+        """The maximum a posteriori class; ties go to the first class in ``classes_``.
+
+        The largest ``log π_k + log f_k(x)`` wins, without normalising the posteriors.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+
+        Returns
+        -------
+        ndarray of shape (n_samples,)
+        """
+        if _dask.is_dask_collection(X):  # lazy, block by block
+            return super().predict(X)
+        check_is_fitted(self, "priors_")
+        X = validate_data(self, X, reset=False, dtype=np.float64)
+        joint = self._joint_log(X)
+        self._priors_where_empty(joint, joint.max(axis=1) == -np.inf)
+        return self.classes_[np.argmax(joint, axis=1)]
 
     def bayes_error_rate(
         self, method="auto", *, n_samples=100_000, random_state=None, bounds=None, tol=1e-6
