@@ -499,14 +499,3 @@ def test_least_squares_columns_is_the_qr_answer_for_every_column(weighted, inter
     np.testing.assert_array_equal(
         coef1[:, 0], qr_least_squares(X[:5], Y[:5, 0], None, intercept).coef
     )
-
-
-@pytest.mark.parametrize("m", [1, 3])
-def test_affine_scores_is_x_coef_t_plus_intercept(m):
-    from statlearning._core.linalg import affine_scores
-
-    rng = np.random.default_rng(4)
-    X, coef, b = rng.standard_normal((50, 4)), rng.standard_normal((m, 4)), rng.standard_normal(m)
-    out = affine_scores(X, coef, b)
-    assert out.shape == (50, m)
-    np.testing.assert_allclose(out, X @ coef.T + b, rtol=1e-14, atol=1e-14)

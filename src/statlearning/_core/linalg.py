@@ -540,18 +540,6 @@ def symmetric_eigh(A, b=None, **kwargs):
         return linalg.eigh(A, b, **kwargs)
 
 
-def affine_scores(X, coef, intercept) -> np.ndarray:
-    """``X coefᵀ + intercept``, shape ``(n, m)`` for ``coef`` of shape ``(m, p)``.
-
-    One row of coefficients goes through a matrix-vector product: NumPy hands ``X @ coef.T``
-    to BLAS's ``gemm`` even with one column, which took 2.4 ms against ``gemv``'s 0.3 ms for
-    100,000 × 10.
-    """
-    if coef.shape[0] == 1:
-        return (X @ coef[0] + intercept[0])[:, None]
-    return X @ coef.T + intercept
-
-
 def weighted_gram(X, y, sqrt_w=None, fit_intercept=True) -> tuple[np.ndarray, np.ndarray]:
     """``(AᵀA, Aᵀy)`` for the design ``A = diag(sqrt_w) [1, X]`` (through :func:`gram`)."""
     G = gram(X, sqrt_weights=sqrt_w, intercept=fit_intercept, extra=y)

@@ -9,7 +9,6 @@ from numbers import Integral
 import numpy as np
 from sklearn.utils.validation import check_is_fitted
 
-from .._core.linalg import affine_scores
 from .._core.scaling import scale_for
 from .._validation import validate_data
 from ..exceptions import NumericalWarning, external_stacklevel
@@ -144,7 +143,7 @@ class LinearComponentsMixin:
         """
         check_is_fitted(self, "coef_")
         X = validate_data(self, X, reset=False, dtype=np.float64)
-        pred = affine_scores(X, self.coef_, np.atleast_1d(self.intercept_))
+        pred = X @ self.coef_.T + self.intercept_
         return pred[:, 0] if self._predict_1d else pred
 
 

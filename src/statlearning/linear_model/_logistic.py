@@ -13,7 +13,7 @@ from sklearn.utils.validation import check_is_fitted
 from .. import _dask
 from .._core.class_labels import check_binary_threshold, encode_class_labels, threshold_labels
 from .._core.families import get_family
-from .._core.linalg import R_TOL, affine_scores, cholesky_factor, weighted_gram
+from .._core.linalg import R_TOL, cholesky_factor, weighted_gram
 from .._core.logistic import (
     binary_loss,
     certifies_no_separation,
@@ -590,7 +590,7 @@ float or int
         coef = self.coef_
         if np.isnan(coef).any():
             coef = np.where(np.isnan(coef), 0.0, coef)
-        eta = affine_scores(X, coef, self.intercept_)
+        eta = X @ coef.T + self.intercept_
         return eta[:, 0] if coef.shape[0] == 1 else eta
 
     def decision_function(self, X):

@@ -10,7 +10,7 @@ import numpy as np
 from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted
 
-from .._core.linalg import R_TOL, affine_scores, least_squares_columns
+from .._core.linalg import R_TOL, least_squares_columns
 from .._core.perceptron import perceptron_epochs
 from .._core.scaling import linear_rescaling
 from .._validation import (
@@ -49,7 +49,7 @@ class _LinearClassifierPredict:
         check_is_fitted(self, "coef_")
         X = validate_data(self, X, reset=False, dtype=np.float64)
         coef = np.where(np.isnan(self.coef_), 0.0, self.coef_)
-        scores = affine_scores(X, coef, self.intercept_ - self._offset())
+        scores = X @ coef.T + self.intercept_ - self._offset()
         return scores[:, 0] if scores.shape[1] == 1 else scores
 
     def _offset(self) -> float:
