@@ -50,7 +50,10 @@ class DiscriminantMixin(PosteriorClassifierMixin):
             For two classes, ``δ_1(x) − δ_0(x)`` (the log posterior odds of ``classes_[1]``);
             otherwise ``δ_k(x)`` up to a term common to all classes.
         """
-        scores = self._scores(self._validated(X))
+        X = self._validated(X)
+        if self.classes_.size == 2 and hasattr(self, "_binary_scores"):
+            return self._binary_scores(X)
+        scores = self._scores(X)
         if scores.shape[1] == 2:
             return scores[:, 1] - scores[:, 0]
         return scores
@@ -85,5 +88,7 @@ class DiscriminantMixin(PosteriorClassifierMixin):
         if _dask.is_dask_collection(X):  # lazy, block by block
             check_is_fitted(self, "classes_")
             return _dask.predict_blocks(self, X, "predict", dtype=self.classes_.dtype)
-        scores = self._scores(self._validated(X))
-        return self.classes_[np.argmax(scores, axis=1)]
+        X = self._validated(X)
+        if self.classes_.size == 2 and hasattr(self, "_binary_scores"):  # one column, not two
+            return self.classes_[(self._binary_scores(X) > 0).astype(np.intp)]
+        return self.classes_[np.argmax(self._scores(X), axis=1)]
