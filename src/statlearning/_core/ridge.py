@@ -150,10 +150,6 @@ def ridge_spectral(Z, mode: str = "svd", rcond: float | None = None):
     return U[:, keep], np.sqrt(lam[keep]), None
 
 
-#: Entries of the ``n × block`` temporaries of :func:`ridge_loo_gcv` (blocks of alphas).
-_LOO_BLOCK_ENTRIES = 1 << 22
-
-
 def ridge_loo_gcv(U, s, t, sqrt_w, alphas, fit_intercept: bool, n_obs: int):
     """Leave-one-out and GCV criteria of ridge for every ``alpha`` (see the module docstring).
 
@@ -185,21 +181,14 @@ def ridge_loo_gcv(U, s, t, sqrt_w, alphas, fit_intercept: bool, n_obs: int):
     Ut = U.T @ t
     U2 = U * U
     s2 = s * s
-    alphas = np.asarray(alphas, dtype=np.float64)
-    loo = np.empty((n, alphas.size))
-    gcv = np.empty(alphas.size)
-    # a block of alphas per pair of matrix products (two passes over U for the block instead
-    # of two per alpha), with the n × block temporaries kept small
-    block = max(1, min(alphas.size, _LOO_BLOCK_ENTRIES // max(n, 1)))
-    for j0 in range(0, alphas.size, block):
-        a = alphas[j0 : j0 + block]
-        F = s2[:, None] / (s2[:, None] + a[None, :])  # shrinkage factors, r × block
-        resid = t[:, None] - U @ (F * Ut[:, None])  # √w e, one column per alpha
-        h = base[:, None] + U2 @ F
-        tr = (1.0 if fit_intercept else 0.0) + F.sum(axis=0)
+    loo = np.empty((n, len(alphas)))
+    gcv = np.empty(len(alphas))
+    for j, alpha in enumerate(alphas):
+        f = s2 / (s2 + alpha)
+        resid = t - U @ (f * Ut)  # √w e
+        h = base + U2 @ f
+        tr = (1.0 if fit_intercept else 0.0) + f.sum()
         with np.errstate(divide="ignore", invalid="ignore"):
-            loo[:, j0 : j0 + block] = resid / (1.0 - h)
-            gcv[j0 : j0 + block] = (np.einsum("ij,ij->j", resid, resid) / total) / (
-                1.0 - tr / n_obs
-            ) ** 2
+            loo[:, j] = resid / (1.0 - h)
+            gcv[j] = (resid @ resid / total) / (1.0 - tr / n_obs) ** 2
     return loo * loo, gcv, loo
