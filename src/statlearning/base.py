@@ -208,8 +208,13 @@ class PosteriorClassifierMixin:
         if _dask.is_dask_collection(X):  # lazy, block by block
             check_is_fitted(self)
             return _dask.predict_blocks(self, X, "predict", dtype=self.classes_.dtype)
-        log_proba = self.predict_log_proba(X)  # first: it checks that the model is fitted
-        return self.classes_[np.argmax(log_proba, axis=1)]
+        scores = self._map_scores(X)  # first: it checks that the model is fitted
+        return self.classes_[np.argmax(scores, axis=1)]
+
+    def _map_scores(self, X) -> np.ndarray:
+        """Scores of ``X`` whose row-wise argmax is the maximum a posteriori class: the log
+        posteriors, unless an estimator has cheaper ones (unnormalised, say)."""
+        return self.predict_log_proba(X)
 
 
 class InferenceMixin:

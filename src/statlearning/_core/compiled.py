@@ -231,7 +231,8 @@ def single_blas_thread(flops=None, *, above=2**27, below=0, quiet_above=None):
 @contextlib.contextmanager
 def _one_blas_thread():
     """Every loaded BLAS on one thread for the block, through ``threadpoolctl``'s controllers
-    of the libraries (about 1 µs, against 6 µs for a ``ThreadpoolController.limit``)."""
+    of the libraries (4.6 µs with NumPy's and SciPy's BLAS loaded, against 5.9 µs for a
+    ``ThreadpoolController.limit``)."""
     previous = [lib.get_num_threads() for lib in _BLAS_CONTROLLER]
     for lib, n in zip(_BLAS_CONTROLLER, previous, strict=True):
         if n != 1:

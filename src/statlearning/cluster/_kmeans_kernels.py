@@ -4,9 +4,9 @@ accumulation of the M-step), squared distances, and the k-means++ candidate pote
 Array in, array out; compiled by numba with ``cache=True``. :func:`assign_accumulate` is
 serial: on a shared 2-core machine a parallel region costs more in thread wake-ups than it
 saves on small steps (and makes the timing depend on the machine's load), so the estimator
-chooses between it and :func:`assign_accumulate_parallel` by the step's size and the
-machine's load. Rows are accumulated in chunks, so
-the partial sums are added in a fixed order (deterministic results); that also lets
+chooses between it and :func:`assign_accumulate_parallel` by the step's size. Rows are
+accumulated in chunks, so the partial sums are added in a fixed order (deterministic
+results); that also lets
 :func:`assign_accumulate_parallel` (``KMeans(n_jobs=...)``) run the chunks on several threads
 and return exactly the same numbers.
 

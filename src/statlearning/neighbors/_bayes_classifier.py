@@ -20,7 +20,6 @@ from scipy.special import logsumexp
 from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted
 
-from .. import _dask
 from .._core.class_labels import encode_class_labels, resolve_priors
 from .._core.linalg import symmetric_eigh
 from .._core.scaling import column_scales, max_abs
@@ -294,26 +293,14 @@ class BayesClassifier(ClassifierMixin, PosteriorClassifierMixin, StatBase):
                 joint[empty] = np.log(self.priors_)
         return empty
 
-    def predict(self, X):
-        """The maximum a posteriori class; ties go to the first class in ``classes_``.
-
-        The largest ``log π_k + log f_k(x)`` wins, without normalising the posteriors.
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-
-        Returns
-        -------
-        ndarray of shape (n_samples,)
-        """
-        if _dask.is_dask_collection(X):  # lazy, block by block
-            return super().predict(X)
+    def _map_scores(self, X):
+        """``log π_k + log f_k(x)``: ``predict`` takes the largest without normalising the
+        posteriors (rows where every density is 0 get the log priors, with the warning)."""
         check_is_fitted(self, "priors_")
         X = validate_data(self, X, reset=False, dtype=np.float64)
         joint = self._joint_log(X)
         self._priors_where_empty(joint, joint.max(axis=1) == -np.inf)
-        return self.classes_[np.argmax(joint, axis=1)]
+        return joint
 
     def bayes_error_rate(
         self, method="auto", *, n_samples=100_000, random_state=None, bounds=None, tol=1e-6
