@@ -10,6 +10,7 @@ import pytest
 from statlearning._core.scaling import (
     SAFE_EXPONENT,
     column_scales,
+    column_variances,
     finite_max_abs,
     linear_rescaling,
     max_abs,
@@ -138,3 +139,13 @@ def test_validated_magnitude_raises_the_validations_message():
     # a validation that lets non-finite values through still gets an error naming the owner
     with pytest.raises(ValueError, match="Owner: X contains NaN or infinite values"):
         validated_magnitude(lambda A, **params: np.asarray(A), X, "Owner")
+
+
+@pytest.mark.parametrize("shape", [(1, 3), (7, 1), (1000, 10), (12345, 7), (10, 300)])
+def test_column_variances_are_numpys_bit_for_bit(shape):
+    rng = np.random.default_rng(sum(shape))
+    X = rng.normal(size=shape) * rng.uniform(0.1, 1e3, shape[1]) + rng.uniform(-1e4, 1e4, shape[1])
+    np.testing.assert_array_equal(column_variances(X), np.var(X, axis=0))
+    F = np.asfortranarray(X)  # other layouts fall back to NumPy
+    np.testing.assert_array_equal(column_variances(F), np.var(F, axis=0))
+    assert column_variances(X[:0]).shape == (shape[1],)

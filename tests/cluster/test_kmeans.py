@@ -186,10 +186,11 @@ def test_n_jobs_runs_the_assignment_on_numba_threads_with_the_same_numbers(Model
         return kernel(*args)
 
     monkeypatch.setattr(_kmeans, "assign_accumulate_parallel", spy)
+    monkeypatch.setattr(_kmeans, "core_is_free", lambda: False)  # a busy machine
     before = numba.get_num_threads()
     kw = {"random_state": 0} if Model is KMeans else {"random_state": 0, "batch_size": 2048}
     ref = Model(4, **kw).fit(X)
-    assert seen == []  # n_jobs=None: the serial kernel
+    assert seen == []  # n_jobs=None on a busy machine: the serial kernel
     par = Model(4, n_jobs=1, **kw).fit(X)
     assert seen and set(seen) == {1} and numba.get_num_threads() == before
     for attr in ("cluster_centers_", "labels_", "inertia_"):
@@ -198,6 +199,20 @@ def test_n_jobs_runs_the_assignment_on_numba_threads_with_the_same_numbers(Model
     np.testing.assert_array_equal(two.cluster_centers_, ref.cluster_centers_)
     np.testing.assert_array_equal(two.predict(X), ref.predict(X))
     assert two.score(X) == ref.score(X)
+
+
+@pytest.mark.parametrize("free", [True, False])
+def test_an_idle_core_runs_steps_of_four_chunks_on_numba_threads(free, monkeypatch):
+    from statlearning.cluster import _kmeans
+
+    monkeypatch.setattr(_kmeans, "core_is_free", lambda: free)
+    parallel, serial = _kmeans.assign_accumulate_parallel, _kmeans.assign_accumulate
+    rows = _kmeans.QUIET_PARALLEL_ROWS
+    assert rows == 3 * _kmeans.CHUNK + 1  # the fourth chunk begins
+    assert _kmeans._assignment_kernel(None, rows, 3 * rows) is (parallel if free else serial)
+    assert _kmeans._assignment_kernel(None, rows - 1, 3 * rows) is serial
+    assert _kmeans._assignment_kernel(None, 100, _kmeans.PARALLEL_WORK) is parallel
+    assert _kmeans._assignment_kernel(1, 100, 300) is parallel
 
 
 def test_minibatch_initialisation_keeps_a_candidate_when_every_inertia_overflows():
@@ -241,6 +256,29 @@ def test_assignment_step_is_exact_on_ties(p, k):
         for j in range(k):
             np.testing.assert_array_equal(sums[j], X[expected == j].sum(axis=0))
         np.testing.assert_array_equal(kernel(X, xnorm, C, True)[0], expected)  # labels only
+
+
+@pytest.mark.parametrize("shift", [0.0, 1e-13, 1e-9])
+def test_assignment_step_settles_near_ties_by_the_direct_distances(shift):
+    # centre 1 is centre 0 moved by a relative ``shift``: the screening scores of the two agree
+    # within their rounding, so each row's winner comes from the direct sums (feature order),
+    # also next to a far centre of large norm (the margin's widest term)
+    from statlearning.cluster._kmeans_kernels import assign_accumulate, row_norms
+
+    rng = np.random.default_rng(3)
+    X = rng.normal(size=(3000, 30)) + 50.0
+    C = np.vstack([X[:1], X[:1] * (1.0 + shift), rng.normal(size=(8, 30)) * 1e3])
+    D = np.zeros((X.shape[0], C.shape[0]))
+    for f in range(X.shape[1]):  # the direct distances, summed in feature order
+        D += (X[:, f, None] - C[None, :, f]) ** 2
+    expected = np.argmin(D, axis=1)
+    labels, dist, _, _ = assign_accumulate(X, row_norms(X), C)
+    np.testing.assert_array_equal(labels, expected)
+    np.testing.assert_array_equal(dist, D[np.arange(X.shape[0]), expected])
+    if shift == 0.0:
+        assert not np.any(labels == 1)  # exact ties go to the lowest index
+    else:
+        assert np.any(labels == 1) and np.any(labels == 0)
 
 
 def test_large_predict_and_score_run_on_numba_threads_with_the_same_numbers(monkeypatch):

@@ -27,6 +27,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ._scaling_kernels import column_max_abs, flat_max_abs, flat_max_abs_finite
+from ._scaling_kernels import column_variances as _column_variances
 
 __all__ = [
     "SAFE_EXPONENT",
@@ -195,6 +196,22 @@ def column_scales(X) -> np.ndarray | None:
     if not _outside(m):
         return None
     return _power_of_two(m)
+
+
+def column_variances(X) -> np.ndarray:
+    """``np.var(X, axis=0)`` (the same numbers) without its temporary copy of ``X``.
+
+    Parameters
+    ----------
+    X : ndarray of shape (n, p), float64
+
+    Returns
+    -------
+    ndarray of shape (p,)
+    """
+    if X.dtype != np.float64 or not X.flags.c_contiguous or X.shape[0] == 0:
+        return np.var(X, axis=0)
+    return _column_variances(X)
 
 
 def scaled_sum_of_squares(r, weights=None) -> tuple[float, float]:

@@ -12,8 +12,9 @@ from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted
 
 from .. import _dask
-from .._core.compiled import kernel_array, numba_threads, single_blas_thread
+from .._core.compiled import core_is_free, kernel_array, numba_threads, single_blas_thread
 from .._core.scaling import (
+    column_variances,
     max_abs,
     scale_for,
     scale_for_magnitude,
@@ -29,6 +30,7 @@ from ..exceptions import (
     warn_not_converged,
 )
 from ._kmeans_kernels import (
+    CHUNK,
     assign_accumulate,
     assign_accumulate_parallel,
     candidate_potentials,
@@ -203,25 +205,43 @@ def _check_results(estimator, X, s, n_distinct=None):
         )
 
 
+def absolute_tolerance(X, tol) -> float:
+    """The bound on the centres' total squared shift: ``tol`` times the mean variance of the
+    columns (scikit-learn's convention); no pass over ``X`` when ``tol`` is 0."""
+    return 0.0 if tol == 0 else tol * float(np.mean(column_variances(X)))
+
+
 #: ``n_jobs=None`` runs an assignment step of at least this many multiply-adds (rows × features
-#: × centres) on numba's threads: 100,000 × 100 rows with 10 centres (about 30 ms serially)
-#: gain from a second core, while a pass of a millisecond or two would lose to the threads'
-#: wake-up, which on a busy machine is the larger cost.
+#: × centres) on numba's threads whatever the machine's load: 100,000 × 100 rows with 10
+#: centres (about 30 ms serially) gain from a second core, while a pass of a millisecond or two
+#: on a busy machine would lose more to the threads' wake-up than it saves.
 PARALLEL_WORK = 2**24
 
+#: While another core is idle (:func:`~statlearning._core.compiled.core_is_free`), a step of
+#: at least this many rows (four chunks of the kernels, so that two threads share them evenly
+#: enough) runs on numba's threads too: on the idle two-core machine 8,000 × 3 rows with 3
+#: centres take 0.035 ms against 0.041 serially, 8,000 × 80 with 30 centres 0.65 against 1.22;
+#: with two or three chunks one thread does most of the work and the gain is lost.
+QUIET_PARALLEL_ROWS = 3 * CHUNK + 1
 
-def _assignment_kernel(n_jobs, work):
-    """The compiled assignment step of ``work`` multiply-adds: serial for ``n_jobs=None`` below
-    :data:`PARALLEL_WORK`, else on numba's threads."""
-    if n_jobs is None and work < PARALLEL_WORK:
-        return assign_accumulate
-    return assign_accumulate_parallel
+
+def _assignment_kernel(n_jobs, n, work):
+    """The compiled assignment step of ``n`` rows and ``work`` multiply-adds: for
+    ``n_jobs=None`` on numba's threads from :data:`PARALLEL_WORK`, or from
+    :data:`QUIET_PARALLEL_ROWS` while another core is idle, else serial; with ``n_jobs`` set
+    always on its threads."""
+    if n_jobs is not None or work >= PARALLEL_WORK:
+        return assign_accumulate_parallel
+    if n >= QUIET_PARALLEL_ROWS and core_is_free():
+        return assign_accumulate_parallel
+    return assign_accumulate
 
 
 def _run_assignment(n_jobs, X, xnorm, centers, labels_only=False):
     """One assignment step of ``X`` (already rescaled) against ``centers``, serial or on
     ``n_jobs`` threads (BLAS on one thread inside them)."""
-    kernel = _assignment_kernel(n_jobs, X.shape[0] * X.shape[1] * centers.shape[0])
+    n, p = X.shape
+    kernel = _assignment_kernel(n_jobs, n, n * p * centers.shape[0])
     if kernel is assign_accumulate:
         return kernel(X, xnorm, centers, labels_only)
     with numba_threads(n_jobs), single_blas_thread():
@@ -380,9 +400,10 @@ class KMeans(ClusterMixin, TransformerMixin, StatBase):
         Threads of the compiled assignment step of ``algorithm="lloyd"`` and of ``predict``,
         ``score`` (numba's thread count during the call, restored afterwards). ``None`` runs
         a step on numba's threads from about 1.7e7 rows × features × centres
-        (``PARALLEL_WORK``) and serially below it (there a parallel region costs more in
-        thread wake-ups than it saves); ``-1`` is every core, ``-2`` all but one. The result
-        does not depend on it: rows are accumulated in fixed chunks added in a fixed order.
+        (``PARALLEL_WORK``), or from 6,145 rows while another core is idle, and serially
+        otherwise (on a busy machine a small parallel region costs more in thread wake-ups
+        than it saves); ``-1`` is every core, ``-2`` all but one. The result does not depend
+        on it: rows are accumulated in fixed chunks added in a fixed order.
 
     Attributes
     ----------
@@ -503,10 +524,8 @@ class KMeans(ClusterMixin, TransformerMixin, StatBase):
                 f"KMeans: n_samples={n} should be >= n_clusters={self.n_clusters} (more "
                 "clusters than samples)."
             )
-        tol_abs = self.tol * float(np.mean(np.var(X, axis=0)))
-        # n_jobs=None: Lloyd's steps on numba's threads from PARALLEL_WORK (800,000 × 80 with
-        # 3 centres: 79 ms per iteration against 128 serially), serial below it
-        assign = _assignment_kernel(self.n_jobs, n * X.shape[1] * self.n_clusters)
+        tol_abs = absolute_tolerance(X, self.tol)
+        assign = _assignment_kernel(self.n_jobs, n, n * X.shape[1] * self.n_clusters)
 
         def run(rng):
             centers = self._initial_centers(X, rng, s)
@@ -561,6 +580,7 @@ class KMeans(ClusterMixin, TransformerMixin, StatBase):
     def _validated(self, X, reset):
         """``(X, m)``: ``X`` validated, C-ordered and checked finite, and its largest magnitude
         (the finiteness check and the magnitude for rescaling take one read of ``X``)."""
+
         def validate(A, **params):
             A = validate_data(self, A, dtype=np.float64, order="C", reset=reset, **params)
             return kernel_array(A)

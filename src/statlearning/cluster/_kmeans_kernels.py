@@ -2,21 +2,21 @@
 accumulation of the M-step), squared distances, and the k-means++ candidate potentials.
 
 Array in, array out; compiled by numba with ``cache=True``. :func:`assign_accumulate` is
-serial: on a shared 2-core machine a parallel region costs more in thread wake-ups than it
-saves on small steps (and makes the timing depend on the machine's load), so the estimator
-chooses between it and :func:`assign_accumulate_parallel` by the step's size. Rows are
-accumulated in chunks, so the partial sums are added in a fixed order (deterministic
-results); that also lets
-:func:`assign_accumulate_parallel` (``KMeans(n_jobs=...)``) run the chunks on several threads
-and return exactly the same numbers.
+serial: on a busy machine a parallel region costs more in thread wake-ups than it saves on
+small steps, so the estimator chooses between it and :func:`assign_accumulate_parallel` by
+the step's size and the machine's load. Rows are accumulated in chunks, so the partial sums
+are added in a fixed order (deterministic results); that also lets
+:func:`assign_accumulate_parallel` run the chunks on several threads and return exactly the
+same numbers.
 
 The assignment step ranks the centres of a block of rows by one matrix product (BLAS), as
 scikit-learn's Lloyd does, then compares the few centres within the product's rounding margin
-of the best by their direct sums: the answers are bit for bit those of the direct distances,
-and a pass over a wide ``X`` costs little more than reading it (with 80 features and 10
-centres, 1.5–1.8× fewer CPU seconds than the direct distances; with few features and
-centres, below :data:`SCREEN_WORK`, the direct distances stay the faster and are kept). The
-direct distances are computed for a block of rows at a time, as vectors across the rows
+of the best by their direct sums: the answers are bit for bit those of the direct distances.
+The scores are laid out a centre per row, so that the smallest and second smallest of each row
+are found by vector loops across the rows (:func:`_rank_two`); a row whose runner-up clears the
+margin needs only its winner's direct distance. With few features and centres, below
+:data:`SCREEN_WORK`, the direct distances of every centre are the faster and are kept; they
+are computed for a block of rows at a time, as vectors across the rows
 (:func:`_block_distances`).
 """
 
@@ -25,11 +25,16 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-_CHUNK = 2048
+#: Rows per chunk: each chunk accumulates its own partial sums, added in chunk order.
+CHUNK = 2048
 _BLOCK = 256
 #: Features × centres from which the assignment step screens by a matrix product: below it
 #: the direct distances are cheaper than the product's call and the second pass over the rows.
 SCREEN_WORK = 200
+#: Padding of the transposed block's rows: with rows exactly ``_BLOCK`` doubles (2 KiB) apart,
+#: the transposition's writes to one column fall into two sets of the L1 cache, and from about
+#: 24 features they evict each other (the direct distances ran 2–5× slower).
+_PAD = 8
 
 
 @numba.njit(cache=True, inline="always")
@@ -114,11 +119,12 @@ def _block_distances(X, b0, m, ct, xt, D):
 
 
 @numba.njit(cache=True, inline="always")
-def _assign_direct(X, ct, start, stop, c, labels, min_dist, part_sums, part_counts):
+def _assign_direct(X, ct, start, stop, c, labels, min_dist, part_sums, part_counts, labels_only):
     """Rows ``start:stop`` by their direct distances to every centre (few features and centres;
-    ``ct`` the centres transposed), a block of rows at a time (:func:`_block_distances`)."""
+    ``ct`` the centres transposed), a block of rows at a time (:func:`_block_distances`);
+    ``labels_only``: the labels alone."""
     p, k = ct.shape
-    xt = np.empty((p, _BLOCK), dtype=np.float64)
+    xt = np.empty((p, _BLOCK + _PAD), dtype=np.float64)
     D = np.empty((k, _BLOCK), dtype=np.float64)
     best_d = np.empty(_BLOCK, dtype=np.float64)
     best = np.empty(_BLOCK, dtype=np.int64)
@@ -134,79 +140,105 @@ def _assign_direct(X, ct, start, stop, c, labels, min_dist, part_sums, part_coun
                 if dj[r] < best_d[r]:
                     best_d[r] = dj[r]
                     best[r] = j
+        if labels_only:
+            labels[b0 : b0 + m] = best[:m]
+            continue
         for r in range(m):
             _record(X, b0 + r, best[r], best_d[r], c, labels, min_dist, part_sums, part_counts)
 
 
 @numba.njit(cache=True, inline="always")
+def _block_scores(c2, X, b0, b1, G):
+    """``G[j, r] = −2 c_j · x_{b0+r}`` for the rows ``b0:b1``: one matrix product (BLAS) of the
+    centres times two (``c2``, exact) by the block transposed, so that a centre's scores lie
+    along the rows for the vector loops that rank them. ``G`` is the full block's buffer."""
+    if b1 - b0 == G.shape[1]:
+        np.dot(c2, X[b0:b1].T, G)
+        return G
+    return np.dot(c2, X[b0:b1].T)
+
+
+@numba.njit(cache=True, inline="always")
+def _rank_two(g, cnorm, m, first, second, best):
+    """Smallest and second smallest score ``a_j = ‖c_j‖² + g[j, r]`` of each of ``m`` rows and
+    the index of the smallest (ties to the lowest index), a centre at a time across the rows:
+    selects without branches, which the compiler turns into vector instructions."""
+    for r in range(m):
+        first[r] = np.inf
+        second[r] = np.inf
+        best[r] = 0
+    for j in range(g.shape[0]):
+        cj = cnorm[j]
+        gj = g[j]
+        for r in range(m):
+            a = gj[r] + cj
+            lower = a < first[r]
+            second[r] = first[r] if lower else min(second[r], a)
+            best[r] = j if lower else best[r]
+            first[r] = a if lower else first[r]
+
+
+@numba.njit(cache=True, inline="always")
 def _assign_chunk(
-    X, xnorm, centers, ct, cnorm, c, labels, min_dist, part_sums, part_counts, labels_only
+    X, xnorm, centers, terms, c, labels, min_dist, part_sums, part_counts, labels_only
 ):
     """Assignment and accumulation of the rows of chunk ``c`` (writes only that chunk's slots).
 
-    The distances are screened by blocks of one matrix product (BLAS): ``‖c_j‖² − 2 x·c_j``
-    ranks the centres of a row up to a rounding error bounded by ``γ (2‖x‖² + ‖c_j‖² +
-    ‖c_b‖²)``, with ``γ = 8 (p + 4) ε``, which also covers the rounding of the direct sums.
-    Only the centres within that margin of the best are compared by their direct sums
-    ``Σ_f (x_f − c_jf)²`` (usually the best alone), so labels, distances and partial sums
-    are exactly those of computing every distance directly (ties to the lowest index).
-    Below :data:`SCREEN_WORK` features × centres the distances are all computed directly.
-    ``labels_only``: a row whose best centre the screen settles gets its label alone (no
-    distance, no accumulation: ``predict``).
+    The distances are screened by blocks of one matrix product (BLAS): the score ``a_j =
+    ‖c_j‖² − 2 x·c_j`` ranks the centres of a row up to a rounding error bounded by
+    ``γ (2‖x‖² + ‖c_j‖² + ‖c_b‖²)``, with ``γ = 8 (p + 4) ε``, which also covers the rounding
+    of the direct sums. When the second smallest score clears the best's by that margin (with
+    the largest ``‖c_j‖²``), the best is the row's nearest centre; otherwise the centres
+    within the margin are compared by their direct sums ``Σ_f (x_f − c_jf)²``. Labels,
+    distances and partial sums are therefore exactly those of computing every distance
+    directly (ties to the lowest index). Below :data:`SCREEN_WORK` features × centres the
+    distances are all computed directly. ``labels_only``: a row whose best centre the screen
+    settles gets its label alone (no distance, no accumulation: ``predict``). ``terms``: the
+    centres' :func:`_centre_terms`.
     """
+    c2, ct, cnorm = terms
     n, p = X.shape
     k = centers.shape[0]
-    start = c * _CHUNK
-    stop = min(start + _CHUNK, n)
+    start = c * CHUNK
+    stop = min(start + CHUNK, n)
     if p * k < SCREEN_WORK:
-        _assign_direct(X, ct, start, stop, c, labels, min_dist, part_sums, part_counts)
+        _assign_direct(X, ct, start, stop, c, labels, min_dist, part_sums, part_counts, labels_only)
         return
     gamma = 8.0 * (p + 4) * 2.220446049250313e-16
-    buf = np.empty((_BLOCK, k), dtype=np.float64)
+    widest = 0.0
+    for j in range(k):
+        widest = max(widest, cnorm[j])
+    G = np.empty((k, _BLOCK), dtype=np.float64)
+    first = np.empty(_BLOCK, dtype=np.float64)
+    second = np.empty(_BLOCK, dtype=np.float64)
+    best_of = np.empty(_BLOCK, dtype=np.int64)
     for b0 in range(start, stop, _BLOCK):
         b1 = min(b0 + _BLOCK, stop)
-        g = buf[: b1 - b0]
-        np.dot(X[b0:b1], ct, g)
+        g = _block_scores(c2, X, b0, b1, G)
+        _rank_two(g, cnorm, b1 - b0, first, second, best_of)
         for r in range(b1 - b0):
             i = b0 + r
-            best = 0
-            best_a = np.inf
-            for j in range(k):
-                a = cnorm[j] - 2.0 * g[r, j]
-                g[r, j] = a
-                if a < best_a:
-                    best_a = a
-                    best = j
+            best = best_of[r]
             xn = xnorm[i] if xnorm.shape[0] else _row_norm(X, i)
-            limit = best_a + gamma * (2.0 * xn + cnorm[best])
-            single = True
-            for j in range(k):
-                if j != best and g[r, j] <= limit + gamma * cnorm[j]:
-                    single = False
-                    break
-            if single and labels_only:
-                labels[i] = best
-                continue
-            if single:  # the direct distance and the accumulation in one pass over the row
-                labels[i] = best
-                part_counts[c, best] += 1.0
-                best_d = 0.0
-                for f in range(p):
-                    x = X[i, f]
-                    diff = x - centers[best, f]
-                    best_d += diff * diff
-                    part_sums[c, best, f] += x
-                min_dist[i] = best_d
+            limit = first[r] + gamma * (2.0 * xn + cnorm[best])
+            if second[r] > limit + gamma * widest:  # every other centre clears the margin
                 continue
             best_d = np.inf
             for j in range(k):
-                if j != best and g[r, j] > limit + gamma * cnorm[j]:
+                if j != best and g[j, r] + cnorm[j] > limit + gamma * cnorm[j]:
                     continue
                 d = _sq_dist(X, i, centers, j)
                 if d < best_d:
                     best_d = d
-                    best = j
-            _record(X, i, best, best_d, c, labels, min_dist, part_sums, part_counts)
+                    best_of[r] = j
+        if labels_only:
+            labels[b0:b1] = best_of[: b1 - b0]
+            continue
+        for r in range(b1 - b0):
+            i = b0 + r
+            best = best_of[r]
+            d = _sq_dist(X, i, centers, best)
+            _record(X, i, best, d, c, labels, min_dist, part_sums, part_counts)
 
 
 @numba.njit(cache=True, inline="always")
@@ -229,8 +261,9 @@ def row_norms(X):
 
 @numba.njit(cache=True, inline="always")
 def _centre_terms(centers):
-    """The centres transposed (contiguous, for the product) and their squared norms."""
-    return np.ascontiguousarray(centers.T), row_norms(centers)
+    """The centres times −2 (for the screening product), transposed (for the direct distances
+    by blocks), and their squared norms."""
+    return -2.0 * centers, np.ascontiguousarray(centers.T), row_norms(centers)
 
 
 @numba.njit(cache=True, inline="always")
@@ -238,7 +271,7 @@ def _workspace(X, centers):
     """Outputs of the assignment step and one partial-sum slot per chunk of rows."""
     n, p = X.shape
     k = centers.shape[0]
-    n_chunks = (n + _CHUNK - 1) // _CHUNK
+    n_chunks = (n + CHUNK - 1) // CHUNK
     labels = np.empty(n, dtype=np.int64)
     min_dist = np.empty(n, dtype=np.float64)
     part_sums = np.zeros((n_chunks, k, p), dtype=np.float64)
@@ -286,10 +319,10 @@ def assign_accumulate(X, xnorm, centers, labels_only=False):
         Number of rows assigned to each centre.
     """
     n_chunks, labels, min_dist, part_sums, part_counts = _workspace(X, centers)
-    ct, cnorm = _centre_terms(centers)
+    terms = _centre_terms(centers)
     for c in range(n_chunks):
         _assign_chunk(
-            X, xnorm, centers, ct, cnorm, c, labels, min_dist, part_sums, part_counts, labels_only
+            X, xnorm, centers, terms, c, labels, min_dist, part_sums, part_counts, labels_only
         )
     sums, counts = _reduce_chunks(part_sums, part_counts)
     return labels, min_dist, sums, counts
@@ -300,10 +333,10 @@ def assign_accumulate_parallel(X, xnorm, centers, labels_only=False):
     """:func:`assign_accumulate` with the chunks on numba's threads: the same numbers (each
     chunk is accumulated alone, the chunks are then added in order)."""
     n_chunks, labels, min_dist, part_sums, part_counts = _workspace(X, centers)
-    ct, cnorm = _centre_terms(centers)
+    terms = _centre_terms(centers)
     for c in numba.prange(n_chunks):
         _assign_chunk(
-            X, xnorm, centers, ct, cnorm, c, labels, min_dist, part_sums, part_counts, labels_only
+            X, xnorm, centers, terms, c, labels, min_dist, part_sums, part_counts, labels_only
         )
     sums, counts = _reduce_chunks(part_sums, part_counts)
     return labels, min_dist, sums, counts
@@ -348,7 +381,7 @@ def candidate_potentials(X, candidates, closest, weights):
     """
     n, p = X.shape
     t = candidates.shape[0]
-    n_chunks = (n + _CHUNK - 1) // _CHUNK
+    n_chunks = (n + CHUNK - 1) // CHUNK
     part = np.zeros((n_chunks, t), dtype=np.float64)
     dist = np.empty((n, t), dtype=np.float64)
     ct = np.empty((p, t), dtype=np.float64)  # the candidates transposed
@@ -357,8 +390,8 @@ def candidate_potentials(X, candidates, closest, weights):
             ct[f, m] = X[candidates[m], f]
     d = np.empty(t, dtype=np.float64)
     for c in range(n_chunks):
-        start = c * _CHUNK
-        stop = min(start + _CHUNK, n)
+        start = c * CHUNK
+        stop = min(start + CHUNK, n)
         for i in range(start, stop):
             _row_distances(X, i, ct, d)
             for m in range(t):

@@ -15,7 +15,7 @@ from .._core.scaling import times
 from .._validation import ArrayLike, Interval, NJobs, Options, RandomState, validate_data
 from ..base import fit_context
 from ..exceptions import warn_not_converged
-from ._kmeans import KMeans, _check_results, _rescaled
+from ._kmeans import KMeans, _check_results, _rescaled, absolute_tolerance
 
 __all__ = ["MiniBatchKMeans"]
 
@@ -198,7 +198,7 @@ class MiniBatchKMeans(KMeans):
         self._initialise(X, rng, s)
         batch_size = min(self.batch_size, n)
         n_steps = math.ceil(self.max_iter * n / batch_size)
-        tol_abs = self.tol * float(np.mean(np.var(X, axis=0)))
+        tol_abs = absolute_tolerance(X, self.tol)
         smoothed, best, stale = None, np.inf, 0
         alpha = min(1.0, 2.0 * batch_size / (n + 1))
         converged = False
