@@ -149,3 +149,28 @@ def test_column_variances_are_numpys_bit_for_bit(shape):
     F = np.asfortranarray(X)  # other layouts fall back to NumPy
     np.testing.assert_array_equal(column_variances(F), np.var(F, axis=0))
     assert column_variances(X[:0]).shape == (shape[1],)
+
+
+def test_one_sum_of_squares_settles_the_magnitude_of_ordinary_data():
+    from statlearning._core.scaling import _magnitude_within_range, validated_magnitude
+
+    X = np.random.default_rng(0).normal(size=(20_000, 7))
+    m = _magnitude_within_range(X)
+    assert validated_magnitude(lambda A, **kw: A, X, "T")[1] == m
+    assert _magnitude_within_range(X[:100]) is None  # small: the exact pass is as fast
+    assert np.max(np.abs(X)) <= m <= np.sqrt(X.size) * np.max(np.abs(X))
+    assert scale_for_magnitude(m) is None
+    for special in (np.nan, np.inf, -np.inf, 1e100, 1e-100):
+        Y = X.copy()
+        Y[3, 2] = special
+        if abs(special) < 1:  # tiny data: every entry small
+            Y = X * special
+        assert _magnitude_within_range(Y) is None
+    assert _magnitude_within_range(np.zeros((4, 3))) is None
+    assert _magnitude_within_range(np.asfortranarray(X)) is None
+    # huge and tiny data keep their exact magnitude (hence their exact factor)
+    for factor in (1e100, 1e-100):
+        _, exact = validated_magnitude(lambda A, **kw: A, X * factor, "T")
+        assert exact == np.max(np.abs(X * factor))
+    with pytest.raises(ValueError, match="NaN or infinite"):
+        validated_magnitude(lambda A, **kw: A, np.where(X > 2, np.inf, X), "T")

@@ -281,6 +281,24 @@ def test_assignment_step_settles_near_ties_by_the_direct_distances(shift):
         assert np.any(labels == 1) and np.any(labels == 0)
 
 
+@pytest.mark.parametrize("n, p, k", [(1, 1, 1), (300, 3, 7), (1000, 40, 12), (600, 130, 3)])
+def test_centre_distances_are_the_direct_sums(n, p, k):
+    from statlearning.cluster._kmeans_kernels import (
+        centre_distances,
+        centre_distances_parallel,
+    )
+
+    rng = np.random.default_rng(n + p + k)
+    X = rng.normal(size=(n, p)) * 10.0 + 1e3
+    C = X[rng.choice(n, k)] + rng.normal(size=(k, p))
+    D = np.zeros((n, k))
+    for f in range(p):  # feature order, as a row at a time
+        D += (X[:, f, None] - C[None, :, f]) ** 2
+    np.testing.assert_array_equal(centre_distances(X, C, False), D)
+    np.testing.assert_array_equal(centre_distances(X, C), np.sqrt(D))
+    np.testing.assert_array_equal(centre_distances_parallel(X, C), np.sqrt(D))
+
+
 def test_large_predict_and_score_run_on_numba_threads_with_the_same_numbers(monkeypatch):
     from statlearning.cluster import _kmeans
 

@@ -28,6 +28,7 @@ import numpy as np
 
 from ._scaling_kernels import column_max_abs, flat_max_abs, flat_max_abs_finite
 from ._scaling_kernels import column_variances as _column_variances
+from .compiled import single_blas_thread
 
 __all__ = [
     "SAFE_EXPONENT",
@@ -117,13 +118,41 @@ def validated_magnitude(validate, X, owner: str):
     -------
     X : ndarray
     m : float
+        The largest magnitude; or, when one sum of squares (BLAS, vectorised: 16 against 37 ms
+        for 10⁸ entries) proves every entry finite and the largest magnitude within
+        ``2**±SAFE_EXPONENT``, the root of that sum, a bound on it inside the range (either
+        way :func:`scale_for_magnitude` finds no rescaling needed).
     """
     Xv = validate(X, ensure_all_finite=False)
+    m = _magnitude_within_range(Xv)
+    if m is not None:
+        return Xv, m
     m = finite_max_abs(Xv)
     if math.isnan(m):  # the validation's own message, naming the column
         validate(X)
         raise ValueError(f"{owner}: X contains NaN or infinite values.")
     return Xv, m
+
+
+def _magnitude_within_range(a) -> float | None:
+    """``√Σ a²`` when that sum shows every entry finite and the largest magnitude ``m`` inside
+    ``[2**-SAFE_EXPONENT, 2**SAFE_EXPONENT]``, else ``None``.
+
+    ``m² ≤ Σ a² ≤ N m²``: a finite sum (a ``NaN`` or an infinity makes it ``NaN`` or ``inf``)
+    of at most ``_HIGH² / 2`` bounds ``m`` above, and one of at least ``2 N _LOW²`` bounds it
+    below (the factors of 2 absorb the sum's rounding). Near-zero, huge or non-finite data
+    fail the test and take the exact pass, and so do small arrays (there the exact pass is as
+    fast)."""
+    if a.dtype != np.float64 or not a.flags.c_contiguous or a.size < _COMPILED_MIN_SIZE:
+        return None
+    flat = a.reshape(-1)
+    # one BLAS thread: threads left spinning after the product slow the next parallel region
+    # (a k-means predict of 10,000 × 100 took 10 ms instead of 0.8)
+    with single_blas_thread(), np.errstate(over="ignore", invalid="ignore"):
+        total = float(np.dot(flat, flat))
+    if not (2.0 * flat.size * _LOW * _LOW <= total <= 0.5 * _HIGH * _HIGH):  # NaN fails too
+        return None
+    return math.sqrt(total)
 
 
 def _power_of_two(m):

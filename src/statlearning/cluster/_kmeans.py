@@ -34,10 +34,11 @@ from ._kmeans_kernels import (
     assign_accumulate,
     assign_accumulate_parallel,
     candidate_potentials,
+    centre_distances,
+    centre_distances_parallel,
     elkan_assign,
     elkan_init,
     row_norms,
-    squared_distances,
     update_closest,
     update_closest_from,
 )
@@ -225,16 +226,19 @@ PARALLEL_WORK = 2**24
 QUIET_PARALLEL_ROWS = 3 * CHUNK + 1
 
 
-def _assignment_kernel(n_jobs, n, work):
-    """The compiled assignment step of ``n`` rows and ``work`` multiply-adds: for
-    ``n_jobs=None`` on numba's threads from :data:`PARALLEL_WORK`, or from
-    :data:`QUIET_PARALLEL_ROWS` while another core is idle, else serial; with ``n_jobs`` set
-    always on its threads."""
+def _threaded(n_jobs, n, work) -> bool:
+    """Whether a pass over ``n`` rows of ``work`` multiply-adds runs on numba's threads: for
+    ``n_jobs=None`` from :data:`PARALLEL_WORK`, or from :data:`QUIET_PARALLEL_ROWS` while
+    another core is idle; always when ``n_jobs`` is set."""
     if n_jobs is not None or work >= PARALLEL_WORK:
-        return assign_accumulate_parallel
-    if n >= QUIET_PARALLEL_ROWS and core_is_free():
-        return assign_accumulate_parallel
-    return assign_accumulate
+        return True
+    return n >= QUIET_PARALLEL_ROWS and core_is_free()
+
+
+def _assignment_kernel(n_jobs, n, work):
+    """The compiled assignment step of ``n`` rows and ``work`` multiply-adds, serial or on
+    numba's threads (:func:`_threaded`)."""
+    return assign_accumulate_parallel if _threaded(n_jobs, n, work) else assign_accumulate
 
 
 def _run_assignment(n_jobs, X, xnorm, centers, labels_only=False):
@@ -639,7 +643,12 @@ class KMeans(ClusterMixin, TransformerMixin, StatBase):
             check_is_fitted(self, "cluster_centers_")
             return _dask.predict_blocks(self, X, "transform", self.n_clusters)
         X, centers, s = self._checked(X)
-        dist = np.sqrt(squared_distances(X, centers))
+        n, p = X.shape
+        if _threaded(self.n_jobs, n, n * p * centers.shape[0]):
+            with numba_threads(self.n_jobs):
+                dist = centre_distances_parallel(X, centers)
+        else:
+            dist = centre_distances(X, centers)
         return dist if s is None else dist * s
 
     def score(self, X, y=None) -> float:

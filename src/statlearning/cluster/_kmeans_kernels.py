@@ -31,6 +31,11 @@ _BLOCK = 256
 #: Features × centres from which the assignment step screens by a matrix product: below it
 #: the direct distances are cheaper than the product's call and the second pass over the rows.
 SCREEN_WORK = 200
+#: Entries of ``X`` up to which the k-means++ candidates' distances are computed by blocks of
+#: rows (:func:`_block_distances`) rather than a row at a time: with ``X`` in cache, 1,000 ×
+#: 100 with four candidates takes 0.058 ms against 0.096; streamed from memory, 100,000 × 100
+#: takes 15 ms against 9.6.
+CANDIDATE_BLOCKS_MAX = 2**20
 #: Padding of the transposed block's rows: with rows exactly ``_BLOCK`` doubles (2 KiB) apart,
 #: the transposition's writes to one column fall into two sets of the L1 cache, and from about
 #: 24 features they evict each other (the direct distances ran 2–5× slower).
@@ -103,9 +108,15 @@ def _block_distances(X, b0, m, ct, xt, D):
     is the faster: 10 ms against 43 ms for 10,000 × 100.)
     """
     p, k = ct.shape
-    for r in range(m):
+    r = 0
+    while r + 8 <= m:  # eight rows at a time: each line of ``xt`` is written whole
         for f in range(p):
-            xt[f, r] = X[b0 + r, f]
+            for q in range(8):
+                xt[f, r + q] = X[b0 + r + q, f]
+        r += 8
+    for rest in range(r, m):
+        for f in range(p):
+            xt[f, rest] = X[b0 + rest, f]
     for j in range(k):
         dj = D[j]
         for r in range(m):
@@ -212,14 +223,18 @@ def _assign_chunk(
     first = np.empty(_BLOCK, dtype=np.float64)
     second = np.empty(_BLOCK, dtype=np.float64)
     best_of = np.empty(_BLOCK, dtype=np.int64)
+    norms = np.empty(_BLOCK, dtype=np.float64)
     for b0 in range(start, stop, _BLOCK):
         b1 = min(b0 + _BLOCK, stop)
+        if xnorm.shape[0] == 0:  # the margin's ‖x‖², read before the product reads the rows
+            for r in range(b1 - b0):
+                norms[r] = _margin_norm(X[b0 + r])
         g = _block_scores(c2, X, b0, b1, G)
         _rank_two(g, cnorm, b1 - b0, first, second, best_of)
         for r in range(b1 - b0):
             i = b0 + r
             best = best_of[r]
-            xn = xnorm[i] if xnorm.shape[0] else _row_norm(X, i)
+            xn = xnorm[i] if xnorm.shape[0] else norms[r]
             limit = first[r] + gamma * (2.0 * xn + cnorm[best])
             if second[r] > limit + gamma * widest:  # every other centre clears the margin
                 continue
@@ -239,6 +254,17 @@ def _assign_chunk(
             best = best_of[r]
             d = _sq_dist(X, i, centers, best)
             _record(X, i, best, d, c, labels, min_dist, part_sums, part_counts)
+
+
+@numba.njit(cache=True, inline="always", fastmath={"reassoc", "contract"})
+def _margin_norm(x):
+    """``‖x‖²`` for the screening margin alone, summed in whatever order vectorises (the margin
+    has room for its rounding; labels and distances never depend on it): on 100,000 × 100,
+    ``predict``'s step takes 10.5 ms against 13.6 with the sums in feature order."""
+    s = 0.0
+    for f in range(x.shape[0]):
+        s += x[f] * x[f]
+    return s
 
 
 @numba.njit(cache=True, inline="always")
@@ -342,19 +368,42 @@ def assign_accumulate_parallel(X, xnorm, centers, labels_only=False):
     return labels, min_dist, sums, counts
 
 
-@numba.njit(cache=True)
-def squared_distances(X, centers):
-    """``D[i, j] = ‖X[i] − centers[j]‖²`` computed exactly (no expansion), shape (n, k)."""
+@numba.njit(cache=True, inline="always")
+def _distance_block(X, b, ct, out, root):
+    """Rows of block ``b`` (``_BLOCK`` rows) of :func:`centre_distances`."""
     n, p = X.shape
-    k = centers.shape[0]
-    out = np.empty((n, k), dtype=np.float64)
-    for i in range(n):
+    k = ct.shape[1]
+    b0 = b * _BLOCK
+    m = min(_BLOCK, n - b0)
+    xt = np.empty((p, _BLOCK + _PAD), dtype=np.float64)
+    D = np.empty((k, _BLOCK), dtype=np.float64)
+    _block_distances(X, b0, m, ct, xt, D)
+    for r in range(m):
         for j in range(k):
-            d = 0.0
-            for f in range(p):
-                diff = X[i, f] - centers[j, f]
-                d += diff * diff
-            out[i, j] = d
+            out[b0 + r, j] = np.sqrt(D[j, r]) if root else D[j, r]
+
+
+@numba.njit(cache=True)
+def centre_distances(X, centers, root=True):
+    """``D[i, j] = ‖X[i] − centers[j]‖`` (``root=False``: squared), computed exactly (no
+    expansion): each sum in feature order, a block of rows at a time as vectors across the
+    rows (:func:`_block_distances`; 3× faster than a row at a time with 100 features)."""
+    n = X.shape[0]
+    out = np.empty((n, centers.shape[0]), dtype=np.float64)
+    ct = np.ascontiguousarray(centers.T)
+    for b in range((n + _BLOCK - 1) // _BLOCK):
+        _distance_block(X, b, ct, out, root)
+    return out
+
+
+@numba.njit(cache=True, parallel=True)
+def centre_distances_parallel(X, centers, root=True):
+    """:func:`centre_distances` with the blocks on numba's threads (the same numbers)."""
+    n = X.shape[0]
+    out = np.empty((n, centers.shape[0]), dtype=np.float64)
+    ct = np.ascontiguousarray(centers.T)
+    for b in numba.prange((n + _BLOCK - 1) // _BLOCK):
+        _distance_block(X, b, ct, out, root)
     return out
 
 
@@ -388,15 +437,25 @@ def candidate_potentials(X, candidates, closest, weights):
     for m in range(t):
         for f in range(p):
             ct[f, m] = X[candidates[m], f]
+    xt = np.empty((p, _BLOCK + _PAD), dtype=np.float64)
+    D = np.empty((t, _BLOCK), dtype=np.float64)
     d = np.empty(t, dtype=np.float64)
+    by_blocks = n * p <= CANDIDATE_BLOCKS_MAX
     for c in range(n_chunks):
         start = c * CHUNK
         stop = min(start + CHUNK, n)
-        for i in range(start, stop):
-            _row_distances(X, i, ct, d)
-            for m in range(t):
-                dist[i, m] = d[m]
-                part[c, m] += weights[i] * min(d[m], closest[i])
+        for b0 in range(start, stop, _BLOCK):
+            size = min(_BLOCK, stop - b0)
+            if by_blocks:
+                _block_distances(X, b0, size, ct, xt, D)
+            for r in range(size):
+                i = b0 + r
+                if not by_blocks:
+                    _row_distances(X, i, ct, d)
+                for m in range(t):
+                    dm = D[m, r] if by_blocks else d[m]
+                    dist[i, m] = dm
+                    part[c, m] += weights[i] * min(dm, closest[i])
     out = np.zeros(t, dtype=np.float64)
     for c in range(n_chunks):
         for m in range(t):
