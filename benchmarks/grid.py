@@ -439,6 +439,14 @@ def _ratio(a, b):
     return f"{a / b:.2f}"
 
 
+def family_names() -> list[str]:
+    """The families the grid knows: the registry's and the unsupervised rows'."""
+    from statlearning._registry import load_families, registered_models
+
+    load_families()
+    return sorted({s.family for s in registered_models()} | {u.family for u in UNSUPERVISED})
+
+
 def grid_rows(families=None, sizes=SIZES, features=FEATURES, limit=LIMIT, log=print, models=None):
     """Run the grid (only the rows named in ``models`` when given); return the rows grouped
     by family."""

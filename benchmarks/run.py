@@ -456,7 +456,8 @@ def main(argv: list[str] | None = None) -> int:
         nargs="*",
         metavar="FAMILY",
         help="run the benchmark grid (every registered model and the unsupervised estimators "
-        "over n and p; see grid.py), optionally only these families",
+        "over n and p; see grid.py), optionally only these families (space- or "
+        "comma-separated)",
     )
     parser.add_argument(
         "--sizes", default=None, metavar="N,...", help="grid: row counts (1000,...,1000000)"
@@ -530,7 +531,16 @@ def _run_grid(args) -> int:
     features = tuple(int(v) for v in args.features.split(",")) if args.features else grid.FEATURES
     limit = grid.LIMIT if args.limit is None else args.limit
     models = set(args.models.split(",")) if args.models else None
-    rows = grid.grid_rows(args.grid or None, sizes, features, limit, log=_log, models=models)
+    families = [f for token in args.grid for f in token.split(",") if f] or None
+    rows = grid.grid_rows(families, sizes, features, limit, log=_log, models=models)
+    if not rows:  # nothing matched: say so rather than record an empty table
+        known = grid.family_names()
+        print(
+            f"no grid rows for families {families} and models {sorted(models or [])}; "
+            f"families: {', '.join(known)}",
+            file=sys.stderr,
+        )
+        return 2
     command = "python benchmarks/run.py " + " ".join(shlex.quote(a) for a in sys.argv[1:])
     text = grid.markdown(rows, command)
     print(text)

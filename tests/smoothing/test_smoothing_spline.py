@@ -230,3 +230,16 @@ def test_lambda_beyond_floating_point_is_a_clear_error():
     # a trace above the number of unique x (10 of 4 here) is rounding, not a fit
     with pytest.raises(ValueError, match=r"SmoothingSpline: spar=-5\.0 gives lambda="):
         SmoothingSpline(spar=-5.0).fit(x, y)
+
+
+def test_smoothing_spline_predicts_points_in_any_order():
+    rng = np.random.default_rng(1)
+    x = rng.uniform(size=3000)
+    model = SmoothingSpline().fit(x[:, None], np.sin(6 * x) + rng.normal(0, 0.3, x.size))
+    new = rng.uniform(-0.2, 1.2, 4000)
+    order = np.argsort(new)
+    for deriv in (0, 1, 2):
+        np.testing.assert_array_equal(
+            model.predict(new[:, None], deriv=deriv)[order],
+            model.predict(new[order, None], deriv=deriv),
+        )

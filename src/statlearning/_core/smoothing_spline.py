@@ -35,6 +35,7 @@ from ._smoothing_kernels import (
     fit_summary,
 )
 from .selection import golden_section_fmin
+from .splines import in_sorted_order
 
 __all__ = [
     "SplineSystem",
@@ -177,8 +178,12 @@ def penalty_band(knots, third: float = R_SGRAM_THIRD) -> np.ndarray:
 
 def basis_rows(knots, x):
     """The four non-zero cubic B-spline values at each ``x`` and the index of the first."""
-    D = BSpline.design_matrix(np.asarray(x, dtype=np.float64), knots, 3)
-    return D.data.reshape(-1, 4), D.indices.reshape(-1, 4)[:, 0].astype(np.int64)
+
+    def rows(v):
+        D = BSpline.design_matrix(v, knots, 3)
+        return D.data.reshape(-1, 4), D.indices.reshape(-1, 4)[:, 0].astype(np.int64)
+
+    return in_sorted_order(rows, x)
 
 
 def extrapolated_rows(knots, xs):

@@ -26,6 +26,7 @@ __all__ = [
     "bs_basis",
     "cut_breaks",
     "cut_codes",
+    "in_sorted_order",
     "ns_basis",
     "poly_basis",
     "poly_coefs",
@@ -33,6 +34,38 @@ __all__ = [
     "spline_design",
     "truncated_power_basis",
 ]
+
+
+def in_sorted_order(evaluate, x):
+    """``evaluate(x)`` computed at ``x`` sorted, its rows put back in the order of ``x``.
+
+    SciPy's B-spline evaluations look up each point's knot interval by walking from the
+    previous point's: on points in random order, against a spline with many knots, every
+    point walks across the knot vector (a smoothing spline with 97,516 knots took 7.9 s to
+    evaluate 10⁶ random points, 0.04 s sorted; the sort costs 0.02 s).
+
+    Parameters
+    ----------
+    evaluate : callable
+        ``evaluate(x)`` returns an array, or a tuple of arrays, with one row per point.
+    x : ndarray of shape (n,)
+
+    Returns
+    -------
+    ndarray or tuple of ndarray
+    """
+    x = np.asarray(x, dtype=np.float64)
+    if x.size < 2 or bool(np.all(x[1:] >= x[:-1])):
+        return evaluate(x)
+    order = np.argsort(x, kind="stable")
+    result = evaluate(x[order])
+
+    def restored(a):
+        out = np.empty_like(a)
+        out[order] = a
+        return out
+
+    return tuple(map(restored, result)) if isinstance(result, tuple) else restored(result)
 
 
 def spline_design(knots, x, order: int = 4, deriv: int = 0) -> np.ndarray:
@@ -48,9 +81,9 @@ def spline_design(knots, x, order: int = 4, deriv: int = 0) -> np.ndarray:
     if x.size == 0:
         return np.zeros((0, nb))
     if deriv == 0:
-        return BSpline.design_matrix(x, t, k).toarray()
+        return in_sorted_order(lambda v: BSpline.design_matrix(v, t, k).toarray(), x)
     spl = BSpline(t, np.eye(nb), k, extrapolate=False)
-    out = spl(x, nu=deriv)
+    out = in_sorted_order(lambda v: spl(v, nu=deriv), x)
     right = x == t[-order]  # SciPy leaves the closed right end to the last interval already
     out[np.isnan(out) & right[:, None]] = 0.0
     return out

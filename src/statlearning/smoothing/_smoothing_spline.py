@@ -10,6 +10,7 @@ from scipy.interpolate import BSpline
 from sklearn.utils.validation import check_is_fitted
 
 from .._core import smoothing_spline as ss
+from .._core.splines import in_sorted_order
 from .._validation import Boolean, Interval, Options, check_sample_weight, validate_data
 from ..base import RegressorMixin, StatBase, fit_context
 from ..exceptions import NumericalWarning
@@ -287,9 +288,9 @@ class SmoothingSpline(RegressorMixin, StatBase):
         spl = BSpline.construct_fast(t, self.coef_, 3, extrapolate=False)
         left, right = xs < 0, xs > 1
         outside = left | right
+        out = in_sorted_order(lambda v: spl(v, nu=deriv), np.clip(xs, 0.0, 1.0))
         if not outside.any():
-            return spl(xs, nu=deriv) / self.x_range_**deriv
-        out = spl(np.clip(xs, 0.0, 1.0), nu=deriv)
+            return out / self.x_range_**deriv
         ends = np.array([0.0, 1.0])
         if deriv == 0:
             g, slope = spl(ends), spl(ends, nu=1)
