@@ -148,7 +148,7 @@ ALPHAS = [0.01, 0.3, 3.0, 30.0, 300.0]
 
 @pytest.mark.parametrize("fit_intercept", [True, False])
 @pytest.mark.parametrize("weighted", [False, True])
-@pytest.mark.parametrize("gcv_mode", ["svd", "eigen"])
+@pytest.mark.parametrize("gcv_mode", ["svd", "eigen", "auto"])
 @pytest.mark.parametrize("shape", [(25, 4), (12, 20)], ids=["tall", "wide"])
 def test_loo_path_equals_brute_force(fit_intercept, weighted, gcv_mode, shape):
     X, y, w = _data(*shape, seed=4)
@@ -165,6 +165,31 @@ def test_loo_path_equals_brute_force(fit_intercept, weighted, gcv_mode, shape):
     ref = Ridge(alpha=cv.alpha_, fit_intercept=fit_intercept).fit(X, y, sample_weight=sw)
     np.testing.assert_allclose(cv.coef_, ref.coef_, rtol=1e-8, atol=1e-12)
     assert cv.intercept_ == pytest.approx(ref.intercept_, rel=1e-8, abs=1e-12)
+
+
+@pytest.mark.parametrize("spread", [1.0, 1e3])
+def test_auto_mode_takes_the_gram_spectrum_only_when_well_conditioned(spread, monkeypatch):
+    from statlearning._core import ridge as core
+
+    rng = np.random.default_rng(7)
+    X = rng.normal(size=(400, 6))
+    X[:, 2] *= spread  # κ(Z) about 1e3: the eigenvalues of ZᵀZ span 1e6
+    y = X @ rng.normal(size=6) + rng.normal(size=400)
+    routes = []
+    gram_spectrum = core._gram_spectrum
+    monkeypatch.setattr(
+        core, "_gram_spectrum", lambda Z: routes.append(gram_spectrum(Z)) or routes[-1]
+    )
+    auto = RidgeCV(alphas=ALPHAS, store_cv_results=True).fit(X, y)
+    assert len(routes) == 1 and (routes[0] is None) == (spread > 1.0)
+    svd = RidgeCV(alphas=ALPHAS, gcv_mode="svd", store_cv_results=True).fit(X, y)
+    if spread > 1.0:  # the SVD itself
+        np.testing.assert_array_equal(auto.criterion_path_, svd.criterion_path_)
+        np.testing.assert_array_equal(auto.coef_, svd.coef_)
+    else:
+        np.testing.assert_allclose(auto.criterion_path_, svd.criterion_path_, rtol=1e-12)
+        np.testing.assert_allclose(auto.cv_results_, svd.cv_results_, rtol=1e-10, atol=1e-12)
+        np.testing.assert_allclose(auto.coef_, svd.coef_, rtol=1e-12)
 
 
 @pytest.mark.parametrize("weighted", [False, True])

@@ -319,7 +319,9 @@ class RidgeCV(RegressorMixin, LinearPredictorMixin, StatBase):
     gcv_mode : {None, "auto", "svd", "eigen"}, default=None
         ``cv=None`` only: decompose the centred design by its SVD (``"svd"``) or the ``n × n``
         Gram matrix by an eigendecomposition (``"eigen"``, cheaper when ``p > n``). ``None`` and
-        ``"auto"`` choose ``"svd"`` when ``n ≥ p``.
+        ``"auto"`` choose ``"eigen"`` when ``p > n``; when ``n ≥ p``, the eigendecomposition
+        of the ``p × p`` matrix ``ZᵀZ`` if ``Z`` is well conditioned (its eigenvalues within a
+        ratio of 1e4, where squaring the condition costs nothing visible), else ``"svd"``.
     scoring : str, callable or None, default=None
         ``None``: (weighted) mean squared error. Otherwise a scikit-learn scorer name or callable
         ``scorer(estimator, X, y)`` (higher is better), applied to the leave-one-out predictions
@@ -483,16 +485,14 @@ class RidgeCV(RegressorMixin, LinearPredictorMixin, StatBase):
 
     def _fit_loo(self, X, y, w, alphas, scorer, store):
         name = type(self).__name__
-        n, p = X.shape
+        n = X.shape[0]
         n_obs = n if w is None else int(np.count_nonzero(w))
         if n_obs < 2:
             raise ValueError(
                 f"{name}: leave-one-out cross-validation needs at least 2 samples with positive "
                 f"weight; got {n_obs} sample (use cv=None only with n_samples >= 2)."
             )
-        mode = self.gcv_mode
-        if mode in (None, "auto"):
-            mode = "svd" if n >= p else "eigen"
+        mode = "auto" if self.gcv_mode is None else self.gcv_mode
         x_mean, y_mean, sqrt_w = _prepare(X, y, w, self.fit_intercept)
         Z, t = centred_design(X, y, x_mean, y_mean, sqrt_w)
         U, s, V = ridge_spectral(Z, mode)
@@ -558,8 +558,7 @@ class RidgeCV(RegressorMixin, LinearPredictorMixin, StatBase):
             Xtr, ytr = X[train], y[train]
             x_mean, y_mean, sqrt_w = _prepare(Xtr, ytr, w_tr, self.fit_intercept)
             Z, t = centred_design(Xtr, ytr, x_mean, y_mean, sqrt_w)
-            mode = "svd" if Z.shape[0] >= Z.shape[1] else "eigen"
-            U, s, V = ridge_spectral(Z, mode)
+            U, s, V = ridge_spectral(Z, "auto")
             Ut = U.T @ t
             Xte = X[test] if x_mean is None else X[test] - x_mean
             # projections of the validation rows on the spectral basis, shared by every alpha
