@@ -175,13 +175,15 @@ def test_auto_mode_takes_the_gram_spectrum_only_when_well_conditioned(spread, mo
     X = rng.normal(size=(400, 6))
     X[:, 2] *= spread  # κ(Z) about 1e3: the eigenvalues of ZᵀZ span 1e6
     y = X @ rng.normal(size=6) + rng.normal(size=400)
+    X0 = X.copy()
     routes = []
     gram_spectrum = core._gram_spectrum
     monkeypatch.setattr(
-        core, "_gram_spectrum", lambda Z: routes.append(gram_spectrum(Z)) or routes[-1]
+        core, "_gram_spectrum", lambda *a: routes.append(gram_spectrum(*a)) or routes[-1]
     )
     auto = RidgeCV(alphas=ALPHAS, store_cv_results=True).fit(X, y)
     assert len(routes) == 1 and (routes[0] is None) == (spread > 1.0)
+    np.testing.assert_array_equal(X, X0)  # U is written over the centred copy, not over X
     svd = RidgeCV(alphas=ALPHAS, gcv_mode="svd", store_cv_results=True).fit(X, y)
     if spread > 1.0:  # the SVD itself
         np.testing.assert_array_equal(auto.criterion_path_, svd.criterion_path_)

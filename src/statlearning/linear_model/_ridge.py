@@ -495,7 +495,9 @@ class RidgeCV(RegressorMixin, LinearPredictorMixin, StatBase):
         mode = "auto" if self.gcv_mode is None else self.gcv_mode
         x_mean, y_mean, sqrt_w = _prepare(X, y, w, self.fit_intercept)
         Z, t = centred_design(X, y, x_mean, y_mean, sqrt_w)
-        U, s, V = ridge_spectral(Z, mode)
+        U, s, V = ridge_spectral(Z, mode, overwrite_z=True)  # Z is needed only without V
+        if V is not None:
+            del Z
         loo_sq, gcv, loo_w = ridge_loo_gcv(U, s, t, sqrt_w, alphas, self.fit_intercept, n_obs)
         Ut = U.T @ t
         total = n if w is None else w.sum()
@@ -558,7 +560,7 @@ class RidgeCV(RegressorMixin, LinearPredictorMixin, StatBase):
             Xtr, ytr = X[train], y[train]
             x_mean, y_mean, sqrt_w = _prepare(Xtr, ytr, w_tr, self.fit_intercept)
             Z, t = centred_design(Xtr, ytr, x_mean, y_mean, sqrt_w)
-            U, s, V = ridge_spectral(Z, "auto")
+            U, s, V = ridge_spectral(Z, "auto", overwrite_z=True)  # Z needed only without V
             Ut = U.T @ t
             Xte = X[test] if x_mean is None else X[test] - x_mean
             # projections of the validation rows on the spectral basis, shared by every alpha
