@@ -183,3 +183,20 @@ def test_encode_class_labels_of_objects_is_numpys_unique(labels):
     expected, inverse = np.unique(y, return_inverse=True)
     assert list(classes) == list(expected)
     np.testing.assert_array_equal(codes, inverse.reshape(-1))
+    # strings become a NumPy string array (scikit-learn's classes_); other objects stay objects
+    assert classes.dtype.kind == ("U" if isinstance(labels[0], str) else "O")
+
+
+def test_string_classes_match_scikit_learns():
+    from sklearn.discriminant_analysis import LinearDiscriminantAnalysis as SkLDA
+
+    from statlearning.discriminant_analysis import LinearDiscriminantAnalysis
+
+    rng = np.random.default_rng(3)
+    X = rng.normal(size=(300, 3))
+    y = np.empty(300, dtype=object)
+    y[:] = np.where(X[:, 0] + rng.normal(size=300) > 0, "yes", "no")
+    ours, peer = LinearDiscriminantAnalysis().fit(X, y), SkLDA().fit(X, y)
+    assert ours.classes_.dtype == peer.classes_.dtype
+    np.testing.assert_array_equal(ours.predict(X), peer.predict(X))
+    assert ours.predict(X).dtype == peer.predict(X).dtype
