@@ -299,3 +299,34 @@ def test_float32_training_reads_float64_x_by_batches():
         peak = tracemalloc.get_traced_memory()[1]
         tracemalloc.stop()
     assert peak < X.nbytes / 4  # no float32 copy of X (that alone is X.nbytes / 2)
+
+
+def test_lbfgs_runs_on_one_blas_thread(monkeypatch):
+    # L-BFGS-B (SciPy's BLAS) alternates with the network's products (NumPy's): two OpenBLAS
+    # libraries, whose threads spin after every call, so the whole minimisation holds one thread
+    import contextlib
+
+    from statlearning.neural_network import _base
+
+    inside = []
+    lbfgs = _base.lbfgs
+
+    @contextlib.contextmanager
+    def recording(*args, **kwargs):
+        assert not args and not kwargs  # unconditional: not a flop rule
+        inside.append(True)
+        yield
+        inside.append(False)
+
+    def checked(*args, **kwargs):
+        assert inside and inside[-1], "L-BFGS ran outside the one-thread limit"
+        return lbfgs(*args, **kwargs)
+
+    monkeypatch.setattr(_base, "single_blas_thread", recording)
+    monkeypatch.setattr(_base, "lbfgs", checked)
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(60, 3))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        MLPRegressor(solver="lbfgs", max_iter=5, random_state=0).fit(X, X[:, 0])
+    assert inside == [True, False]

@@ -285,16 +285,21 @@ class BaseMLP(StatBase, ABC):
             loss = net.loss_grad(X, Y, sw)
             return loss, net.grad.astype(np.float64)
 
-        res = lbfgs(
-            fun_and_grad,
-            theta,
-            max_iter=self.max_iter,
-            tol=self.tol,
-            max_fun=self.max_fun,
-            # scikit-learn's factr at the default tol; a tighter tol tightens it alike, so
-            # that a user who asks for the optimum gets it
-            ftol=_LBFGS_FTOL * min(1.0, self.tol / 1e-4),
-        )
+        # one BLAS thread throughout: every iteration alternates NumPy's products with SciPy's
+        # L-BFGS-B, two OpenBLAS libraries whose threads spin after each call (50 iterations of
+        # 100 units on 1,000 / 10,000 / 50,000 × 100: 1.45 / 2.17 / 6.93 s threaded, 0.33 /
+        # 0.76 / 3.70 s on one thread)
+        with single_blas_thread():
+            res = lbfgs(
+                fun_and_grad,
+                theta,
+                max_iter=self.max_iter,
+                tol=self.tol,
+                max_fun=self.max_fun,
+                # scikit-learn's factr at the default tol; a tighter tol tightens it alike, so
+                # that a user who asks for the optimum gets it
+                ftol=_LBFGS_FTOL * min(1.0, self.tol / 1e-4),
+            )
         theta[...] = res.x
         self.n_iter_ = min(int(res.n_iter), self.max_iter)
         self.loss_ = float(fun_and_grad(res.x)[0])
