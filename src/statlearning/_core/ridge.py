@@ -150,7 +150,7 @@ def _gram_spectrum(Z, overwrite_z=False):
     if lam.size == 0 or not lam[-1] * GRAM_SPECTRUM_RATIO >= lam[0] > 0:
         return None
     s = np.sqrt(lam)
-    if not (overwrite_z and Z.flags.c_contiguous and Z.shape[1] == V.shape[1]):
+    if not (overwrite_z and Z.flags.c_contiguous):
         U = Z @ V
         U /= s
         return U, s, V
@@ -200,7 +200,7 @@ def ridge_spectral(Z, mode: str = "svd", rcond: float | None = None, overwrite_z
 _LOO_BLOCK_ENTRIES = 1 << 17
 
 
-def ridge_loo_gcv(U, s, t, sqrt_w, alphas, fit_intercept: bool, n_obs: int):
+def ridge_loo_gcv(U, s, t, sqrt_w, alphas, fit_intercept: bool, n_obs: int, Ut=None):
     """Leave-one-out and GCV criteria of ridge for every ``alpha`` (see the module docstring).
 
     Parameters
@@ -213,6 +213,8 @@ def ridge_loo_gcv(U, s, t, sqrt_w, alphas, fit_intercept: bool, n_obs: int):
     fit_intercept : bool
     n_obs : int
         Number of observations with positive weight (``n`` in ``tr H / n``).
+    Ut : ndarray of shape (r,), optional
+        ``Uᵀt`` when the caller has it already (one pass over ``U`` fewer).
 
     Returns
     -------
@@ -229,7 +231,8 @@ def ridge_loo_gcv(U, s, t, sqrt_w, alphas, fit_intercept: bool, n_obs: int):
     total = w.sum()
     base = w / total if fit_intercept else np.zeros(n)
     alphas = np.asarray(alphas, dtype=np.float64)
-    Ut = U.T @ t
+    if Ut is None:
+        Ut = U.T @ t
     s2 = (s * s)[:, None]
     F = s2 / (s2 + alphas[None, :])  # the shrinkage of every direction, one column per alpha
     FU = F * Ut[:, None]

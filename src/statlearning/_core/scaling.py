@@ -118,8 +118,8 @@ def validated_magnitude(validate, X, owner: str):
     -------
     X : ndarray
     m : float
-        The largest magnitude; or, when one sum of squares (BLAS, vectorised: 16 against 37 ms
-        for 10⁸ entries) proves every entry finite and the largest magnitude within
+        The largest magnitude; or, when one sum of squares (BLAS on one thread: 22 against
+        37 ms for 10⁸ entries) proves every entry finite and the largest magnitude within
         ``2**±SAFE_EXPONENT``, the root of that sum, a bound on it inside the range (either
         way :func:`scale_for_magnitude` finds no rescaling needed).
     """

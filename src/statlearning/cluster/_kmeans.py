@@ -241,15 +241,23 @@ def _assignment_kernel(n_jobs, n, work):
     return assign_accumulate_parallel if _threaded(n_jobs, n, work) else assign_accumulate
 
 
+def _compiled_pass(n_jobs, X, centers, serial, parallel, *args):
+    """``serial(X, *args)``, or ``parallel(X, *args)`` on ``n_jobs`` numba threads (BLAS on one
+    thread inside them) when :func:`_threaded` says so for ``X`` against ``centers``."""
+    n, p = X.shape
+    if not _threaded(n_jobs, n, n * p * centers.shape[0]):
+        return serial(X, *args)
+    with numba_threads(n_jobs), single_blas_thread():
+        return parallel(X, *args)
+
+
 def _run_assignment(n_jobs, X, xnorm, centers, labels_only=False):
     """One assignment step of ``X`` (already rescaled) against ``centers``, serial or on
     ``n_jobs`` threads (BLAS on one thread inside them)."""
-    n, p = X.shape
-    kernel = _assignment_kernel(n_jobs, n, n * p * centers.shape[0])
-    if kernel is assign_accumulate:
-        return kernel(X, xnorm, centers, labels_only)
-    with numba_threads(n_jobs), single_blas_thread():
-        return kernel(X, xnorm, centers, labels_only)
+    return _compiled_pass(
+        n_jobs, X, centers, assign_accumulate, assign_accumulate_parallel, xnorm, centers,
+        labels_only,
+    )  # fmt: skip
 
 
 class _LloydSteps:
@@ -643,12 +651,9 @@ class KMeans(ClusterMixin, TransformerMixin, StatBase):
             check_is_fitted(self, "cluster_centers_")
             return _dask.predict_blocks(self, X, "transform", self.n_clusters)
         X, centers, s = self._checked(X)
-        n, p = X.shape
-        if _threaded(self.n_jobs, n, n * p * centers.shape[0]):
-            with numba_threads(self.n_jobs):
-                dist = centre_distances_parallel(X, centers)
-        else:
-            dist = centre_distances(X, centers)
+        dist = _compiled_pass(
+            self.n_jobs, X, centers, centre_distances, centre_distances_parallel, centers
+        )
         return dist if s is None else dist * s
 
     def score(self, X, y=None) -> float:

@@ -498,8 +498,10 @@ class RidgeCV(RegressorMixin, LinearPredictorMixin, StatBase):
         U, s, V = ridge_spectral(Z, mode, overwrite_z=True)  # Z is needed only without V
         if V is not None:
             del Z
-        loo_sq, gcv, loo_w = ridge_loo_gcv(U, s, t, sqrt_w, alphas, self.fit_intercept, n_obs)
         Ut = U.T @ t
+        loo_sq, gcv, loo_w = ridge_loo_gcv(
+            U, s, t, sqrt_w, alphas, self.fit_intercept, n_obs, Ut=Ut
+        )
         total = n if w is None else w.sum()
 
         def coef(j):
