@@ -21,6 +21,9 @@ per-column counts) reach the client:
 * :func:`exact_quantiles` selects exact order statistics of a lazy 1-D array without bringing
   it to the client (counting passes over ever narrower value intervals, then the few values of
   the last interval).
+
+What fitted estimators compute on collections (lazy predictions, column moments, scores from
+block sums) lives in :mod:`statlearning._dask._results` and is re-exported here.
 """
 
 from __future__ import annotations
@@ -30,23 +33,28 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ._core.class_labels import encode_class_labels
-from ._core.grouped_moments import block_class_moments, merge_class_moments
-from ._core.scaling import SAFE_EXPONENT
-from ._validation import non_finite_message, validate_data
+from .._core.class_labels import encode_class_labels
+from .._core.grouped_moments import block_class_moments, merge_class_moments
+from .._core.scaling import SAFE_EXPONENT
+from .._validation import non_finite_message, validate_data
 
 __all__ = [
     "RowBlocks",
+    "aligned_column",
     "any_dask",
     "check_blocks",
     "class_moments",
+    "column_moments",
     "exact_quantiles",
     "fit",
     "is_dask_collection",
+    "linear_predictor",
     "map_blocks",
     "map_reduce",
     "predict_blocks",
     "row_blocks",
+    "score",
+    "stack_blocks",
 ]
 
 #: Values of the last interval brought to the client by :func:`exact_quantiles`.
@@ -623,198 +631,12 @@ def exact_quantiles(blocks, n, probs, low, high):
     return out
 
 
-# ----------------------------------------------------------------------------------------------
-# Lazy predictions
-
-
-def _linear_block(X, offset, coef, intercept):
-    return X @ coef + intercept
-
-
-def linear_predictor(estimator, X):
-    """``X @ coef_ + intercept_`` as a lazy Dask array (aliased coefficients count as zero)."""
-    rows = row_blocks(estimator, X, reset=False)
-    coef = np.where(np.isnan(estimator.coef_), 0.0, estimator.coef_)
-    return rows.X.map_blocks(
-        _linear_block,
-        0,
-        coef,
-        float(estimator.intercept_),
-        drop_axis=1,
-        dtype=np.float64,
-    )
-
-
-def _call_method(X, estimator, method, names):
-    if names is not None:  # the estimator was fitted on named columns
-        import pandas as pd
-
-        X = pd.DataFrame(X, columns=names)
-    return getattr(estimator, method)(X)
-
-
-def predict_blocks(estimator, X, method: str, n_columns: int | None = None, dtype=np.float64):
-    """``estimator.<method>(X)`` as a lazy Dask array computed block by block.
-
-    Parameters
-    ----------
-    estimator : fitted estimator (small: it travels with every task)
-    X : dask Array or DataFrame
-    method : str
-        ``"predict"``, ``"predict_proba"``, ...
-    n_columns : int, optional
-        Columns of a 2-D result (``None``: one value per row).
-    dtype : dtype, default=float64
-
-    Returns
-    -------
-    dask.array.Array
-    """
-    rows = row_blocks(estimator, X, reset=False)
-    names = rows.names if hasattr(estimator, "feature_names_in_") else None
-    args = (_call_method, estimator, method, names)
-    if n_columns is None:
-        return rows.X.map_blocks(*args, drop_axis=1, dtype=dtype)
-    return rows.X.map_blocks(*args, chunks=(rows.X.chunks[0], (n_columns,)), dtype=dtype)
-
-
-# ----------------------------------------------------------------------------------------------
-# Column moments and per-block results (PCA, k-means, Gaussian mixtures)
-
-
-def _column_moments_block(X, offset):
-    return block_class_moments(X, np.zeros(X.shape[0], dtype=np.int64))
-
-
-def _column_moments_result(moments):
-    _, wsum, means, ss = moments
-    p = means.shape[1]
-    if not wsum.shape[0]:  # no rows
-        return 0.0, np.zeros(p), np.zeros(p)
-    return float(wsum[0, 0]) if p else 0.0, means[0], ss[0]
-
-
-def column_moments(rows: RowBlocks):
-    """Delayed ``(n, means, centred sums of squares)`` of the columns of ``rows.X``.
-
-    One pass; the blocks are merged by Chan's update
-    (:func:`statlearning._core.grouped_moments.merge_class_moments`).
-    """
-    import dask
-
-    moments = map_reduce(_column_moments_block, merge_class_moments, [rows.X], rows.offsets)
-    return dask.delayed(_column_moments_result, pure=True)(moments)
-
-
-def stack_blocks(parts, chunks, dtype):
-    """One lazy 1-D Dask array from delayed per-block arrays of lengths ``chunks``."""
-    import dask.array as da
-
-    return da.concatenate(
-        [
-            da.from_delayed(part, shape=(int(c),), dtype=dtype)
-            for part, c in zip(parts, chunks, strict=True)
-        ]
-    )
-
-
-# ----------------------------------------------------------------------------------------------
-# Further columns lined up with the rows
-
-
-def aligned_column(estimator, rows: RowBlocks, values, what: str):
-    """``values`` as a float64 Dask array with the row chunks of ``rows`` (``None`` stays
-    ``None``).
-
-    Parameters
-    ----------
-    estimator : estimator
-        Named in the errors.
-    rows : RowBlocks
-    values : dask Array or Series, NumPy array, scalar or None
-        One value per row (an offset, say); a scalar is repeated.
-    what : str
-        The argument's name, for the errors.
-
-    Returns
-    -------
-    dask.array.Array of shape (n,) or None
-    """
-    if values is None:
-        return None
-    if not is_dask_collection(values) and np.ndim(values) == 0:
-        import dask.array as da
-
-        return da.full(rows.n, float(values), chunks=(rows.X.chunks[0],))
-    return _aligned(values, rows.X.chunks[0], rows.n, type(estimator).__name__, what)
-
-
-# ----------------------------------------------------------------------------------------------
-# Scores from block sums
-
-
-def _r2_block(pred, y, w, offset):
-    """The weighted moments ``(Σw, ȳ_w, Σw(y − ȳ_w)²)`` of a block's ``y`` (merged by
-    :func:`statlearning._core.ols.merge_moments`) and its ``Σw(y − ŷ)²``."""
-    w = np.ones(y.shape[0]) if w is None else w
-    total = float(w.sum())
-    mean = float(w @ y) / total if total else 0.0
-    dev = y - mean
-    r = y - pred
-    return (total, mean, float(w @ (dev * dev))), float(w @ (r * r))
-
-
-def _merge_r2(a, b):
-    from ._core.ols import merge_moments
-
-    return merge_moments(a[0], b[0]), a[1] + b[1]
-
-
-def _accuracy_block(pred, y, w, offset):
-    hit = np.asarray(pred == y, dtype=np.float64)
-    if w is None:
-        return float(hit.sum()), float(hit.size)
-    return float(w @ hit), float(w.sum())
-
-
-def _add_pair(a, b):
-    return a[0] + b[0], a[1] + b[1]
-
-
-def score(estimator, X, y, sample_weight=None, metric="r2") -> float:
-    """R² or accuracy of ``estimator.predict(X)`` against ``y`` from block sums (one pass).
-
-    R² is scikit-learn's ``r2_score`` (``1`` for a perfect fit of a constant ``y``, ``0`` for
-    an imperfect one): the weighted moments of ``y`` merge pairwise (no cancellation), the
-    residual sum of squares adds. Accuracy is scikit-learn's ``accuracy_score``. The
-    validation pass runs with it (NaN or infinity give the in-memory fit's errors).
-
-    Parameters
-    ----------
-    estimator : fitted estimator
-    X : dask Array or DataFrame
-    y, sample_weight : dask Array or Series, NumPy array, or None
-    metric : {"r2", "accuracy"}
-
-    Returns
-    -------
-    float
-    """
-    labels = metric == "accuracy"
-    rows = row_blocks(estimator, X, y, sample_weight, reset=False, labels=labels)
-    pred = estimator.predict(X)
-    if not is_dask_collection(pred):  # pragma: no cover - every predict here is lazy
-        import dask.array as da
-
-        pred = da.from_array(np.asarray(pred))
-    pred = pred.rechunk((rows.X.chunks[0],))
-    fn, combine = (_accuracy_block, _add_pair) if labels else (_r2_block, _merge_r2)
-    job = map_reduce(fn, combine, [pred, rows.y, rows.w], rows.offsets)
-    checks, result = compute(check_blocks(rows), job)
-    raise_for_bad_blocks(estimator, rows, checks, rescales=False)
-    if labels:
-        return result[0] / result[1]
-    (_, _, total), rss = result
-    if total == 0:
-        return 1.0 if rss == 0 else 0.0
-    return 1.0 - rss / total
+# the results of fitted estimators (lazy predictions, column moments, scores): their own module
+from ._results import (  # noqa: E402
+    aligned_column,
+    column_moments,
+    linear_predictor,
+    predict_blocks,
+    score,
+    stack_blocks,
+)
