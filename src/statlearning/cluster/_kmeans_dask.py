@@ -26,7 +26,7 @@ import numpy as np
 
 from .. import _dask
 from .._core.compiled import kernel_array
-from ._kmeans import _repair_empty, kmeans_plusplus, updated_centers
+from ._kmeans import _repair_empty, distinct_rows, kmeans_plusplus, updated_centers
 from ._kmeans_kernels import assign_accumulate
 
 #: Rounds of k-means|| sampling (Bahmani et al. find 5 enough).
@@ -67,7 +67,7 @@ def fit_kmeans(km, X):
     km.labels_ = labels
     km.cluster_centers_, km.inertia_, km.inertia_path_ = centers, float(inertia), path
     km.n_iter_ = int(n_iter)
-    _check_results(km, None, None, np.unique(centers, axis=0).shape[0])
+    _check_results(km, None, None, distinct_rows(centers))
     return km
 
 
