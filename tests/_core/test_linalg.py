@@ -499,3 +499,21 @@ def test_least_squares_columns_is_the_qr_answer_for_every_column(weighted, inter
     np.testing.assert_array_equal(
         coef1[:, 0], qr_least_squares(X[:5], Y[:5, 0], None, intercept).coef
     )
+
+
+@pytest.mark.parametrize("lower", [True, False])
+def test_triangular_inverse_is_the_inverse_with_the_other_triangle_zero(lower):
+    from statlearning._core.linalg import triangular_inverse
+
+    rng = np.random.default_rng(0)
+    A = rng.normal(size=(40, 40))
+    T = np.linalg.cholesky(A @ A.T + 40 * np.eye(40))
+    T = T if lower else T.T
+    inverse = triangular_inverse(T, lower=lower)
+    np.testing.assert_allclose(inverse @ T, np.eye(40), atol=1e-12)
+    assert np.all((np.triu(inverse, 1) if lower else np.tril(inverse, -1)) == 0.0)
+    assert triangular_inverse(np.zeros((0, 0)), lower).shape == (0, 0)
+    S = T.copy()
+    S[3, 3] = 0.0  # exactly singular
+    with pytest.raises(np.linalg.LinAlgError, match="singular"):
+        triangular_inverse(S, lower=lower)

@@ -30,7 +30,7 @@ from scipy.linalg import lapack
 
 from .compiled import single_blas_thread
 from .grouped_moments import grouped_sums
-from .linalg import symmetric_eigh
+from .linalg import symmetric_eigh, triangular_inverse
 
 __all__ = [
     "cholesky_rank_ok",
@@ -339,7 +339,7 @@ def quadratic_discriminants(means, covariances, priors, include_log_det=True):
     for k in range(K):
         with single_blas_thread(p**3):  # p × p: a threaded dtrsm only waits for its threads
             U = linalg.cholesky(covariances[k], lower=False, check_finite=False)
-            Uinv = linalg.solve_triangular(U, np.eye(p), lower=False, check_finite=False)
+            Uinv = triangular_inverse(U, lower=False)
         prec = Uinv @ Uinv.T
         prec = 0.5 * (prec + prec.T)
         log_det[k] = 2.0 * np.sum(np.log(np.diag(U)))

@@ -97,14 +97,25 @@ def _column_norms(A: np.ndarray) -> np.ndarray:
     return np.sqrt(np.einsum("ij,ij->j", A, A))
 
 
+def triangular_inverse(T: np.ndarray, lower: bool) -> np.ndarray:
+    """``T⁻¹`` of a triangular matrix by LAPACK's ``trtri`` (the other triangle zero).
+
+    Rather than a triangular solve against the identity: in a loop that alternates NumPy's
+    matrix products with SciPy's calls, the solve's threaded BLAS meets NumPy's BLAS threads
+    still spinning (two OpenBLAS libraries in one process) and a 100 × 100 inverse took 3 ms,
+    against 0.1 ms for ``trtri``. ``np.linalg.LinAlgError`` if ``T`` is exactly singular.
+    """
+    if T.shape[0] == 0:
+        return np.zeros((0, 0))
+    inverse, info = lapack.dtrtri(T, lower=int(lower))
+    if info != 0:  # exactly singular: never hide it
+        raise np.linalg.LinAlgError("singular triangular factor")
+    return np.tril(inverse) if lower else np.triu(inverse)
+
+
 def inverse_from_r(R: np.ndarray) -> np.ndarray:
     """``(RᵀR)⁻¹ = R⁻¹R⁻ᵀ`` for upper-triangular ``R``."""
-    if R.shape[0] == 0:
-        return np.zeros((0, 0))
-    Rinv, info = lapack.dtrtri(R, lower=0)
-    if info != 0:  # exactly singular: cannot happen for kept columns, but never hide it
-        raise np.linalg.LinAlgError("singular triangular factor")
-    Rinv = np.triu(Rinv)
+    Rinv = triangular_inverse(R, lower=False)
     return Rinv @ Rinv.T
 
 

@@ -17,6 +17,7 @@ from .._core.discriminant import (
     linear_discriminants,
     within_scatter,
 )
+from .._core.linalg import triangular_inverse
 from .._validation import ArrayLike, Interval
 from ..base import ClassifierMixin, StatBase, TransformerMixin, fit_context
 from ..exceptions import warn_unrescaled_scale
@@ -228,7 +229,7 @@ class KernelFisherDiscriminant(
                 "the kernel."
             ) from None
         del A
-        whitener = linalg.solve_triangular(L, np.eye(n), lower=True, check_finite=False).T
+        whitener = triangular_inverse(L, lower=True).T
         del L
         alpha, d = fisher_directions(whitener, kappa, priors, n, _RANK_TOL)
         del whitener

@@ -13,7 +13,7 @@ import numpy as np
 from scipy import linalg
 
 from .._core.compiled import kernel_array, single_blas_thread
-from .._core.linalg import qr_least_squares
+from .._core.linalg import qr_least_squares, triangular_inverse
 from ._forward import forward_pass, gcv
 
 FIX_TOL = 1e-8  # earth's QR tolerance when it drops linearly dependent forward-pass terms
@@ -83,7 +83,7 @@ def _subset_fit(Rx, Ry, cols):
 def _drop_increase(Rs, Z):
     """RSS increase (summed over responses) of dropping each column: ``Σ β² / [(RᵀR)⁻¹]_jj``."""
     beta = linalg.solve_triangular(Rs, Z, check_finite=False)
-    Rinv = linalg.solve_triangular(Rs, np.eye(Rs.shape[0]), check_finite=False)
+    Rinv = triangular_inverse(Rs, lower=False)
     return np.sum(beta**2, axis=1) / np.einsum("ij,ij->i", Rinv, Rinv)
 
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 from scipy import linalg
 
-from .._core.linalg import symmetric_eigh
+from .._core.linalg import symmetric_eigh, triangular_inverse
 
 __all__ = [
     "covariance_from_precision",
@@ -98,7 +98,7 @@ def precisions_cholesky(cov, covariance_type):
                 chol = linalg.cholesky(c, lower=True)
             except linalg.LinAlgError as exc:
                 raise np.linalg.LinAlgError(str(k)) from exc
-            out[k] = linalg.solve_triangular(chol, np.eye(c.shape[0]), lower=True).T
+            out[k] = triangular_inverse(chol, lower=True).T
         return out if covariance_type == "full" else out[0]
     if np.any(cov <= 0.0):
         raise np.linalg.LinAlgError(str(int(np.argmin(np.atleast_1d(cov)))))
