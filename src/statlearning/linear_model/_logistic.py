@@ -520,14 +520,17 @@ float or int
         if not penalised and K == 2:
             extreme = float(np.abs(eta[pos]).max(initial=0.0))
             if self._needs_certificate(fit, extreme, self._perfect(y[pos], eta[pos])):
-                Xk = X[:, ~np.isnan(self.coef_[0])][pos]
+                # X itself when no column is aliased and no weight is zero: the copies of a
+                # 100,000 × 100 design took 70 ms, more than the certificate
+                kept = ~np.isnan(self.coef_[0])
+                Xk = X if kept.all() else X[:, kept]
+                if not pos.all():
+                    Xk, y, eta, w = Xk[pos], y[pos], eta[pos], w[pos]
                 # the fit itself usually proves there is no separation (one Newton step's
                 # cost); the linear program runs only when it cannot
                 separated = (
-                    not certifies_no_separation(
-                        Xk, y[pos], eta[pos], w[pos], fit_intercept=self.fit_intercept
-                    )
-                    and separation_direction(Xk, y[pos], self.fit_intercept) is not None
+                    not certifies_no_separation(Xk, y, eta, w, fit_intercept=self.fit_intercept)
+                    and separation_direction(Xk, y, self.fit_intercept) is not None
                 )
         elif not penalised:  # complete separation: every observed class predicted with p ≈ 1
             lp = log_softmax(eta)[pos]
