@@ -270,10 +270,10 @@ def _run_assignment(n_jobs, X, xnorm, centers, labels_only=False):
 class _LloydSteps:
     """Lloyd's assignment step, compiled, serial or on numba's threads (``threaded``).
 
-    With ``p · k ≥`` :data:`SCREEN_WORK` the rows are screened by a matrix product, and from
-    the second step on Hamerly's bounds settle the rows whose centre cannot have changed
-    (:func:`assign_bounded`): one lower bound per row carries over between steps. The labels,
-    distances, sums and counts are those of screening every row.
+    With ``p · k ≥`` :data:`SCREEN_WORK` the rows are screened by a matrix product, and
+    Hamerly's bounds settle the rows whose centre cannot have changed (:func:`assign_bounded`;
+    most rows from the second step on): one lower bound per row carries over between steps.
+    The labels, distances, sums and counts are those of screening every row.
     """
 
     def __init__(self, X, threaded=False):

@@ -561,7 +561,7 @@ def assign_bounded_parallel(X, xnorm, centers, labels, lower, drift, gap):
 def updated_centers(centers, sums, counts):
     """Lloyd's update: each centre to the mean of its cluster (an empty one stays); returns
     the new centres and each centre's shift (Euclidean). Compiled: called every iteration,
-    it costs 1 µs where the same NumPy expressions cost 8."""
+    it costs 2 µs where the same NumPy expressions cost 8."""
     k, p = centers.shape
     new = centers.copy()
     shift = np.zeros(k, dtype=np.float64)
