@@ -170,22 +170,31 @@ def test_minibatch_partial_fit_and_bad_input():
         MiniBatchKMeans(batch_size=0).fit(X)
 
 
-@pytest.mark.parametrize("Model", [KMeans, MiniBatchKMeans])
-def test_n_jobs_runs_the_assignment_on_numba_threads_with_the_same_numbers(Model, monkeypatch):
+@pytest.mark.parametrize(
+    ("Model", "p", "kernel_name"),
+    [
+        (KMeans, 3, "assign_accumulate_parallel"),
+        (MiniBatchKMeans, 3, "assign_accumulate_parallel"),
+        (KMeans, 60, "assign_bounded_parallel"),  # p·k ≥ SCREEN_WORK: Hamerly's bounds
+    ],
+)
+def test_n_jobs_runs_the_assignment_on_numba_threads_with_the_same_numbers(
+    Model, p, kernel_name, monkeypatch
+):
     import numba
 
     from statlearning.cluster import _kmeans
 
     rng = np.random.default_rng(4)
-    X = rng.normal(size=(9000, 3)) + rng.integers(0, 4, 9000)[:, None]  # 5 chunks of rows
+    X = rng.normal(size=(9000, p)) + rng.integers(0, 4, 9000)[:, None]  # 5 chunks of rows
     seen = []
-    kernel = _kmeans.assign_accumulate_parallel
+    kernel = getattr(_kmeans, kernel_name)
 
     def spy(*args):
         seen.append(numba.get_num_threads())
         return kernel(*args)
 
-    monkeypatch.setattr(_kmeans, "assign_accumulate_parallel", spy)
+    monkeypatch.setattr(_kmeans, kernel_name, spy)
     monkeypatch.setattr(_kmeans, "core_is_free", lambda: False)  # a busy machine
     before = numba.get_num_threads()
     kw = {"random_state": 0} if Model is KMeans else {"random_state": 0, "batch_size": 2048}

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from statlearning.cluster import KMeans, _kmeans
+from statlearning.cluster import _kmeans
 
 
 def _blobs(n, p, k_true, seed, spread=1.0, offset=0.0):
@@ -97,25 +97,3 @@ def test_bounded_fit_equals_the_screened_fit(n, p, k, seed, duplicates):
     with pytest.MonkeyPatch.context() as m:
         bounded, every = _runs(X, init, m, max_iter=20)
     _assert_same(bounded, every)
-
-
-def test_fit_on_numba_threads_uses_the_bounded_kernel(monkeypatch):
-    import numba
-
-    rng = np.random.default_rng(9)
-    X = rng.normal(size=(9000, 30)) + rng.integers(0, 4, 9000)[:, None]
-    seen = []
-    kernel = _kmeans.assign_bounded_parallel
-
-    def spy(*args):
-        seen.append(numba.get_num_threads())
-        return kernel(*args)
-
-    monkeypatch.setattr(_kmeans, "assign_bounded_parallel", spy)
-    monkeypatch.setattr(_kmeans, "core_is_free", lambda: False)
-    ref = KMeans(10, random_state=0).fit(X)
-    assert seen == []
-    two = KMeans(10, random_state=0, n_jobs=2).fit(X)
-    assert seen and set(seen) == {2}
-    for attr in ("cluster_centers_", "labels_", "inertia_", "inertia_path_"):
-        np.testing.assert_array_equal(getattr(two, attr), getattr(ref, attr))
