@@ -242,7 +242,7 @@ def test_assignment_step_is_exact_on_ties(p, k):
         SCREEN_WORK,
         assign_accumulate,
         assign_accumulate_parallel,
-        row_norms,
+        margin_norms,
     )
 
     assert (p * k >= SCREEN_WORK) == (p == 40)
@@ -253,9 +253,9 @@ def test_assignment_step_is_exact_on_ties(p, k):
     D = ((X[:, None, :] - C[None]) ** 2).sum(axis=2)
     expected = np.argmin(D, axis=1)
     for kernel, xnorm in [
-        (assign_accumulate, row_norms(X)),
+        (assign_accumulate, margin_norms(X)),
         (assign_accumulate, np.empty(0)),  # the norms computed on the way (predict)
-        (assign_accumulate_parallel, row_norms(X)),
+        (assign_accumulate_parallel, margin_norms(X)),
     ]:
         labels, dist, sums, counts = kernel(X, xnorm, C)
         np.testing.assert_array_equal(labels, expected)
@@ -271,7 +271,7 @@ def test_assignment_step_settles_near_ties_by_the_direct_distances(shift):
     # centre 1 is centre 0 moved by a relative ``shift``: the screening scores of the two agree
     # within their rounding, so each row's winner comes from the direct sums (feature order),
     # also next to a far centre of large norm (the margin's widest term)
-    from statlearning.cluster._kmeans_kernels import assign_accumulate, row_norms
+    from statlearning.cluster._kmeans_kernels import assign_accumulate, margin_norms
 
     rng = np.random.default_rng(3)
     X = rng.normal(size=(3000, 30)) + 50.0
@@ -280,7 +280,7 @@ def test_assignment_step_settles_near_ties_by_the_direct_distances(shift):
     for f in range(X.shape[1]):  # the direct distances, summed in feature order
         D += (X[:, f, None] - C[None, :, f]) ** 2
     expected = np.argmin(D, axis=1)
-    labels, dist, _, _ = assign_accumulate(X, row_norms(X), C)
+    labels, dist, _, _ = assign_accumulate(X, margin_norms(X), C)
     np.testing.assert_array_equal(labels, expected)
     # each row's distance to its centre is summed in vector order: within 2 (p − 1) ε
     eps = np.finfo(np.float64).eps

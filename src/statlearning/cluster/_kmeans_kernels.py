@@ -46,6 +46,19 @@ CANDIDATE_BLOCKS_MAX = 2**20
 #: the transposition's writes to one column fall into two sets of the L1 cache, and from about
 #: 24 features they evict each other (the direct distances ran 2–5× slower).
 _PAD = 8
+_EPS = 2.220446049250313e-16
+
+
+@numba.njit(cache=True, inline="always")
+def _margin_gamma(p):
+    """``γ = 8 (p + 4) ε``: the screening margin's relative rounding allowance."""
+    return 8.0 * (p + 4) * _EPS
+
+
+@numba.njit(cache=True, inline="always")
+def _slack(p):
+    """``κ = 1 + 16 (p + 4) ε``: the relative slack of every bound of :func:`_bounded_chunk`."""
+    return 1.0 + 16.0 * (p + 4) * _EPS
 
 
 @numba.njit(cache=True, inline="always")
@@ -208,12 +221,9 @@ def _screen_block(A, b0, m, norms, centers, terms, G, first, second, best_of):
     are compared by their direct sums ``Σ_f (x_f − c_jf)²`` (ties to the lowest index), and
     ``second[r]`` is set to ``−∞`` (no bound on the other centres' distances).
     """
-    c2, _, cnorm = terms
+    c2, _, cnorm, widest = terms
     k, p = centers.shape
-    gamma = 8.0 * (p + 4) * 2.220446049250313e-16
-    widest = 0.0
-    for j in range(k):
-        widest = max(widest, cnorm[j])
+    gamma = _margin_gamma(p)
     g = _block_scores(c2, A, b0, b0 + m, G)
     _rank_two(g, cnorm, m, first, second, best_of)
     for r in range(m):
@@ -298,12 +308,9 @@ def _bounded_chunk(X, xnorm, centers, terms, bounds, c, labels, min_dist, part_s
     k = centers.shape[0]
     start = c * CHUNK
     stop = min(start + CHUNK, n)
-    eps = 2.220446049250313e-16
-    kappa = 1.0 + 16.0 * (p + 4) * eps
-    gamma = 8.0 * (p + 4) * eps
-    widest = 0.0
-    for j in range(k):
-        widest = max(widest, terms[2][j])
+    kappa = _slack(p)
+    gamma = _margin_gamma(p)
+    widest = terms[3]
     G = np.empty((k, _BLOCK), dtype=np.float64)
     first = np.empty(_BLOCK, dtype=np.float64)
     second = np.empty(_BLOCK, dtype=np.float64)
@@ -359,14 +366,17 @@ def centre_bounds(centers, shift):
     centres other than ``a`` (``shift`` from :func:`updated_centers`), and ``gap[a]``, half
     the distance from centre ``a`` to its nearest other, each with the slack ``κ``."""
     k, p = centers.shape
-    kappa = 1.0 + 16.0 * (p + 4) * 2.220446049250313e-16
-    drift = np.empty(k, dtype=np.float64)
-    for a in range(k):
-        most = 0.0
-        for j in range(k):
-            if j != a:
-                most = max(most, shift[j])
-        drift[a] = most * kappa
+    kappa = _slack(p)
+    top = 0  # the largest shift and the largest of the others
+    for j in range(1, k):
+        if shift[j] > shift[top]:
+            top = j
+    runner_up = 0.0
+    for j in range(k):
+        if j != top:
+            runner_up = max(runner_up, shift[j])
+    drift = np.full(k, shift[top] * kappa)
+    drift[top] = runner_up * kappa
     between = centre_distances(centers, centers, True)
     gap = np.empty(k, dtype=np.float64)
     for a in range(k):
@@ -409,8 +419,8 @@ def _margin_norm(x):
 
 @numba.njit(cache=True)
 def margin_norms(X):
-    """:func:`_margin_norm` of every row (the ``xnorm`` of :func:`assign_accumulate`, computed
-    once per fit: the rows do not move)."""
+    """:func:`_margin_norm` of every row: the ``xnorm`` of :func:`assign_accumulate` (computed
+    once per fit: the rows do not move) and the centres' norms in the screening scores."""
     out = np.empty(X.shape[0], dtype=np.float64)
     for i in range(X.shape[0]):
         out[i] = _margin_norm(X[i])
@@ -418,28 +428,13 @@ def margin_norms(X):
 
 
 @numba.njit(cache=True, inline="always")
-def _row_norm(X, i):
-    s = 0.0
-    for f in range(X.shape[1]):
-        s += X[i, f] * X[i, f]
-    return s
-
-
-@numba.njit(cache=True)
-def row_norms(X):
-    """``‖x_i‖²`` of every row, each summed in feature order (the centres' norms in the
-    screening scores)."""
-    out = np.empty(X.shape[0], dtype=np.float64)
-    for i in range(X.shape[0]):
-        out[i] = _row_norm(X, i)
-    return out
-
-
-@numba.njit(cache=True, inline="always")
 def _centre_terms(centers):
     """The centres times −2 (for the screening product), transposed (for the direct distances
-    by blocks), and their squared norms."""
-    return -2.0 * centers, np.ascontiguousarray(centers.T), row_norms(centers)
+    by blocks), their squared norms (:func:`margin_norms`: the margin covers their rounding in
+    any order) and the largest of these."""
+    cnorm = margin_norms(centers)
+    widest = cnorm.max() if cnorm.size else 0.0
+    return -2.0 * centers, np.ascontiguousarray(centers.T), cnorm, widest
 
 
 @numba.njit(cache=True, inline="always")
