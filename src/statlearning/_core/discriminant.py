@@ -337,7 +337,7 @@ def quadratic_discriminants(means, covariances, priors, include_log_det=True):
     with np.errstate(divide="ignore"):
         log_prior = np.log(priors)
     for k in range(K):
-        with single_blas_thread(p**3):  # p × p: a threaded dtrsm only waits for its threads
+        with single_blas_thread(p**3):  # p × p: threaded LAPACK only waits for its threads
             U = linalg.cholesky(covariances[k], lower=False, check_finite=False)
             Uinv = triangular_inverse(U, lower=False)
         prec = Uinv @ Uinv.T
