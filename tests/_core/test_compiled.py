@@ -217,10 +217,10 @@ def test_single_blas_thread_limits_and_restores(monkeypatch):
 def test_core_is_free_reads_the_other_processes_load(monkeypatch):
     from statlearning._core import compiled
 
-    if compiled._machine_busy_seconds() is None or compiled._CORES < 2:
+    if compiled._machine_busy_seconds() is None or compiled.CORES < 2:
         pytest.skip("needs Linux's /proc/stat and two cores")
     clock = iter([100.0, 100.05, 101.0, 102.0])
-    busy = iter([50.0, 50.0 + compiled._CORES - 1.0, 50.0 + compiled._CORES - 0.8])
+    busy = iter([50.0, 50.0 + compiled.CORES - 1.0, 50.0 + compiled.CORES - 0.8])
     monkeypatch.setattr(compiled.time, "monotonic", lambda: next(clock))
     monkeypatch.setattr(compiled, "_machine_busy_seconds", lambda: next(busy))
     monkeypatch.setattr(compiled.os, "getloadavg", lambda: (0.2, 0.2, 0.2))

@@ -517,3 +517,68 @@ def test_triangular_inverse_is_the_inverse_with_the_other_triangle_zero(lower):
     S[3, 3] = 0.0  # exactly singular
     with pytest.raises(np.linalg.LinAlgError, match="singular"):
         triangular_inverse(S, lower=lower)
+
+
+def _unit_upper(rng, k, smallest):
+    """An upper-triangular factor with unit column norms and singular values from 1 down to
+    about ``smallest``."""
+    Q, _ = np.linalg.qr(rng.standard_normal((k, k)))
+    V, _ = np.linalg.qr(rng.standard_normal((k, k)))
+    A = Q @ np.diag(np.geomspace(1.0, smallest, k)) @ V
+    R = np.linalg.qr(A, mode="r")
+    return R / np.sqrt(np.einsum("ij,ij->j", R, R))
+
+
+@pytest.mark.parametrize("scale", [1.0, 1e-150, 1e150])
+def test_cholesky_stands_for_qr_decides_by_kappa2(scale):
+    """The κ₁ estimate accepts; where it cannot decide, the singular values do: κ₂ below
+    CHOLESKY_FOR_QR_COND and σ_min clear of rank_tol. The decision ignores column scale."""
+    from scipy.linalg import lapack
+
+    from statlearning._core.linalg import CHOLESKY_FOR_QR_COND, cholesky_stands_for_qr
+
+    rng = np.random.default_rng(5)
+    for k, smallest, expected in [(5, 0.5, True), (80, 1 / 40, True), (80, 1 / 400, False)]:
+        U = _unit_upper(rng, k, smallest)
+        s = np.linalg.svd(U, compute_uv=False)
+        assert bool(s[0] / s[-1] < CHOLESKY_FOR_QR_COND) is expected
+        assert cholesky_stands_for_qr(U * scale, R_TOL) is expected
+        assert not cholesky_stands_for_qr(U * scale, 0.5)  # such a tolerance could alias
+    U = _unit_upper(rng, 80, 1 / 40)
+    rcond, _ = lapack.dtrcon(U, norm="1", uplo="U", diag="N")
+    assert 1 / rcond > CHOLESKY_FOR_QR_COND  # the case the singular values decide
+    assert not cholesky_stands_for_qr(None, R_TOL)
+    assert not cholesky_stands_for_qr(np.triu(np.ones((3, 3))) * [1.0, 0.0, 1.0], R_TOL)
+
+
+@pytest.mark.parametrize("free", [False, True])
+def test_gram_in_parts_is_one_sum_however_the_parts_run(monkeypatch, free):
+    """Cut into parts by rows (one per core), the Gram is the same to the last bit whether the
+    parts run side by side (a core free) or one after the other, and equals the product."""
+    import threading
+
+    from statlearning._core import linalg as linalg_module
+
+    monkeypatch.setattr(linalg_module, "GRAM_SPLIT_FROM", 1)
+    monkeypatch.setattr(linalg_module, "CORES", 3)
+    threads = []
+    rows = linalg_module._gram_rows
+    monkeypatch.setattr(
+        linalg_module, "_gram_rows",
+        lambda *a: threads.append(threading.get_ident()) or rows(*a),
+    )  # fmt: skip
+    rng = np.random.default_rng(6)
+    X, z, s = rng.normal(size=(1000, 7)), rng.normal(size=1000), rng.uniform(0.1, 2.0, 1000)
+    assert linalg_module.gram_parts(1000, 9, 64) == 3
+    results = []
+    for run_free in (free, not free):
+        monkeypatch.setattr(linalg_module, "core_is_free", lambda run_free=run_free: run_free)
+        threads.clear()
+        results.append(gram(X, sqrt_weights=s, intercept=True, extra=z, block_rows=64))
+        assert len(threads) == 3
+        main = threading.get_ident()
+        assert all((t != main) if run_free else (t == main) for t in threads)
+    np.testing.assert_array_equal(results[0], results[1])
+    M = _explicit_design(X, s, None, True, z[:, None], None)
+    np.testing.assert_allclose(results[0], M.T @ M, rtol=1e-12)
+    assert linalg_module.gram_parts(1000, 9, 640) == 1  # fewer rows than two blocks

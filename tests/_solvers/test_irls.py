@@ -130,6 +130,43 @@ def test_final_cholesky_factor_equals_the_final_qr(monkeypatch, family, link):
     assert fast.deviance == pytest.approx(slow.deviance, rel=1e-14)
 
 
+def test_final_cholesky_stands_for_the_qr_by_kappa2_when_the_kappa1_estimate_is_large(
+    monkeypatch,
+):
+    """Nearly separable data concentrate the weights: κ₁ of the scaled factor (LAPACK's
+    estimate) exceeds CHOLESKY_FOR_QR_COND while κ₂ stays near 10, so the singular values
+    decide and the final QR is not needed; its answer agrees with the QR's."""
+    from scipy.linalg import lapack
+
+    from statlearning._core import linalg as linalg_module
+
+    rng = np.random.default_rng(0)
+    beta = rng.standard_normal(40)
+    Xs = rng.standard_normal((2000, 40))
+    y = (rng.random(2000) < 1 / (1 + np.exp(-3.0 * (Xs @ beta)))).astype(float)
+    factors, calls = [], []
+    stands, qr = irls_module.cholesky_stands_for_qr, irls_module.qr_least_squares
+    monkeypatch.setattr(
+        irls_module, "cholesky_stands_for_qr", lambda U, tol: factors.append(U) or stands(U, tol)
+    )
+    monkeypatch.setattr(
+        irls_module, "qr_least_squares", lambda *a, **k: calls.append(1) or qr(*a, **k)
+    )
+    fast = irls(Xs, y, family="binomial", link="logit")
+    U = factors[-1] / np.sqrt(np.einsum("ij,ij->j", factors[-1], factors[-1]))
+    rcond, _ = lapack.dtrcon(U, norm="1", uplo="U", diag="N")
+    s = np.linalg.svd(U, compute_uv=False)
+    assert 1.0 / rcond > linalg_module.CHOLESKY_FOR_QR_COND > 5 * s[0] / s[-1]
+    assert not calls
+    monkeypatch.setattr(linalg_module, "CHOLESKY_FOR_QR_COND", 1.0)  # always the final QR
+    slow = irls(Xs, y, family="binomial", link="logit")
+    assert calls
+    assert fast.n_iter == slow.n_iter
+    np.testing.assert_allclose(fast.coef, slow.coef, rtol=1e-12)
+    np.testing.assert_allclose(fast.unscaled_cov, slow.unscaled_cov, rtol=1e-12)
+    assert fast.deviance == pytest.approx(slow.deviance, rel=1e-14)
+
+
 def test_a_large_rank_tol_still_takes_the_final_qr(monkeypatch):
     calls = []
     qr = irls_module.qr_least_squares

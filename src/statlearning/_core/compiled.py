@@ -144,9 +144,9 @@ _LOAD = {"time": None, "busy": 0.0, "own": 0.0, "free": False}
 
 try:
     _CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
-    _CORES = len(os.sched_getaffinity(0))
+    CORES = len(os.sched_getaffinity(0))
 except (AttributeError, ValueError, OSError):  # pragma: no cover - not Linux
-    _CLOCK_TICKS, _CORES = 100, os.cpu_count() or 1
+    _CLOCK_TICKS, CORES = 100, os.cpu_count() or 1
 
 
 def _machine_busy_seconds() -> float | None:
@@ -175,16 +175,16 @@ def core_is_free() -> bool:
     if last is not None and now - last < LOAD_WINDOW:
         return _LOAD["free"]
     busy = _machine_busy_seconds()
-    if busy is None or _CORES < 2:
+    if busy is None or CORES < 2:
         _LOAD.update(time=now, free=False)
         return False
     t = os.times()
     own = t.user + t.system
     if last is None:
-        free = os.getloadavg()[0] <= _CORES - 1
+        free = os.getloadavg()[0] <= CORES - 1
     else:
         others = (busy - _LOAD["busy"]) - (own - _LOAD["own"])
-        free = others <= (_CORES - 1.5) * (now - last)
+        free = others <= (CORES - 1.5) * (now - last)
     _LOAD.update(time=now, busy=busy, own=own, free=free)
     return free
 

@@ -23,13 +23,16 @@ equations with it.
 
 from __future__ import annotations
 
+import functools
+import itertools
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 import numpy as np
 from scipy import linalg
 from scipy.linalg import lapack
 
-from .compiled import PRODUCT_THREADS_FROM, single_blas_thread
+from .compiled import CORES, PRODUCT_THREADS_FROM, core_is_free, single_blas_thread
 
 R_TOL = 1e-7  # R's lm() default tolerance for aliasing (lm.fit's `tol`)
 
@@ -230,6 +233,8 @@ def _dqrdc2(M: np.ndarray, k: int, ref_norms: np.ndarray, tol: float) -> Factori
 CANCELLATION_LIMIT = 1e-4
 #: Rows per block of the blocked Gram (fewer for wide matrices: the buffer is about 32 MiB at most).
 BLOCK_ROWS = 4096
+#: The blocked Gram splits its rows between the cores from this many multiply-adds (``n k²``).
+GRAM_SPLIT_FROM = 2**26
 
 
 def gram(
@@ -355,17 +360,64 @@ def _gram_one_product(X, E, c, cE, intercept, at_means):
 
 
 def _gram_blocked(X, E, c, cE, sqrt_w, intercept, block_rows):
-    """``MᵀM`` accumulated over row blocks formed in a small buffer."""
+    """``MᵀM`` accumulated over row blocks formed in a small buffer.
+
+    From :data:`GRAM_SPLIT_FROM` multiply-adds the rows are cut into one contiguous part per
+    core and the parts' sums are added in order, so the result does not depend on how they
+    ran: side by side, each on one BLAS thread, while a core is free (:func:`core_is_free`),
+    one after the other otherwise. A threaded BLAS synchronises its workers on every block
+    and gains little here (the weighted Gram of 100,000 × 102: 26 ms on two BLAS threads,
+    36 ms on one, 18.5 ms as two parts side by side).
+    """
     n, p = X.shape
+    m = 0 if E is None else E.shape[1]
+    k = int(intercept) + p + m
+    block_rows = _block_rows(k) if block_rows is None else block_rows
+    parts = gram_parts(n, k, block_rows)
+    if parts < 2:
+        return _gram_rows(X, E, c, cE, sqrt_w, intercept, block_rows, 0, n)
+    edges = np.linspace(0, n, parts + 1).astype(int)
+    bounds = itertools.pairwise(edges)
+    args = [(X, E, c, cE, sqrt_w, intercept, block_rows, a, b) for a, b in bounds]
+    if core_is_free():
+        with single_blas_thread():
+            sums = list(_gram_pool().map(lambda a: _gram_rows(*a), args))
+    else:
+        sums = [_gram_rows(*a) for a in args]
+    G = sums[0]
+    for other in sums[1:]:
+        G += other
+    return G
+
+
+def gram_parts(n: int, k: int, block_rows: int | None = None) -> int:
+    """Into how many parts :func:`_gram_blocked` cuts ``n`` rows of ``k`` columns (1: none).
+
+    A caller that computes such Gram matrices in a loop (IRLS) runs the loop on one BLAS
+    thread when this exceeds 1: a threaded product or matrix–vector product between two Gram
+    matrices leaves BLAS's workers spinning, and they took the cores from the parts (19 →
+    38 ms for 100,000 × 102).
+    """
+    if n * k * k < GRAM_SPLIT_FROM:
+        return 1
+    return max(1, min(CORES, n // (_block_rows(k) if block_rows is None else block_rows)))
+
+
+def _block_rows(k: int) -> int:
+    """Rows per block of ``k`` columns: :data:`BLOCK_ROWS`, fewer when wide (32 MiB at most)."""
+    return int(max(64, min(BLOCK_ROWS, 2**22 // max(k, 1))))
+
+
+def _gram_rows(X, E, c, cE, sqrt_w, intercept, block_rows, start, stop):
+    """``MᵀM`` of rows ``start:stop`` (:func:`_gram_blocked`)."""
+    p = X.shape[1]
     m = 0 if E is None else E.shape[1]
     off = int(intercept)
     k = off + p + m
-    if block_rows is None:
-        block_rows = int(max(64, min(BLOCK_ROWS, 2**22 // max(k, 1))))
-    buf = np.empty((max(min(block_rows, n), 0), k))
+    buf = np.empty((max(min(block_rows, stop - start), 0), k))
     G = np.zeros((k, k))
-    for a in range(0, n, block_rows):
-        b = min(n, a + block_rows)
+    for a in range(start, stop, block_rows):
+        b = min(stop, a + block_rows)
         B = buf[: b - a]
         if off:
             B[:, 0] = 1.0 if sqrt_w is None else sqrt_w[a:b]
@@ -382,6 +434,12 @@ def _gram_blocked(X, E, c, cE, sqrt_w, intercept, block_rows):
             B[:, off:] *= sqrt_w[a:b, None]
         G += B.T @ B
     return G
+
+
+@functools.cache
+def _gram_pool() -> ThreadPoolExecutor:
+    """The threads of :func:`_gram_blocked`'s parts (NumPy releases the GIL in BLAS and ufuncs)."""
+    return ThreadPoolExecutor(CORES, thread_name_prefix="statlearning-gram")
 
 
 def cholesky_factor(G: np.ndarray, b: np.ndarray, tol: float = R_TOL) -> Factorisation:
@@ -410,26 +468,42 @@ def cholesky_factor(G: np.ndarray, b: np.ndarray, tol: float = R_TOL) -> Factori
     return Factorisation(coef, kept, inverse_from_r(U), int(kept.sum()))
 
 
-#: A Cholesky factor ``U`` of ``AᵀWA`` stands for R's QR of ``√W A`` when LAPACK's estimate of
-#: ``κ₁`` of ``U`` with unit column norms stays below this: the normal equations then lose at
-#: most about ``κ(U)² ε ≈ 2e-12`` relative to the QR solution (measured agreement: 1e-13 and
-#: better), and no column can be aliased.
+#: A Cholesky factor ``U`` of ``AᵀWA`` stands for R's QR of ``√W A`` when ``κ₂`` of ``U`` with
+#: unit column norms (that of ``√W A`` with unit column norms) stays below this: the normal
+#: equations then lose at most about ``κ² ε ≈ 2e-12`` relative to the QR solution (measured
+#: agreement: 1e-13 and better), and no column can be aliased.
 CHOLESKY_FOR_QR_COND = 1e2
 
 
 def cholesky_stands_for_qr(U, rank_tol) -> bool:
     """Whether the Cholesky factor ``U`` of ``AᵀWA`` may stand for R's QR of ``√W A``:
-    ``κ₁`` of ``U`` with unit column norms below :data:`CHOLESKY_FOR_QR_COND` (LAPACK's
-    ``dtrcon`` estimate), and far enough from ``rank_tol`` that the QR could alias no column
-    (every column's reduced norm keeps at least ``rcond/√k`` of its norm)."""
+    ``κ₂`` of ``U`` with unit column norms below :data:`CHOLESKY_FOR_QR_COND`, and far enough
+    from ``rank_tol`` that the QR could alias no column.
+
+    LAPACK's ``dtrcon`` estimate of ``κ₁`` decides first (O(k²)): ``rcond₁ > 1/COND`` (with
+    ``rcond₁/√k`` clear of ``rank_tol``) accepts. ``κ₁`` may exceed ``κ₂`` by a factor up to
+    ``k`` (a well-conditioned design of 100 columns with concentrated weights: ``κ₁ ≈ 655``,
+    ``κ₂ ≈ 18``), so where the estimate alone cannot decide, the singular values of ``U``
+    (O(k³), below the cost of the QR they may save) do: ``σ_min > σ_max/COND`` and
+    ``σ_min > 10 rank_tol``. Every column's reduced norm keeps at least ``σ_min`` of its norm,
+    so the QR, which aliases below ``rank_tol``, would keep every column.
+    """
     if U is None:
         return False
     norms = np.sqrt(np.einsum("ij,ij->j", U, U))  # column norms of A√W, the scale of U
     if not np.all(norms > 0):
         return False
-    rcond, info = lapack.dtrcon(U / norms, norm="1", uplo="U", diag="N")
-    margin = max(1.0 / CHOLESKY_FOR_QR_COND, 10.0 * np.sqrt(U.shape[0]) * rank_tol)
-    return info == 0 and rcond > margin
+    scaled = U / norms
+    rcond, info = lapack.dtrcon(scaled, norm="1", uplo="U", diag="N")
+    if info != 0:
+        return False
+    k = U.shape[0]
+    if rcond > max(1.0 / CHOLESKY_FOR_QR_COND, 10.0 * np.sqrt(k) * rank_tol):
+        return True
+    if k * rcond <= 1.0 / CHOLESKY_FOR_QR_COND:  # κ₂ ≥ κ₁/k ≥ COND: the QR is needed
+        return False
+    _, s, _, info = lapack.dgesdd(scaled, compute_uv=0)
+    return bool(info == 0 and s[-1] > max(s[0] / CHOLESKY_FOR_QR_COND, 10.0 * rank_tol))
 
 
 def least_squares_columns(X, Y, sqrt_w=None, fit_intercept=True, tol=R_TOL):

@@ -34,8 +34,8 @@ step that increases the penalised deviance by more than the tolerance.
 Linear algebra. Each iteration is solved through the Cholesky factor of ``AᵀWA`` (the weighted
 Gram of :func:`~statlearning._core.linalg.gram`; half the cost of a QR factorisation) as long
 as every column keeps a clear margin from collinearity. When the last factor ``U`` is also well
-conditioned (:func:`~statlearning._core.linalg.cholesky_stands_for_qr`: ``κ₁`` of ``U`` with
-unit column norms below ``CHOLESKY_FOR_QR_COND``, LAPACK's estimate), no column can be
+conditioned (:func:`~statlearning._core.linalg.cholesky_stands_for_qr`: ``κ₂`` of ``U`` with
+unit column norms below ``CHOLESKY_FOR_QR_COND``), no column can be
 aliased and the last iteration's solution and ``(AᵀWA)⁻¹ = U⁻¹U⁻ᵀ`` are the answer, within
 about ``κ² ε ≈ 2e-12`` (relative) of the QR's. Otherwise the
 final iteration is solved again with :func:`~statlearning._core.linalg.qr_least_squares`, R's
@@ -48,6 +48,10 @@ machine they run on one BLAS thread (:func:`~statlearning._core.compiled.single_
 threaded BLAS spends longer synchronising its workers than computing such products); while a
 core is free, blocks of at least
 :data:`~statlearning._core.compiled.PRODUCT_THREADS_FROM` multiply-adds keep their threads.
+Where the weighted Gram is large enough to be cut into parts of rows that run side by side
+(:func:`~statlearning._core.linalg.gram_parts`), the whole fit stays on one BLAS thread: the
+parallelism is the parts', and a threaded product between two Gram matrices would leave BLAS's
+workers spinning on the cores the parts need.
 
 Penalised fits (``alpha > 0``) minimise, as scikit-learn's GLMs do,
 
@@ -78,6 +82,7 @@ from .._core.linalg import (
     Factorisation,
     cholesky_stands_for_qr,
     gram,
+    gram_parts,
     inverse_from_r,
     qr_least_squares,
 )
@@ -439,8 +444,10 @@ def irls(
     w = np.ones(n) if sample_weight is None else _as_1d(sample_weight, n, "sample_weight")
     off = np.zeros(n) if offset is None else _as_1d(offset, n, "offset")
     data = ArrayData(X, y, fam, lnk, w, off, bool(fit_intercept), float(alpha), float(l1_ratio))
-    # every product of the iterations is a row block or a k × k matrix: one BLAS thread each
-    with single_blas_thread(BLOCK_ROWS * (data.k + 1) ** 2, quiet_above=PRODUCT_THREADS_FROM):
+    # every product of the iterations is a row block or a k × k matrix: one BLAS thread each;
+    # always one when the weighted Gram runs in parts side by side (gram_parts)
+    flops = BLOCK_ROWS * (data.k + 1) ** 2 if gram_parts(X.shape[0], data.k + 1) < 2 else None
+    with single_blas_thread(flops, quiet_above=PRODUCT_THREADS_FROM):
         return fit_irls(data, coef_init=coef_init, max_iter=max_iter, tol=tol, rank_tol=rank_tol)
 
 
