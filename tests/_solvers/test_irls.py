@@ -431,3 +431,24 @@ def test_non_finite_deviance_halves_until_finite_then_until_valid():
     assert not np.isfinite(prob.evaluate(coefold + 2 * (coef - coefold)).dev)
     _, _, _, _, ok = irls_module._halve_r(prob, np.array([1.0, np.inf]), coefold, 3)
     assert not ok  # gave up after max_halvings, where R stops with an error
+
+
+def test_a_failed_last_step_reports_the_covariance_of_the_returned_point(monkeypatch):
+    """When a step gives non-finite coefficients, the fit keeps the last valid iterate:
+    ``(AᵀWA)⁻¹`` and the working weights are both those of that iterate's problem (the
+    separation certificate of LogisticRegression relies on the pair)."""
+    y = _data("poisson")
+    calls = []
+    cholesky = irls_module._Solver._cholesky
+
+    def failing(self, system):
+        calls.append(1)
+        new = cholesky(self, system)
+        return np.full_like(new, np.inf) if len(calls) == 3 else new
+
+    monkeypatch.setattr(irls_module._Solver, "_cholesky", failing)
+    res = irls(X, y, family="poisson", link="log")
+    assert len(calls) == 3 and res.n_iter == 3
+    A = np.column_stack([np.ones(N), X])
+    W = res.working_weights
+    np.testing.assert_allclose(res.unscaled_cov, np.linalg.inv(A.T @ (W[:, None] * A)), rtol=1e-10)

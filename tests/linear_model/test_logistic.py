@@ -284,6 +284,66 @@ def test_no_separation_certificate_on_separated_data():
     assert certifies_no_separation(X, y2, model.decision_function(X))
 
 
+@pytest.mark.filterwarnings("ignore::statlearning.exceptions.NumericalWarning")
+@pytest.mark.parametrize(("n", "p", "signal", "weighted"), [
+    (3000, 8, 6.0, False), (2000, 40, 3.0, True), (20000, 30, 5.0, False), (500, 3, 30.0, True),
+])  # fmt: skip
+def test_nearly_separable_fits_certify_themselves_from_their_own_weights(
+    monkeypatch, n, p, signal, weighted
+):
+    """The converged IRLS fit proves there is no separation from its last weighted
+    least-squares problem (no Gram matrix): neither the Gram certificate nor the linear
+    program runs."""
+    import statlearning.linear_model._logistic as module
+
+    calls = {"fit": [], "gram": 0}
+    by_fit, by_gram = module.certifies_with_fit_weights, module.certifies_no_separation
+    monkeypatch.setattr(
+        module, "certifies_with_fit_weights",
+        lambda *a, **k: calls["fit"].append(by_fit(*a, **k)) or calls["fit"][-1],
+    )  # fmt: skip
+    monkeypatch.setattr(
+        module, "certifies_no_separation",
+        lambda *a, **k: calls.__setitem__("gram", calls["gram"] + 1) or by_gram(*a, **k),
+    )  # fmt: skip
+    rng = np.random.default_rng(p)
+    X = rng.normal(size=(n, p))
+    eta = signal * X @ rng.normal(size=p)
+    y = (rng.uniform(size=n) < 1.0 / (1.0 + np.exp(-eta))).astype(int)
+    w = None
+    if weighted:
+        w = rng.uniform(0.5, 2.0, n)
+        w[:5] = 0.0
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", ConvergenceWarning)
+        model = LogisticRegression().fit(X, y, w)
+    assert np.abs(model.decision_function(X)).max() > 23.0
+    assert calls == {"fit": [True], "gram": 0}
+
+
+def test_fit_weights_certify_nothing_on_separated_data():
+    """Whatever positive weights ``D`` stand in the correction, separated data admit no
+    certificate; the IRLS's own weights at its (diverging) last iterate give none either."""
+    from statlearning._core.logistic import certifies_with_fit_weights
+    from statlearning._solvers.irls import irls
+
+    rng = np.random.default_rng(2)
+    X = rng.normal(size=(200, 3))
+    y = (X[:, 0] + X[:, 1] > 0).astype(float)
+    A = np.column_stack([np.ones(200), X])
+    for scale in (1.0, 10.0, 100.0):
+        eta = scale * (X[:, 0] + X[:, 1])
+        for _ in range(5):
+            W = rng.uniform(1e-3, 1.0, 200)
+            cov = np.linalg.inv(A.T @ (W[:, None] * A))
+            assert not certifies_with_fit_weights(X, y, eta, W, cov)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        res = irls(X, y, family="binomial", link="logit")
+    assert not certifies_with_fit_weights(X, y, res.eta, res.working_weights, res.unscaled_cov)
+    assert not certifies_with_fit_weights(X, y, res.eta, np.zeros(200), res.unscaled_cov)
+
+
 def test_r_warning_for_fitted_probabilities_0_or_1():
     with pytest.warns(NumericalWarning, match="numerically 0 or 1"):
         warnings.simplefilter("ignore", ConvergenceWarning)

@@ -56,6 +56,8 @@ class LogisticFit:
     kept: np.ndarray | None = None
     unscaled_cov: np.ndarray | None = None
     loss: float | None = None
+    #: :func:`binary_irls`: the final iteration's working weights, those of ``unscaled_cov``
+    working_weights: np.ndarray | None = None
 
 
 class Objective:
@@ -206,7 +208,7 @@ def binary_irls(
     )
     return LogisticFit(
         res.coef[None, :], res.n_iter, res.converged, res.kept, res.unscaled_cov,
-        loss=0.5 * res.deviance,
+        loss=0.5 * res.deviance, working_weights=res.working_weights,
     )  # fmt: skip
 
 

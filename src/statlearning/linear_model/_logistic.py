@@ -17,6 +17,7 @@ from .._core.linalg import R_TOL, cholesky_factor, weighted_gram
 from .._core.logistic import (
     binary_loss,
     certifies_no_separation,
+    certifies_with_fit_weights,
     log_softmax,
     multinomial_loss,
     separation_direction,
@@ -524,18 +525,32 @@ float or int
                 # 100,000 × 100 design took 70 ms, more than the certificate
                 kept = ~np.isnan(self.coef_[0])
                 Xk = X if kept.all() else X[:, kept]
+                W = fit.working_weights
                 if not pos.all():
                     Xk, y, eta, w = Xk[pos], y[pos], eta[pos], w[pos]
-                # the fit itself usually proves there is no separation (one Newton step's
-                # cost); the linear program runs only when it cannot
+                    W = None if W is None else W[pos]
+                # the fit itself usually proves there is no separation: from its last
+                # weighted least-squares problem (two matrix-vector products), else with one
+                # Newton step's cost; the linear program runs only when neither can
+                fi = self.fit_intercept
                 separated = (
-                    not certifies_no_separation(Xk, y, eta, w, fit_intercept=self.fit_intercept)
-                    and separation_direction(Xk, y, self.fit_intercept) is not None
+                    not self._certified_by_fit(fit, Xk, y, eta, w, W)
+                    and not certifies_no_separation(Xk, y, eta, w, fit_intercept=fi)
+                    and separation_direction(Xk, y, fi) is not None
                 )
         elif not penalised:  # complete separation: every observed class predicted with p ≈ 1
             lp = log_softmax(eta)[pos]
             separated = bool(np.all(lp[np.arange(lp.shape[0]), y[pos]] > -1e-6))
         self._warn(fit, separated, extreme, penalised)
+
+    def _certified_by_fit(self, fit, X, y, eta, w, W) -> bool:
+        """:func:`certifies_with_fit_weights` when the fit is the GLM IRLS's (its working
+        weights and ``(AᵀWA)⁻¹``, the intercept kept)."""
+        if W is None or fit.unscaled_cov is None or (self.fit_intercept and not fit.kept[0]):
+            return False
+        return certifies_with_fit_weights(
+            X, y, eta, W, fit.unscaled_cov, w, fit_intercept=self.fit_intercept
+        )
 
     @staticmethod
     def _needs_certificate(fit, extreme, perfect) -> bool:
