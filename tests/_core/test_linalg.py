@@ -582,3 +582,35 @@ def test_gram_in_parts_is_one_sum_however_the_parts_run(monkeypatch, free):
     M = _explicit_design(X, s, None, True, z[:, None], None)
     np.testing.assert_allclose(results[0], M.T @ M, rtol=1e-12)
     assert linalg_module.gram_parts(1000, 9, 640) == 1  # fewer rows than two blocks
+
+
+def test_gram_in_parts_works_in_a_forked_child(monkeypatch):
+    """The parts' thread pool is rebuilt in a forked child: the parent's threads do not exist
+    there, and an inherited pool would wait for them for ever."""
+    import multiprocessing
+
+    from statlearning._core import linalg as linalg_module
+
+    if "fork" not in multiprocessing.get_all_start_methods():
+        pytest.skip("no fork on this platform")
+    monkeypatch.setattr(linalg_module, "GRAM_SPLIT_FROM", 1)
+    monkeypatch.setattr(linalg_module, "core_is_free", lambda: True)
+    import threading
+
+    rng = np.random.default_rng(7)
+    X, s = rng.normal(size=(600, 4)), rng.uniform(0.5, 1.5, 600)
+    expected = gram(X, sqrt_weights=s, block_rows=64)
+    # every thread of the parent's pool started, all idle now
+    barrier = threading.Barrier(linalg_module.CORES)
+    list(linalg_module._gram_pool().map(lambda _: barrier.wait(30), range(linalg_module.CORES)))
+    with multiprocessing.get_context("fork").Pool(1) as pool:
+        result = pool.apply_async(_child_gram, (X, s)).get(timeout=30)
+    np.testing.assert_array_equal(result, expected)
+
+
+def _child_gram(X, s):
+    from statlearning._core import linalg as linalg_module
+
+    linalg_module.GRAM_SPLIT_FROM = 1
+    linalg_module.core_is_free = lambda: True
+    return gram(X, sqrt_weights=s, block_rows=64)

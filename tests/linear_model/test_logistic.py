@@ -485,3 +485,43 @@ def test_rank_tol_zero_still_aliases_an_exactly_zero_column():
         warnings.simplefilter("ignore")
         model = LogisticRegression(rank_tol=0.0).fit(np.array([[0.0], [-0.0]]), [0, 1])
     assert np.isnan(model.coef_[0, 0]) and model.intercept_ == 0.0
+
+
+@pytest.mark.parametrize("model", ["logistic", "glm"])
+def test_irls_fits_run_on_one_blas_thread_when_the_gram_runs_in_parts(monkeypatch, model):
+    """A threaded product anywhere in an IRLS fit leaves BLAS's workers spinning on the cores
+    the Gram's parts need: such fits run on one BLAS thread from end to end, other solvers
+    keep BLAS's threads."""
+    from threadpoolctl import threadpool_info
+
+    from statlearning._core import linalg as linalg_module
+    from statlearning.linear_model import GLMRegressor
+
+    def blas_threads():
+        return {i["num_threads"] for i in threadpool_info() if i["user_api"] == "blas"}
+
+    if max(blas_threads()) < 2:
+        pytest.skip("BLAS runs on one thread here")
+    monkeypatch.setattr(linalg_module, "GRAM_SPLIT_FROM", 1)
+    monkeypatch.setattr(linalg_module, "CORES", 2)
+    seen = []
+    cls = LogisticRegression if model == "logistic" else GLMRegressor
+    solve = cls._solve
+    monkeypatch.setattr(
+        cls, "_solve", lambda self, *a, **k: seen.append(blas_threads()) or solve(self, *a, **k)
+    )
+    rng = np.random.default_rng(3)
+    X = rng.normal(size=(9000, 3))
+    if model == "logistic":
+        y = (rng.uniform(size=9000) < 1.0 / (1.0 + np.exp(-X[:, 0]))).astype(int)
+        irls, other = LogisticRegression(), LogisticRegression("l2", solver="lbfgs")
+    else:
+        y = rng.poisson(np.exp(0.3 * X[:, 0])).astype(float)
+        irls = GLMRegressor(family="poisson")
+        other = GLMRegressor(family="poisson", alpha=0.1, solver="lbfgs")
+    assert linalg_module.gram_parts(9000, 5) > 1
+    irls.fit(X, y)
+    assert seen[-1] == {1}
+    other.fit(X, y)
+    assert max(seen[-1]) > 1
+    assert max(blas_threads()) > 1  # restored

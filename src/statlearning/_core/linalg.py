@@ -23,8 +23,10 @@ equations with it.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import itertools
+import os
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
@@ -233,8 +235,12 @@ def _dqrdc2(M: np.ndarray, k: int, ref_norms: np.ndarray, tol: float) -> Factori
 CANCELLATION_LIMIT = 1e-4
 #: Rows per block of the blocked Gram (fewer for wide matrices: the buffer is about 32 MiB at most).
 BLOCK_ROWS = 4096
-#: The blocked Gram splits its rows between the cores from this many multiply-adds (``n k²``).
-GRAM_SPLIT_FROM = 2**26
+#: The blocked Gram splits its rows between the cores from this cost, ``n k (k + 64)`` (its
+#: multiply-adds, and a pass over the rows that costs about 64 of them per element read):
+#: 100,000 × 102 and 10,000 × 302 are split, 40,000 × 102 and 1,000,000 × 12 are not. A
+#: threaded BLAS call just before leaves a worker spinning for about 0.1 s, and the parts then
+#: share one core: smaller Gram matrices lose more in that case than they gain.
+GRAM_SPLIT_FROM = 2**30
 
 
 def gram(
@@ -362,7 +368,7 @@ def _gram_one_product(X, E, c, cE, intercept, at_means):
 def _gram_blocked(X, E, c, cE, sqrt_w, intercept, block_rows):
     """``MᵀM`` accumulated over row blocks formed in a small buffer.
 
-    From :data:`GRAM_SPLIT_FROM` multiply-adds the rows are cut into one contiguous part per
+    From the cost :data:`GRAM_SPLIT_FROM` on, the rows are cut into one contiguous part per
     core and the parts' sums are added in order, so the result does not depend on how they
     ran: side by side, each on one BLAS thread, while a core is free (:func:`core_is_free`),
     one after the other otherwise. A threaded BLAS synchronises its workers on every block
@@ -398,9 +404,24 @@ def gram_parts(n: int, k: int, block_rows: int | None = None) -> int:
     matrices leaves BLAS's workers spinning, and they took the cores from the parts (19 →
     38 ms for 100,000 × 102).
     """
-    if n * k * k < GRAM_SPLIT_FROM:
+    if n * k * (k + 64) < GRAM_SPLIT_FROM:
         return 1
     return max(1, min(CORES, n // (_block_rows(k) if block_rows is None else block_rows)))
+
+
+def one_blas_thread_for_gram_parts(n: int, k: int, applies: bool = True):
+    """One BLAS thread for a whole computation on weighted Gram matrices of ``n`` rows and
+    ``k`` columns when they run in parts (:func:`gram_parts`), else no limit.
+
+    A fit built on such Gram matrices (IRLS) is faster on one BLAS thread from end to end: a
+    single threaded product anywhere in it, or in the fit before it, leaves BLAS's workers
+    spinning for about 0.1 s on the cores the parts need. Binary logistic fits, interleaved
+    (this rule against BLAS's threads outside the iterations): 100,000 × 100 0.85, 200,000 ×
+    50 0.91, 40,000 × 150 0.28.
+    """
+    if applies and gram_parts(n, k) > 1:
+        return single_blas_thread()
+    return contextlib.nullcontext()
 
 
 def _block_rows(k: int) -> int:
@@ -438,8 +459,16 @@ def _gram_rows(X, E, c, cE, sqrt_w, intercept, block_rows, start, stop):
 
 @functools.cache
 def _gram_pool() -> ThreadPoolExecutor:
-    """The threads of :func:`_gram_blocked`'s parts (NumPy releases the GIL in BLAS and ufuncs)."""
+    """The threads of :func:`_gram_blocked`'s parts (NumPy releases the GIL in BLAS and ufuncs).
+
+    A forked child starts without the parent's threads, so it makes a pool of its own (an
+    inherited executor would count the parent's idle threads and never start one).
+    """
     return ThreadPoolExecutor(CORES, thread_name_prefix="statlearning-gram")
+
+
+if hasattr(os, "register_at_fork"):  # not on Windows
+    os.register_at_fork(after_in_child=_gram_pool.cache_clear)
 
 
 def cholesky_factor(G: np.ndarray, b: np.ndarray, tol: float = R_TOL) -> Factorisation:

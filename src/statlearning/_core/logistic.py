@@ -22,20 +22,20 @@ gradients are ``Aᵀ w(μ − y)`` and ``Aᵀ (w ⊙ (P − Y))`` with ``A = [1,
 The binomial deviance and AIC are the binomial family's
 (:class:`statlearning._core.families.Binomial`). Also here: :func:`separation_direction`,
 a linear program that decides whether a binary sample is (quasi-)completely separated (the
-maximum-likelihood estimate then does not exist), and :func:`certifies_no_separation`, which
-proves the opposite from a fitted model at the cost of one Newton step.
+maximum-likelihood estimate then does not exist), and two proofs of the opposite from a fitted
+model: :func:`certifies_with_fit_weights` from an IRLS fit's last weighted least-squares
+problem (two matrix–vector products) and :func:`certifies_no_separation` at the cost of one
+Newton step.
 """
 
 from __future__ import annotations
 
-import contextlib
-
 import numpy as np
 from scipy import linalg, optimize, special
 
-from .compiled import lazy_kernel, readonly, single_blas_thread, writeable
+from .compiled import lazy_kernel, readonly, writeable
 from .glm_loss import FAMILY_CODES, glm_loss_gradient
-from .linalg import gram, gram_parts
+from .linalg import gram, one_blas_thread_for_gram_parts
 from .links import LINK_CODES
 
 __all__ = [
@@ -320,10 +320,7 @@ def certifies_no_separation(X, y, eta, w=None, fit_intercept=True, margin=0.5) -
     bool
         True when the sample is proved not (quasi-)separated; False when undecided.
     """
-    # one BLAS thread when the Gram runs in parts side by side (as in IRLS): BLAS's threads
-    # would spin on the cores the parts need (40 → 25 ms at 100,000 × 100)
-    parts = gram_parts(X.shape[0], X.shape[1] + int(fit_intercept) + 1)
-    with single_blas_thread() if parts > 1 else contextlib.nullcontext():
+    with one_blas_thread_for_gram_parts(X.shape[0], X.shape[1] + int(fit_intercept) + 1):
         G = certificate_gram(X, y, eta, w, fit_intercept)
         step = None if G is None else certificate_step(G)
         if step is None:

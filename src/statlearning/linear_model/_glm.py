@@ -11,6 +11,7 @@ from sklearn.utils.validation import check_is_fitted
 from .. import _dask
 from .._core.families import FAMILIES, get_family
 from .._core.glm_loss import supports
+from .._core.linalg import one_blas_thread_for_gram_parts
 from .._core.links import LINKS, get_link
 from .._core.scaling import linear_rescaling
 from .._solvers.glm_lbfgs import glm_lbfgs
@@ -280,6 +281,16 @@ class GLMRegressor(RegressorMixin, LinearPredictorMixin, InferenceMixin, StatBas
         off = _check_offset(offset, n, name)
         fam, link = self._family_link()
         y = self._check_y(y, w, fam)
+        # IRLS: one BLAS thread from end to end when the weighted Gram runs in parts
+        # (_core.linalg.one_blas_thread_for_gram_parts)
+        irls = not self._use_lbfgs(fam, link)
+        with one_blas_thread_for_gram_parts(n, X.shape[1] + 2, irls):
+            return self._fit_arrays(X, y, w, off, offset, fam, link, target_name)
+
+    def _fit_arrays(self, X, y, w, off, offset, fam, link, target_name):
+        """:meth:`fit` on validated arrays (``off``: the offset as an array, ``offset``: as
+        given, for its name)."""
+        n = X.shape[0]
         # unpenalised fits are equivariant under column scaling (and, for the Gaussian family
         # with the identity link, under scaling of y): computed on power-of-two rescaled data
         # when the data are near 1e±60 or beyond

@@ -13,7 +13,12 @@ from sklearn.utils.validation import check_is_fitted
 from .. import _dask
 from .._core.class_labels import check_binary_threshold, encode_class_labels, threshold_labels
 from .._core.families import get_family
-from .._core.linalg import R_TOL, cholesky_factor, weighted_gram
+from .._core.linalg import (
+    R_TOL,
+    cholesky_factor,
+    one_blas_thread_for_gram_parts,
+    weighted_gram,
+)
 from .._core.logistic import (
     binary_loss,
     certifies_no_separation,
@@ -298,8 +303,17 @@ float or int
         self.classes_, codes = encode_class_labels(y, name)
         K = self.classes_.size
         w = check_sample_weight(sample_weight, X.shape[0], estimator_name=name)
-        l1, l2 = self._penalty_strengths()
         self.solver_ = self._check_solver(K)
+        # binary Newton fits are IRLS: one BLAS thread from end to end when the weighted Gram
+        # runs in parts (_core.linalg.one_blas_thread_for_gram_parts)
+        irls = K == 2 and self.solver_ == "newton"
+        with one_blas_thread_for_gram_parts(X.shape[0], X.shape[1] + 2, irls):
+            return self._fit_arrays(X, codes, w, target_name)
+
+    def _fit_arrays(self, X, codes, w, target_name):
+        """:meth:`fit` on validated arrays (``codes``: class codes, ``w``: weights)."""
+        K = self.classes_.size
+        l1, l2 = self._penalty_strengths()
         penalised = l1 > 0 or l2 > 0
         yy = codes.astype(np.float64) if K == 2 else codes
         # unpenalised fits are equivariant under column scaling: computed on power-of-two
