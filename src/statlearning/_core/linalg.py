@@ -415,9 +415,9 @@ def one_blas_thread_for_gram_parts(n: int, k: int, applies: bool = True):
 
     A fit built on such Gram matrices (IRLS) is faster on one BLAS thread from end to end: a
     single threaded product anywhere in it, or in the fit before it, leaves BLAS's workers
-    spinning for about 0.1 s on the cores the parts need. Binary logistic fits, interleaved
-    (this rule against BLAS's threads outside the iterations): 100,000 × 100 0.85, 200,000 ×
-    50 0.91, 40,000 × 150 0.28.
+    spinning for about 0.1 s on the cores the parts need. Binary logistic fits against the
+    unsplit Gram on BLAS's threads (interleaved): 100,000 × 100 0.87, 200,000 × 50 0.94,
+    40,000 × 150 0.28, 1,000,000 × 30 0.88; gamma GLM 1,000,000 × 30 0.76.
     """
     if applies and gram_parts(n, k) > 1:
         return single_blas_thread()
