@@ -588,6 +588,7 @@ def test_gram_in_parts_works_in_a_forked_child(monkeypatch):
     """The parts' thread pool is rebuilt in a forked child: the parent's threads do not exist
     there, and an inherited pool would wait for them for ever."""
     import multiprocessing
+    import threading
 
     from statlearning._core import linalg as linalg_module
 
@@ -595,8 +596,6 @@ def test_gram_in_parts_works_in_a_forked_child(monkeypatch):
         pytest.skip("no fork on this platform")
     monkeypatch.setattr(linalg_module, "GRAM_SPLIT_FROM", 1)
     monkeypatch.setattr(linalg_module, "core_is_free", lambda: True)
-    import threading
-
     rng = np.random.default_rng(7)
     X, s = rng.normal(size=(600, 4)), rng.uniform(0.5, 1.5, 600)
     expected = gram(X, sqrt_weights=s, block_rows=64)
