@@ -35,7 +35,7 @@ from scipy import linalg, optimize, special
 
 from .compiled import lazy_kernel, readonly, writeable
 from .glm_loss import FAMILY_CODES, glm_loss_gradient
-from .linalg import gram, one_blas_thread_for_gram_parts
+from .linalg import gram
 from .links import LINK_CODES
 
 __all__ = [
@@ -320,12 +320,11 @@ def certifies_no_separation(X, y, eta, w=None, fit_intercept=True, margin=0.5) -
     bool
         True when the sample is proved not (quasi-)separated; False when undecided.
     """
-    with one_blas_thread_for_gram_parts(X.shape[0], X.shape[1] + int(fit_intercept) + 1):
-        G = certificate_gram(X, y, eta, w, fit_intercept)
-        step = None if G is None else certificate_step(G)
-        if step is None:
-            return False
-        return certificate_margin(X, y, step, fit_intercept) < margin
+    G = certificate_gram(X, y, eta, w, fit_intercept)
+    step = None if G is None else certificate_step(G)
+    if step is None:
+        return False
+    return certificate_margin(X, y, step, fit_intercept) < margin
 
 
 def certifies_with_fit_weights(X, y, eta, W, cov, w=None, fit_intercept=True, margin=0.5):
